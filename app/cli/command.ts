@@ -1,0 +1,26 @@
+/** A `plumb` sub-command: parses its own arguments and returns an exit code. */
+export interface Command {
+  name: string;
+  /** One line for `plumb --help`. */
+  summary: string;
+  /** The usage line(s) for `plumb NAME --help`. */
+  usage: string;
+  run(args: string[], io: CommandIO): Promise<number>;
+}
+
+export interface CommandIO {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Fires on Ctrl-C / SIGTERM so long commands can cancel cleanly. */
+  signal: AbortSignal;
+}
+
+/** Exit codes: 0 ok, 1 the operation failed, 2 the command line was wrong. */
+export const exitCode = { ok: 0, failed: 1, usage: 2 } as const;
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}

@@ -1,0 +1,37 @@
+import { serve } from '../../web/server.js';
+import { openInBrowser } from '../open-browser.js';
+import { parseCommandArgs } from '../args.js';
+import { exitCode, UsageError, type Command } from '../command.js';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'the Plumb UI in your browser, on 127.0.0.1 with a private token',
+  usage: 'plumb serve [--port N] [--open]',
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(
+      args,
+      { port: { type: 'string', short: 'p' }, open: { type: 'boolean' } },
+      'serve',
+    );
+    if (values.help) {
+      io.stdout.write(
+        `Usage: ${this.usage}\n  --port N  listen on port N (default: a free port)\n  --open    open the default browser\n`,
+      );
+      return exitCode.ok;
+    }
+    if (positionals.length > 0)
+      throw new UsageError(`Unexpected argument "${positionals[0]}". See \`plumb serve --help\`.`);
+    const port = values.port === undefined ? 0 : Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      throw new UsageError(`--port must be a whole number from 0 to 65535, not "${values.port}".`);
+    }
+    const server = await serve({ port });
+    io.stdout.write(`Plumb is running at ${server.url}\nPress Ctrl-C to stop.\n`);
+    if (values.open) openInBrowser(server.url, io.stderr);
+    await new Promise<void>((resolve) =>
+      io.signal.addEventListener('abort', () => resolve(), { once: true }),
+    );
+    await server.close();
+    return exitCode.ok;
+  },
+};

@@ -1,0 +1,3 @@
+import { runCli } from './main.js';
+
+await runCli();

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+/** Facts about the volume that holds a folder. `null` always means "the OS did not say". */
+export const VolumeInfo = z.object({
+  path: z.string(),
+  fsType: z.string().nullable(),
+  mountPoint: z.string().nullable(),
+  device: z.string().nullable(),
+  totalBytes: z.number().nonnegative(),
+  freeBytes: z.number().nonnegative(),
+  availableBytes: z.number().nonnegative(),
+  blockSize: z.number().int().nonnegative(),
+  directIoAlignment: z.number().int().positive().nullable(),
+  supportsClones: z.boolean().nullable(),
+  supportsSparse: z.boolean().nullable(),
+  rotational: z.boolean().nullable(),
+  bus: z.string().nullable(),
+  medium: z.enum(['ssd', 'hdd']).nullable(),
+  internal: z.boolean().nullable(),
+  readOnly: z.boolean().nullable(),
+});
+export type VolumeInfo = z.infer<typeof VolumeInfo>;
+
+export const PathInput = z.object({
+  path: z.string().trim().min(1, 'Give a folder path.').max(4096),
+});
+
+export const volumeOperations = {
+  /** Volume facts for the folder at `path`. */
+  'volume.info': { input: PathInput, output: VolumeInfo },
+  /** The system folder picker (desktop only); null when the user cancels. */
+  'dialog.chooseFolder': {
+    input: z.object({ title: z.string().max(200).optional() }),
+    output: z.object({ path: z.string().nullable() }),
+  },
+} as const;

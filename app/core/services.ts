@@ -1,0 +1,29 @@
+/**
+ * The handlers behind every contract operation. Front doors create one set per connection (so
+ * events go back to the caller) and call it through `createDispatcher`.
+ */
+import type { AppAbout } from '../contract/app.js';
+import { PlumbError } from '../contract/errors.js';
+import { about } from './about.js';
+import type { Handlers } from './dispatch.js';
+import { volumeInfo } from './volume.js';
+
+/** Handlers a front door supplies itself, because only it can (a native dialog, say). */
+export type FrontDoorHandlers = Partial<Pick<Handlers, 'dialog.chooseFolder'>>;
+
+export function createHandlers(
+  transport: AppAbout['transport'],
+  frontDoor: FrontDoorHandlers = {},
+): Handlers {
+  return {
+    'app.about': async () => about(transport),
+    'volume.info': async ({ path }) => volumeInfo(path),
+    'dialog.chooseFolder': async () => {
+      throw new PlumbError(
+        'ENOTSUP',
+        'The folder picker is in the desktop app; in a browser, type the folder path.',
+      );
+    },
+    ...frontDoor,
+  };
+}

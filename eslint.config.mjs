@@ -1,0 +1,121 @@
+// Lint: typescript-eslint strict, plus the layering rules that keep the house livable:
+// the renderer never imports Node or app/ (types from app/contract only), core never imports Electron.
+import js from '@eslint/js';
+import { builtinModules } from 'node:module';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+export default tseslint.config(
+  { ignores: ['dist/', 'native/build/', 'node_modules/', 'test-artifacts/', '**/*.cjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        URL: 'readonly',
+        URLSearchParams: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        Response: 'readonly',
+        performance: 'readonly',
+        structuredClone: 'readonly',
+        NodeJS: 'readonly',
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: {
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        WebSocket: 'readonly',
+        Location: 'readonly',
+      },
+    },
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({
+            name,
+            message: 'The renderer runs in a browser: no Node built-ins.',
+          })),
+          patterns: [
+            {
+              regex: String.raw`(^|/)app/contract/`,
+              allowTypeImports: true,
+              message: 'The renderer may import only types from app/contract.',
+            },
+            {
+              regex: String.raw`(^|/)app/(?!contract/)`,
+              message:
+                'The renderer talks to Plumb through window.plumb only; it never imports app/.',
+            },
+            { group: ['electron'], message: 'The renderer never imports Electron.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['app/core/**/*.ts', 'app/contract/**/*.ts', 'app/cli/**/*.ts', 'app/web/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'electron',
+              message: 'Only app/desktop may import Electron; core stays Electron-free.',
+            },
+          ],
+          patterns: [
+            {
+              regex: String.raw`(^|/)(renderer|app/desktop)/`,
+              message: 'Imports flow downwards: front doors → core → native.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['app/core/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'electron',
+              message: 'Only app/desktop may import Electron; core stays Electron-free.',
+            },
+          ],
+          patterns: [
+            {
+              regex: String.raw`(^|/)(renderer|desktop|web|cli)/`,
+              message: 'app/core never imports a front door (desktop, web, cli) or the renderer.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,16 @@
+// Entry point of the Plumb addon: N-API only, so one binary loads in Node and Electron.
+#include <napi.h>
+
+#include "common/exports.h"
+
+namespace {
+
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("abiVersion", Napi::Number::New(env, 1));
+  plumb::RegisterVolume(env, exports);
+  return exports;
+}
+
+}  // namespace
+
+NODE_API_MODULE(plumb, Init)

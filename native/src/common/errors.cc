@@ -1,0 +1,46 @@
+#include "common/errors.h"
+
+namespace plumb {
+
+SysError MakeSysError(long osError, const char* syscall, const std::string& path) {
+  SysError err;
+  err.code = ErrorCodeName(osError);
+  err.syscall = syscall;
+  err.path = path;
+  err.message = ErrorMessage(osError);
+  return err;
+}
+
+Napi::Error ToJsError(Napi::Env env, const SysError& err) {
+  std::string text = err.code + ": " + err.message + ", " + err.syscall;
+  if (!err.path.empty()) text += " '" + err.path + "'";
+  Napi::Error error = Napi::Error::New(env, text);
+  error.Set("code", Napi::String::New(env, err.code));
+  error.Set("syscall", Napi::String::New(env, err.syscall));
+  if (!err.path.empty()) error.Set("path", Napi::String::New(env, err.path));
+  return error;
+}
+
+std::string RequireString(const Napi::CallbackInfo& info, size_t index, const char* name) {
+  if (info.Length() <= index || !info[index].IsString()) {
+    throw Napi::TypeError::New(info.Env(), std::string("The \"") + name + "\" argument must be a string");
+  }
+  std::string value = info[index].As<Napi::String>().Utf8Value();
+  if (value.empty() || value.find('\0') != std::string::npos) {
+    throw Napi::TypeError::New(info.Env(),
+                               std::string("The \"") + name + "\" argument must be a non-empty path");
+  }
+  return value;
+}
+
+Napi::Object OptionalObject(const Napi::CallbackInfo& info, size_t index, const char* name) {
+  if (info.Length() <= index || info[index].IsUndefined() || info[index].IsNull()) {
+    return Napi::Object::New(info.Env());
+  }
+  if (!info[index].IsObject() || info[index].IsArray()) {
+    throw Napi::TypeError::New(info.Env(), std::string("The \"") + name + "\" argument must be an object");
+  }
+  return info[index].As<Napi::Object>();
+}
+
+}  // namespace plumb

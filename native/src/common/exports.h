@@ -1,0 +1,10 @@
+// Each concern registers its functions on the addon's exports; addon.cc calls them all.
+#pragma once
+
+#include <napi.h>
+
+namespace plumb {
+
+void RegisterVolume(Napi::Env env, Napi::Object exports);
+
+}  // namespace plumb

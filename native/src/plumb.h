@@ -1,0 +1,50 @@
+// The contract between the N-API glue (common/) and the per-OS backends (posix/, linux/, darwin/,
+// win/). Backends speak plain C++ structs; only common/ touches N-API.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace plumb {
+
+// A failed system call, carried from a backend (possibly on a worker thread) to JavaScript.
+struct SysError {
+  std::string code;     // errno-style name: "ENOENT", "EACCES", "ENOSPC", "EROFS", ...
+  std::string syscall;  // the call that failed: "open", "statvfs", "CreateFileW", ...
+  std::string path;     // the path it failed on, or empty
+  std::string message;  // a sentence for people; the JS side prefixes nothing
+  bool ok() const { return code.empty(); }
+};
+
+// What the OS says about the volume holding a path. std::nullopt means "the OS did not say".
+struct VolumeFacts {
+  std::string path;
+  std::optional<std::string> fsType;
+  std::optional<std::string> mountPoint;
+  std::optional<std::string> device;
+  std::optional<std::string> bus;     // "nvme", "usb", "sata", "thunderbolt", "virtio", ...
+  std::optional<std::string> medium;  // "ssd" or "hdd"
+  uint64_t totalBytes = 0;
+  uint64_t freeBytes = 0;
+  uint64_t availableBytes = 0;
+  uint32_t blockSize = 0;
+  std::optional<uint32_t> directIoAlignment;
+  std::optional<bool> supportsClones;
+  std::optional<bool> supportsSparse;
+  std::optional<bool> rotational;
+  std::optional<bool> internal;
+  std::optional<bool> readOnly;
+};
+
+// Per-OS: fill `out` for the volume holding `path`; on failure fill `err` and return false.
+bool QueryVolume(const std::string& path, VolumeFacts* out, SysError* err);
+
+// Per-OS: the errno-style name and a sentence for an OS error number.
+std::string ErrorCodeName(long osError);
+std::string ErrorMessage(long osError);
+
+// Convenience for backends: a SysError from an OS error number.
+SysError MakeSysError(long osError, const char* syscall, const std::string& path);
+
+}  // namespace plumb

@@ -1,0 +1,29 @@
+/**
+ * The app's views, in sidebar order. A feature adds its view here and nowhere else.
+ */
+import type { ReactNode } from 'react';
+import type { AppAbout } from '../../app/contract/app.js';
+import type { PlumbClient } from './client.js';
+import { VolumeScreen } from './screens/VolumeScreen.js';
+
+export interface ViewProps {
+  client: PlumbClient;
+  about: AppAbout | null;
+}
+
+export interface ViewDefinition {
+  id: string;
+  title: string;
+  /** One line under the title in the sidebar. */
+  hint: string;
+  render(props: ViewProps): ReactNode;
+}
+
+export const views: ViewDefinition[] = [
+  {
+    id: 'volume',
+    title: 'Volumes',
+    hint: 'What the system says about a disk',
+    render: (props) => <VolumeScreen {...props} />,
+  },
+];

@@ -1,0 +1,45 @@
+// Builds everything that runs: the CLI and web server (dist/cli.js), the Electron main process and
+// preload (dist/desktop/), and the renderer (dist/renderer/, with Vite).
+import { build as esbuild } from 'esbuild';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build as viteBuild } from 'vite';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const at = (...parts) => path.join(root, ...parts);
+const quiet = process.argv.includes('--quiet');
+
+const node = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  sourcemap: true,
+  packages: 'external',
+  logLevel: 'warning',
+};
+
+await Promise.all([
+  esbuild({
+    ...node,
+    entryPoints: [at('app/cli/index.ts')],
+    format: 'esm',
+    outfile: at('dist/cli.js'),
+  }),
+  esbuild({
+    ...node,
+    entryPoints: [at('app/desktop/main.ts')],
+    format: 'esm',
+    outfile: at('dist/desktop/main.js'),
+  }),
+  // Sandboxed preloads must be CommonJS and may require only `electron`: bundle the rest in.
+  esbuild({
+    ...node,
+    packages: undefined,
+    external: ['electron'],
+    entryPoints: [at('app/desktop/preload.ts')],
+    format: 'cjs',
+    outfile: at('dist/desktop/preload.cjs'),
+  }),
+]);
+await viteBuild({ configFile: at('renderer/vite.config.ts'), logLevel: quiet ? 'warn' : 'info' });
+if (!quiet) console.log('plumb: built dist/ (cli, desktop, renderer)');
