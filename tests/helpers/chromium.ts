@@ -17,7 +17,9 @@ export function chromiumPath(): string | undefined {
 
 /** Why Chromium tests cannot run here, or undefined when they can. */
 export function chromiumMissingReason(): string | undefined {
-  return chromiumPath() ? undefined : `no Chromium or Chrome found (looked at ${candidates.join(', ')}); apt-get install chromium`;
+  return chromiumPath()
+    ? undefined
+    : `no Chromium or Chrome found (looked at ${candidates.join(', ')}); apt-get install chromium`;
 }
 
 export async function launchChromium(): Promise<Browser> {

@@ -12,7 +12,10 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runPlumb(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): CliResult {
+export function runPlumb(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; input?: string } = {},
+): CliResult {
   const result = spawnSync(process.execPath, [plumbBin, ...args], {
     encoding: 'utf8',
     env: { ...process.env, ...options.env },
@@ -23,11 +26,18 @@ export function runPlumb(args: string[], options: { env?: NodeJS.ProcessEnv; inp
 }
 
 /** Starts `plumb serve` and resolves with its URL once it has printed it. */
-export async function startServe(args: string[] = []): Promise<{ url: URL; stop: () => Promise<number | null> }> {
-  const child = spawn(process.execPath, [plumbBin, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServe(
+  args: string[] = [],
+): Promise<{ url: URL; stop: () => Promise<number | null> }> {
+  const child = spawn(process.execPath, [plumbBin, 'serve', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const url = await new Promise<URL>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`plumb serve printed no URL: ${output}`)), 15_000);
+    const timer = setTimeout(
+      () => reject(new Error(`plumb serve printed no URL: ${output}`)),
+      15_000,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(output);
