@@ -21,7 +21,8 @@ import { appEntryUrl } from '../../app/desktop/security.js';
 import { defaultWindowState } from '../../app/desktop/window-state.js';
 import { rendererDir } from '../../app/core/paths.js';
 
-type Listener = (...args: unknown[]) => unknown;
+type Listener = (...args: never[]) => unknown;
+type NavigationListener = (event: { preventDefault(): void }, url: string) => void;
 
 class FakeContents implements WebContentsLike {
   id = 1;
@@ -44,8 +45,9 @@ class FakeContents implements WebContentsLike {
   /** Fires a navigation event; true when the app prevented it. */
   navigate(event: 'will-navigate' | 'will-redirect', url: string): boolean {
     let prevented = false;
-    for (const listener of this.listeners.get(event) ?? [])
-      listener({ preventDefault: () => (prevented = true) }, url);
+    for (const listener of this.listeners.get(event) ?? []) {
+      (listener as NavigationListener)({ preventDefault: () => (prevented = true) }, url);
+    }
     return prevented;
   }
 }
@@ -84,8 +86,9 @@ function fakeElectron(userData: string): {
     webContents = new FakeContents();
     constructor(public options: Record<string, unknown>) {
       recorded.windows.push({ options, contents: this.webContents });
-      for (const listener of recorded.appListeners.get('web-contents-created') ?? [])
-        listener({}, this.webContents);
+      for (const listener of recorded.appListeners.get('web-contents-created') ?? []) {
+        (listener as (event: unknown, contents: WebContentsLike) => void)({}, this.webContents);
+      }
     }
     static getAllWindows() {
       return recorded.windows;
