@@ -5,9 +5,10 @@ import { toErrorPayload } from '../contract/errors.js';
 import { appVersion } from '../core/version.js';
 import { exitCode, UsageError, type Command, type CommandIO } from './command.js';
 import { infoCommand } from './commands/info.js';
+import { planCommand } from './commands/plan.js';
 import { serveCommand } from './commands/serve.js';
 
-export const commands: Command[] = [infoCommand, serveCommand];
+export const commands: Command[] = [infoCommand, planCommand, serveCommand];
 
 export function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -7,10 +7,12 @@
 import type { z } from 'zod';
 import { appOperations } from './app.js';
 import type { ErrorPayload } from './errors.js';
+import { plannerOperations } from './planner.js';
 import { volumeOperations } from './volume.js';
 
 export const operations = {
   ...appOperations,
+  ...plannerOperations,
   ...volumeOperations,
 } as const;
 

@@ -6,6 +6,7 @@ import type { AppAbout } from '../contract/app.js';
 import { PlumbError } from '../contract/errors.js';
 import { about } from './about.js';
 import type { Handlers } from './dispatch.js';
+import { plannerHandlers } from './planner/service.js';
 import { volumeInfo } from './volume.js';
 
 /** Handlers a front door supplies itself, because only it can (a native dialog, say). */
@@ -17,6 +18,7 @@ export function createHandlers(
 ): Handlers {
   return {
     'app.about': async () => about(transport),
+    ...plannerHandlers(),
     'volume.info': async ({ path }) => volumeInfo(path),
     'dialog.chooseFolder': async () => {
       throw new PlumbError(

@@ -1,0 +1,118 @@
+import type { DiskResult, Evaluation, OptionResult } from '../../contract/planner.js';
+import { builtInCatalogue } from '../../core/planner/catalogue.js';
+import { evaluateScenario } from '../../core/planner/evaluate.js';
+import { formatSeconds, formatSize, formatUsd } from '../../core/planner/recommend.js';
+import { loadScenarioFile } from '../../core/planner/scenario-file.js';
+import { parseCommandArgs } from '../args.js';
+import { exitCode, UsageError, type Command } from '../command.js';
+
+function rate(bytesPerSecond: number): string {
+  return `${(bytesPerSecond / 1e9).toFixed(2)} GB/s`;
+}
+
+function costText(option: OptionResult): string {
+  const [low, high] = option.costRangeUsd;
+  const cost =
+    Math.round(low) === Math.round(high)
+      ? formatUsd(option.costUsd)
+      : `${formatUsd(low)}–${Math.round(high)}`;
+  const perTb =
+    option.costPerAddedTbUsd === null
+      ? ''
+      : ` (${formatUsd(option.costPerAddedTbUsd)} per added TB)`;
+  return `${cost}${perTb}`;
+}
+
+function diskLine(disk: DiskResult, horizon: number): string {
+  const writes =
+    disk.afterCacheWriteBytesPerSecond < disk.writeBytesPerSecond
+      ? `write ${rate(disk.writeBytesPerSecond)} → ${rate(disk.afterCacheWriteBytesPerSecond)} after cache`
+      : `write ${rate(disk.writeBytesPerSecond)}`;
+  const via = disk.role === 'external' ? ` via ${disk.link.modeName}` : '';
+  const now = disk.space[0]!;
+  const end = disk.space[horizon]!;
+  const free = (y: typeof now) =>
+    `${formatSize(Math.max(0, y.freeBytes))} (${Math.round((Math.max(0, y.freeBytes) / disk.capacityBytes) * 100)} %)`;
+  const wear =
+    disk.wearLifeYears === null
+      ? ''
+      : `; wear life about ${Math.round(disk.wearLifeYears)} years${disk.tbwAssumed ? ' (endurance assumed)' : ''}`;
+  return [
+    `   ${disk.role.padEnd(9)}${disk.device.name}, ${formatSize(disk.capacityBytes)}${via}; ${writes}`,
+    `            free ${free(now)} now, ${free(end)} in year ${horizon} [${end.status}]${wear}`,
+  ].join('\n');
+}
+
+/** The evaluation as a report people read in a terminal. */
+export function planReport(evaluation: Evaluation): string {
+  const lines: string[] = [];
+  const { scenario } = evaluation;
+  lines.push(
+    `${scenario.name}`,
+    `horizon ${scenario.horizonYears} years, prefer ${scenario.prefer}`,
+    '',
+  );
+  for (const option of evaluation.options) {
+    const mark = evaluation.recommendation.option === option.index ? '  ← recommended' : '';
+    lines.push(`${option.index + 1}. ${option.name}: ${costText(option)}${mark}`);
+    for (const disk of option.disks) lines.push(diskLine(disk, scenario.horizonYears));
+    for (const burst of option.bursts) {
+      const split =
+        burst.afterCacheBytes > 0 &&
+        option.disks.some((d) => d.afterCacheWriteBytesPerSecond < d.writeBytesPerSecond)
+          ? ` (${formatSize(burst.inCacheBytes)} in cache, ${formatSize(burst.afterCacheBytes)} after)`
+          : '';
+      const later =
+        Math.abs(burst.totalSecondsAtHorizon - burst.totalSeconds) > 0.05
+          ? `; ${formatSeconds(burst.totalSecondsAtHorizon)} in year ${scenario.horizonYears}`
+          : '';
+      const each =
+        burst.seconds.length > 1
+          ? ` ×${burst.seconds.length}, ${formatSeconds(burst.totalSeconds)} in all (${burst.seconds.map(formatSeconds).join(', ')})`
+          : `: ${formatSeconds(burst.totalSeconds)}`;
+      lines.push(`   ${burst.name}${each}${split}${later}`);
+    }
+    for (const warning of option.warnings) lines.push(`   ! ${warning.message}`);
+    lines.push('');
+  }
+  const names = new Map(evaluation.options.map((o) => [o.index, o.name]));
+  if (evaluation.chart.crossovers.length > 0) {
+    lines.push('Crossovers (time against burst size):');
+    for (const c of evaluation.chart.crossovers) {
+      lines.push(
+        `   at ${formatSize(c.bytes)} (${formatSeconds(c.seconds)}): ${names.get(c.fasterBelow)} is faster below, ${names.get(c.fasterAbove)} above`,
+      );
+    }
+    lines.push('');
+  }
+  const { recommendation } = evaluation;
+  lines.push(recommendation.headline);
+  for (const reason of recommendation.reasons) lines.push(`   - ${reason}`);
+  lines.push('', 'Assumptions:');
+  for (const assumption of recommendation.assumptions) lines.push(`   - ${assumption}`);
+  lines.push('', 'Sources:');
+  for (const source of evaluation.sources)
+    lines.push(`   [${source.id}] ${source.title}. ${source.where}.`);
+  return `${lines.join('\n')}\n`;
+}
+
+export const planCommand: Command = {
+  name: 'plan',
+  summary: 'compare storage purchases (bigger internal SSD or external) for your workloads',
+  usage: 'plumb plan SCENARIO.json [--json]   (examples in examples/scenarios/)',
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, 'plan');
+    if (values.help) {
+      io.stdout.write(`Usage: ${this.usage}\n`);
+      return exitCode.ok;
+    }
+    if (positionals.length !== 1)
+      throw new UsageError('Give one scenario file: plumb plan SCENARIO.json');
+    const scenario = await loadScenarioFile(positionals[0]!);
+    const evaluation = evaluateScenario(scenario, builtInCatalogue());
+    io.stdout.write(
+      values.json ? `${JSON.stringify(evaluation, null, 2)}\n` : planReport(evaluation),
+    );
+    return exitCode.ok;
+  },
+};

@@ -1,0 +1,129 @@
+/**
+ * Which devices and prices a scenario refers to: the catalogue's, the user's own, and profiles
+ * measured by Plumb. Every problem is reported with the field to change.
+ */
+import type {
+  Catalogue,
+  DeviceProfile,
+  InternalPriceTier,
+  Scenario,
+} from '../../contract/planner.js';
+import { defaultInternalDevice } from './catalogue.js';
+
+export interface ScenarioIssue {
+  /** Dotted path of the field, as in the scenario file. */
+  path: string;
+  message: string;
+}
+
+export interface DeviceBook {
+  byId: Map<string, DeviceProfile>;
+}
+
+/** All devices a scenario may name: catalogue first, then measured, then the user's own. */
+export function deviceBook(
+  catalogue: Catalogue,
+  scenario: Pick<Scenario, 'devices'>,
+  measured: readonly DeviceProfile[] = [],
+): DeviceBook {
+  const byId = new Map<string, DeviceProfile>();
+  for (const device of catalogue.devices) byId.set(device.id, device);
+  for (const device of measured) byId.set(device.id, { ...device, origin: 'measured' });
+  for (const device of scenario.devices) {
+    const sources = { ...device.sources };
+    for (const [field, value] of Object.entries(device)) {
+      if (typeof value === 'number' && !sources[field]) sources[field] = 'user';
+    }
+    byId.set(device.id, { ...device, sources, origin: 'custom' });
+  }
+  return { byId };
+}
+
+/** The price tier for internal upgrades: the scenario's, else the first for this host kind. */
+export function priceTierFor(
+  catalogue: Catalogue,
+  host: Scenario['host'],
+): InternalPriceTier | undefined {
+  if (host.priceTier) return catalogue.internalPriceTiers.find((t) => t.id === host.priceTier);
+  return catalogue.internalPriceTiers.find((t) => t.hostKinds.includes(host.kind));
+}
+
+/** Capacities within 3 % count as the same tier step (0.5 TB is the 512 GB model). */
+export function priceStepFor(tier: InternalPriceTier, capacityBytes: number) {
+  return tier.steps.find(
+    (step) => Math.abs(step.capacityBytes - capacityBytes) <= 0.03 * step.capacityBytes,
+  );
+}
+
+function gigabytes(bytes: number): string {
+  return bytes >= 1e12 ? `${bytes / 1e12} TB` : `${Math.round(bytes / 1e9)} GB`;
+}
+
+/** Problems a schema cannot see: unknown devices, missing prices, devices in the wrong place. */
+export function scenarioIssues(
+  scenario: Scenario,
+  catalogue: Catalogue,
+  book: DeviceBook,
+): ScenarioIssue[] {
+  const issues: ScenarioIssue[] = [];
+  const known = () => [...book.byId.keys()].join(', ');
+  let tier: InternalPriceTier | undefined;
+  if (scenario.host.priceTier) {
+    tier = priceTierFor(catalogue, scenario.host);
+    if (!tier) {
+      issues.push({
+        path: 'host.priceTier',
+        message: `unknown price tier "${scenario.host.priceTier}"; use one of ${catalogue.internalPriceTiers.map((t) => t.id).join(', ')}`,
+      });
+    }
+  } else {
+    tier = priceTierFor(catalogue, scenario.host);
+  }
+  scenario.options.forEach((option, index) => {
+    const at = `options.${index}`;
+    if (option.internalUpgradeUsd === undefined) {
+      if (!tier) {
+        if (scenario.host.priceTier === undefined) {
+          issues.push({
+            path: `${at}.internalUpgradeUsd`,
+            message: `the catalogue has no internal upgrade prices for a ${scenario.host.kind}; give internalUpgradeUsd`,
+          });
+        }
+      } else if (!priceStepFor(tier, option.internalCapacity)) {
+        issues.push({
+          path: `${at}.internalCapacity`,
+          message: `${tier.name} has no price for ${gigabytes(option.internalCapacity)} (it has ${tier.steps.map((s) => gigabytes(s.capacityBytes)).join(', ')}); pick one of those or give internalUpgradeUsd`,
+        });
+      }
+    }
+    const internalId =
+      option.internalDevice ??
+      defaultInternalDevice(catalogue, scenario.host.kind, option.internalCapacity);
+    if (!internalId || !book.byId.has(internalId)) {
+      issues.push({
+        path: `${at}.internalDevice`,
+        message: `unknown device "${internalId ?? ''}"; use one of ${known()}`,
+      });
+    }
+    if (option.external) {
+      const device = book.byId.get(option.external.device);
+      if (!device) {
+        issues.push({
+          path: `${at}.external.device`,
+          message: `unknown device "${option.external.device}"; use one of ${known()}`,
+        });
+      } else if (device.placement === 'internal') {
+        issues.push({
+          path: `${at}.external.device`,
+          message: `"${device.id}" is an internal SSD; choose an external one`,
+        });
+      } else if (option.external.priceUsd === undefined && device.priceUsd === null) {
+        issues.push({
+          path: `${at}.external.priceUsd`,
+          message: `the sources give no price for ${device.name}; give priceUsd`,
+        });
+      }
+    }
+  });
+  return issues;
+}

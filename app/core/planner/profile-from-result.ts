@@ -1,0 +1,156 @@
+/**
+ * A saved benchmark result (DESIGN.md, plumb.result/1) as a planner device profile: its measured
+ * rates (Theil-Sen, else the median), its cache cliff (size, before and after rates), and how long
+ * the cache took to recover when the run measured it.
+ */
+import { z } from 'zod';
+import { PlumbError } from '../../contract/errors.js';
+import type { DeviceProfile, InterfaceId } from '../../contract/planner.js';
+
+const rate = z.number().nonnegative().nullable().optional();
+
+/** The parts of a phase summary the planner reads. */
+const Summary = z.looseObject({
+  count: z.number().nonnegative(),
+  median: rate,
+  theilSen: z.looseObject({ rate }).nullable().optional(),
+});
+
+/** The fields of plumb.result/1 the planner needs; everything else is allowed and ignored. */
+const ResultForProfile = z.looseObject({
+  schema: z.literal('plumb.result/1'),
+  id: z.string().min(1),
+  name: z.string().optional(),
+  startedAt: z.string(),
+  environment: z.looseObject({
+    volume: z.looseObject({
+      path: z.string(),
+      totalBytes: z.number().nonnegative(),
+      freeBytes: z.number().nonnegative(),
+      bus: z.string().nullable(),
+    }),
+    cacheMode: z.enum(['direct', 'buffered']),
+  }),
+  plan: z.looseObject({ name: z.string() }),
+  files: z.array(
+    z.looseObject({ phase: z.enum(['write', 'read']), cumulativeBytes: z.number().nonnegative() }),
+  ),
+  summary: z.looseObject({ write: Summary, read: Summary }),
+  findings: z.array(z.looseObject({ kind: z.string(), phase: z.string().nullable().optional() })),
+  recovery: z.looseObject({ recoverySeconds: z.number().nullable() }).optional(),
+});
+
+const Cliff = z.looseObject({
+  kind: z.enum(['cliff', 'throttling']),
+  atBytes: z.number().positive(),
+  beforeRate: z.number().positive(),
+  afterRate: z.number().positive(),
+  cause: z.string().optional(),
+  recoverySeconds: z.number().nonnegative().nullable().optional(),
+});
+
+/** The interface a bus name points to; null when the name says nothing Plumb can use. */
+export function interfaceOfBus(bus: string | null): { id: InterfaceId; internal: boolean } | null {
+  if (!bus) return null;
+  const name = bus.toLowerCase();
+  if (/thunderbolt\s*5|\btb5\b/.test(name)) return { id: 'tb5', internal: false };
+  if (/usb\s*4/.test(name)) return { id: 'usb4', internal: false };
+  if (/thunderbolt|\btb3\b|\btb4\b/.test(name)) return { id: 'tb3', internal: false };
+  if (/2x2/.test(name)) return { id: 'usb32g2x2', internal: false };
+  if (/usb/.test(name)) return { id: 'usb32g2', internal: false };
+  if (/apple fabric/.test(name)) return { id: 'apple-internal', internal: true };
+  if (/sata/.test(name)) return { id: 'sata', internal: true };
+  if (/nvme|pci/.test(name)) return { id: 'nvme-internal', internal: true };
+  return null;
+}
+
+function phaseRate(summary: z.infer<typeof Summary>): number | null {
+  const value = summary.theilSen?.rate ?? summary.median ?? null;
+  return value !== null && value !== undefined && value > 0 ? value : null;
+}
+
+/** The profile a saved result makes. Throws EINVAL when the document is not a usable result. */
+export function profileFromResult(resultDocument: unknown): DeviceProfile {
+  const parsed = ResultForProfile.safeParse(resultDocument);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new PlumbError(
+      'EINVAL',
+      `Not a plumb.result/1 document: ${issue.path.map(String).join('.') || 'document'}: ${issue.message}.`,
+    );
+  }
+  const result = parsed.data;
+  const { volume } = result.environment;
+  const source = `result:${result.id}`;
+  const writeFindings = result.findings.filter((f) => (f.phase ?? 'write') === 'write');
+  const cliff = writeFindings.map((f) => Cliff.safeParse(f)).find((p) => p.success)?.data;
+  const summaryWrite = phaseRate(result.summary.write);
+  const read = phaseRate(result.summary.read);
+  const written = Math.max(
+    0,
+    ...result.files.filter((f) => f.phase === 'write').map((f) => f.cumulativeBytes),
+  );
+  const write = cliff?.beforeRate ?? summaryWrite;
+  if (write === null) {
+    throw new PlumbError(
+      'EINVAL',
+      `Result ${result.id} has no write measurements, so it cannot become a planner profile; run a write benchmark.`,
+    );
+  }
+  const recoverySeconds = cliff?.recoverySeconds ?? result.recovery?.recoverySeconds ?? null;
+  const bus = interfaceOfBus(volume.bus);
+  const thermal = cliff && (cliff.kind === 'throttling' || cliff.cause === 'thermal');
+
+  const notes = [
+    `Measured ${result.startedAt.slice(0, 10)} on ${volume.path} (${result.plan.name} plan).`,
+    cliff
+      ? `Write cliff after ${(cliff.atBytes / 1e9).toFixed(1)} GB with ${(volume.freeBytes / 1e9).toFixed(0)} GB free.`
+      : `No cliff within the ${(written / 1e9).toFixed(1)} GB written.`,
+  ];
+  if (result.environment.cacheMode === 'buffered') {
+    notes.push('Measured through the OS cache (buffered): rates may be optimistic.');
+  }
+  if (writeFindings.some((f) => f.kind === 'exceeds-interface')) {
+    notes.push('Some rates exceeded the interface ceiling and were served by a cache.');
+  }
+  const sources: Record<string, string> = {
+    capacityBytes: source,
+    priceUsd: 'owned',
+    writeBytesPerSecond: source,
+  };
+  if (read !== null) sources.readBytesPerSecond = source;
+  if (cliff) {
+    sources.afterCacheWriteBytesPerSecond = source;
+    sources.cacheBytes = source;
+  }
+  if (recoverySeconds !== null) sources.cacheRecoverySeconds = source;
+
+  return {
+    id: source,
+    name: result.name ?? `Measured: ${volume.path}`,
+    interface: bus?.id ?? 'measured',
+    placement: bus?.internal ? 'internal' : 'external',
+    protocol: bus?.id === 'sata' ? 'sata' : 'nvme',
+    capacityBytes: volume.totalBytes,
+    // A disk you measured is one you have: it costs nothing more.
+    priceUsd: 0,
+    readBytesPerSecond: read,
+    writeBytesPerSecond: write,
+    afterCacheWriteBytesPerSecond: cliff?.afterRate ?? null,
+    // A cliff beyond free ÷ 3 cannot be a dynamic cache limited by free space: keep it as measured.
+    cacheKind: !cliff
+      ? 'none'
+      : thermal
+        ? 'thermal'
+        : cliff.atBytes > volume.freeBytes / 3
+          ? 'fixed'
+          : 'dynamic-tlc',
+    cacheBytes: cliff?.atBytes ?? null,
+    cacheAtLeast: false,
+    cacheRecoverySeconds: recoverySeconds,
+    tbwBytes: null,
+    sources,
+    origin: 'measured',
+    note: notes.join(' '),
+  };
+}

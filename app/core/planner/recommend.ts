@@ -1,0 +1,175 @@
+/**
+ * The recommendation in plain language: which option, why (cost, time, space, wear, what was set
+ * aside), and the assumptions it rests on.
+ */
+import type { Catalogue, Crossover, Evaluation, Scenario } from '../../contract/planner.js';
+import type { OptionModel } from './option.js';
+
+/** "44.8 s", "3 min 5 s", "1 h 2 min". */
+export function formatSeconds(seconds: number): string {
+  if (seconds < 60) return `${seconds < 10 ? seconds.toFixed(2) : seconds.toFixed(1)} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** Decimal sizes as drive makers write them: "50 GB", "1.5 TB". */
+export function formatSize(bytes: number): string {
+  if (bytes >= 1e12) return `${Number((bytes / 1e12).toFixed(2))} TB`;
+  if (bytes >= 1e9) return `${Number((bytes / 1e9).toFixed(bytes >= 1e10 ? 0 : 1))} GB`;
+  return `${Math.round(bytes / 1e6)} MB`;
+}
+
+export function formatUsd(usd: number): string {
+  return `$${Math.round(usd).toLocaleString('en-US')}`;
+}
+
+function formatUsdRange([low, high]: readonly [number, number]): string {
+  return Math.round(low) === Math.round(high)
+    ? formatUsd(low)
+    : `${formatUsd(low)}–${Math.round(high).toLocaleString('en-US')}`;
+}
+
+function byPreference(prefer: Scenario['prefer']) {
+  return (a: OptionModel, b: OptionModel) => {
+    const cost = a.result.costUsd - b.result.costUsd;
+    const time = a.result.totalBurstSeconds - b.result.totalBurstSeconds;
+    return prefer === 'cost' ? cost || time || a.result.index - b.result.index : time || cost;
+  };
+}
+
+function generalAssumptions(
+  scenario: Scenario,
+  catalogue: Catalogue,
+  models: readonly OptionModel[],
+): string[] {
+  const list = [
+    `Prices are in US dollars as of ${catalogue.asOf}; an internal option costs its upgrade over the base model, an external one the price of the disk.`,
+    'In options with an external disk, the movable data (libraries, projects) lives there and everything else stays internal.',
+    `Data grows at a steady rate; bursts are timed at today's fill level, and again at the end of year ${scenario.horizonYears}.`,
+  ];
+  if (scenario.workload.bursts.some((b) => b.repeat > 1)) {
+    list.push('An idle cache empties at a steady pace over its recovery time.');
+  }
+  if (models.some((m) => m.result.disks.some((d) => d.tbwAssumed))) {
+    const proxy = catalogue.rules.tbwPerCapacityProxy;
+    list.push(
+      `Disks without a published endurance (Apple's) are given ${proxy.value} TB written per TB of capacity, as rated for the Samsung 990 Pro and WD SN850X.`,
+    );
+  }
+  if (models.some((m) => m.result.disks.some((d) => d.device.origin === 'measured'))) {
+    list.push(
+      'Measured profiles keep the rates, cliff and recovery of the saved benchmark result.',
+    );
+  }
+  return list;
+}
+
+export function recommend(
+  models: readonly OptionModel[],
+  scenario: Scenario,
+  catalogue: Catalogue,
+  crossovers: readonly Crossover[],
+): Evaluation['recommendation'] {
+  const assumptions = [
+    ...new Set([
+      ...generalAssumptions(scenario, catalogue, models),
+      ...models.flatMap((m) => m.assumptions),
+    ]),
+  ];
+  const meeting = models.filter((m) => m.result.meetsRules).sort(byPreference(scenario.prefer));
+  const setAside = models
+    .filter((m) => !m.result.meetsRules)
+    .map((m) => {
+      const problem = m.result.warnings.find((w) =>
+        /(below|full|wear|too-slow|needs|does-not-fit)/.test(w.code),
+      );
+      return `Set aside ${m.result.name}: ${problem?.message ?? 'it does not meet the rules.'}`;
+    });
+  const best = meeting[0];
+  if (!best) {
+    return {
+      option: null,
+      headline: `None of these options meets the free-space, wear and speed rules over ${scenario.horizonYears} years.`,
+      reasons: [...setAside, 'Try a larger internal or external disk, or move more data out.'],
+      assumptions,
+    };
+  }
+
+  const reasons: string[] = [];
+  const others = meeting.filter((m) => m !== best);
+  const dearest = [...others].sort((a, b) => b.result.costUsd - a.result.costUsd)[0];
+  const costText = formatUsdRange(best.result.costRangeUsd);
+  if (dearest && dearest.result.costUsd > best.result.costUsd) {
+    const saving: [number, number] = [
+      dearest.result.costRangeUsd[0] - best.result.costRangeUsd[1],
+      dearest.result.costRangeUsd[1] - best.result.costRangeUsd[0],
+    ];
+    reasons.push(
+      `It costs ${costText}, about ${formatUsdRange(saving)} less than ${dearest.result.name}.`,
+    );
+  } else if (others.length > 0) {
+    reasons.push(
+      `It costs ${costText}, ${scenario.prefer === 'speed' ? 'and you asked for speed first' : 'no more than the other options that meet the rules'}.`,
+    );
+  } else {
+    reasons.push(`It costs ${costText} and is the only option that meets the rules.`);
+  }
+
+  const fastest = [...meeting].sort(byPreference('speed'))[0]!;
+  for (const burst of best.result.bursts.slice(0, 3)) {
+    const index = best.result.bursts.indexOf(burst);
+    const rival = fastest.result.bursts[index];
+    const comparison =
+      fastest !== best && rival && rival.totalSeconds < burst.totalSeconds
+        ? ` (${formatSeconds(rival.totalSeconds)} on ${fastest.result.name})`
+        : others.length > 0
+          ? ', the fastest of the options'
+          : '';
+    const cliff =
+      burst.afterCacheBytes > 0
+        ? `; ${formatSize(burst.afterCacheBytes)} of it is written after the cache is full`
+        : '';
+    reasons.push(
+      `"${burst.name}" takes ${formatSeconds(burst.totalSeconds)}${comparison}${cliff}.`,
+    );
+  }
+
+  for (const disk of best.result.disks) {
+    const least = disk.space.reduce((a, b) => (b.freeBytes < a.freeBytes ? b : a));
+    const share = Math.round((least.freeBytes / disk.capacityBytes) * 100);
+    reasons.push(
+      `The ${disk.role} disk keeps at least ${formatSize(least.freeBytes)} (${share} %) free through year ${scenario.horizonYears}.`,
+    );
+  }
+  const lives = best.result.disks
+    .filter((d) => d.wearLifeYears !== null)
+    .map((d) => `${Math.round(d.wearLifeYears!)} years on the ${d.role} disk`);
+  if (lives.length > 0)
+    reasons.push(`Rated endurance lasts about ${lives.join(' and ')} at your daily writes.`);
+
+  for (const crossing of crossovers) {
+    const involvesBest =
+      crossing.fasterBelow === best.result.index || crossing.fasterAbove === best.result.index;
+    const other = models.find(
+      (m) =>
+        m !== best &&
+        (m.result.index === crossing.fasterBelow || m.result.index === crossing.fasterAbove),
+    );
+    if (!involvesBest || !other || !other.result.meetsRules) continue;
+    reasons.push(
+      crossing.fasterAbove === best.result.index
+        ? `Above ${formatSize(crossing.bytes)} per burst it overtakes ${other.result.name}.`
+        : `Above ${formatSize(crossing.bytes)} per burst ${other.result.name} is faster.`,
+    );
+  }
+  for (const warning of best.result.warnings) reasons.push(`Watch out: ${warning.message}`);
+  reasons.push(...setAside);
+
+  return {
+    option: best.result.index,
+    headline: `Choose ${best.result.name}.`,
+    reasons,
+    assumptions,
+  };
+}

@@ -1,0 +1,178 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { builtInCatalogue } from '../../../app/core/planner/catalogue.js';
+import { evaluateScenario } from '../../../app/core/planner/evaluate.js';
+import {
+  interfaceOfBus,
+  profileFromResult,
+} from '../../../app/core/planner/profile-from-result.js';
+import { parseScenario } from '../../../app/core/planner/scenario-file.js';
+
+const summary = (rate: number) => ({
+  count: 40,
+  mean: rate * 1.1,
+  median: rate * 1.05,
+  min: rate * 0.2,
+  max: rate * 1.3,
+  trimmedMean: { rate, p20: rate * 0.9, p80: rate * 1.1 },
+  theilSen: { rate, latency: 0.002 },
+  linear: { rate: rate * 0.98, latency: 0.003, r2: 0.99 },
+});
+
+/** A synthetic result in the DESIGN.md format: a TB5 SSD with a cliff at 48 GB. */
+function tb5Result(overrides: Record<string, unknown> = {}) {
+  return {
+    schema: 'plumb.result/1',
+    id: '20260110-101500-ab12',
+    startedAt: '2026-01-10T10:15:00Z',
+    app: { version: '0.1.0' },
+    environment: {
+      os: 'darwin 25.1',
+      volume: {
+        path: '/Volumes/Fast',
+        fsType: 'apfs',
+        totalBytes: 2e12,
+        freeBytes: 1.8e12,
+        bus: 'Thunderbolt 5',
+      },
+      cacheMode: 'direct',
+    },
+    plan: { name: 'sustained' },
+    files: [
+      {
+        phase: 'write',
+        bytes: 2e9,
+        seconds: 0.37,
+        cumulativeBytes: 2e9,
+        t: 0.37,
+        temperatureC: null,
+      },
+      {
+        phase: 'write',
+        bytes: 2e9,
+        seconds: 1.43,
+        cumulativeBytes: 120e9,
+        t: 60,
+        temperatureC: null,
+      },
+      {
+        phase: 'read',
+        bytes: 2e9,
+        seconds: 0.39,
+        cumulativeBytes: 2e9,
+        t: 0.39,
+        temperatureC: null,
+      },
+    ],
+    summary: { write: summary(3.1e9), read: summary(5.1e9) },
+    findings: [
+      { kind: 'small-files', phase: 'write', count: 3, thresholdBytes: 2e6 },
+      {
+        kind: 'cliff',
+        phase: 'write',
+        atBytes: 48e9,
+        beforeRate: 5.4e9,
+        afterRate: 1.45e9,
+        recoverySeconds: 210,
+      },
+    ],
+    ...overrides,
+  };
+}
+
+test('a result with a cliff becomes a profile: rates, cache size, after-cache rate, recovery', () => {
+  const profile = profileFromResult(tb5Result());
+  assert.equal(profile.id, 'result:20260110-101500-ab12');
+  assert.equal(profile.origin, 'measured');
+  assert.equal(profile.interface, 'tb5');
+  assert.equal(profile.placement, 'external');
+  assert.equal(profile.capacityBytes, 2e12);
+  assert.equal(profile.writeBytesPerSecond, 5.4e9);
+  assert.equal(profile.afterCacheWriteBytesPerSecond, 1.45e9);
+  assert.equal(profile.cacheBytes, 48e9);
+  assert.equal(profile.cacheKind, 'dynamic-tlc');
+  assert.equal(profile.cacheRecoverySeconds, 210);
+  assert.equal(profile.readBytesPerSecond, 5.1e9); // Theil-Sen, not the mean or median
+  assert.equal(profile.sources.cacheBytes, 'result:20260110-101500-ab12');
+  assert.match(profile.note!, /cliff after 48\.0 GB with 1800 GB free/);
+});
+
+test('without a cliff the Theil-Sen write rate is sustained; recovery may come from the run', () => {
+  const profile = profileFromResult(
+    tb5Result({
+      findings: [],
+      recovery: { probes: [], recoverySeconds: 95 },
+      environment: { ...tb5Result().environment, cacheMode: 'buffered' },
+    }),
+  );
+  assert.equal(profile.cacheKind, 'none');
+  assert.equal(profile.cacheBytes, null);
+  assert.equal(profile.writeBytesPerSecond, 3.1e9);
+  assert.equal(profile.cacheRecoverySeconds, 95);
+  assert.match(profile.note!, /No cliff within the 120\.0 GB written.*buffered/);
+});
+
+test('a thermal throttle stays a thermal limit; a cliff beyond free ÷ 3 is kept as measured', () => {
+  const thermal = profileFromResult(
+    tb5Result({
+      findings: [
+        {
+          kind: 'throttling',
+          phase: 'write',
+          atBytes: 23.9e9,
+          beforeRate: 2.3e9,
+          afterRate: 0.65e9,
+        },
+      ],
+    }),
+  );
+  assert.equal(thermal.cacheKind, 'thermal');
+  const volume = { ...tb5Result().environment.volume, freeBytes: 90e9 };
+  const fixed = profileFromResult(
+    tb5Result({ environment: { ...tb5Result().environment, volume } }),
+  );
+  assert.equal(fixed.cacheKind, 'fixed');
+});
+
+test('a measured profile is used by the planner as "result:ID", at no extra cost', () => {
+  const profile = profileFromResult(tb5Result());
+  const evaluation = evaluateScenario(
+    parseScenario({
+      host: { kind: 'apple-silicon', port: 'tb5' },
+      data: { keepInternal: '250GB', movable: '400GB' },
+      workload: { bursts: [{ name: 'Import', size: '100GB' }] },
+      options: [{ internalCapacity: '512GB', external: { device: profile.id } }],
+    }),
+    builtInCatalogue(),
+    [profile],
+  );
+  const option = evaluation.options[0]!;
+  assert.equal(option.costUsd, 0);
+  assert.equal(option.disks[1]!.device.origin, 'measured');
+  assert.ok(Math.abs(option.bursts[0]!.totalSeconds - (48 / 5.4 + 52 / 1.45)) < 1e-9);
+  assert.ok(evaluation.recommendation.assumptions.some((a) => /Measured profiles/.test(a)));
+});
+
+test('documents that are not results, or have no writes, are refused with a reason', () => {
+  assert.throws(() => profileFromResult({ schema: 'plumb.result/2' }), {
+    code: 'EINVAL',
+    message: /schema/,
+  });
+  const noWrites = tb5Result({
+    findings: [],
+    summary: { write: { count: 0, median: null, theilSen: { rate: null } }, read: summary(5e9) },
+  });
+  assert.throws(() => profileFromResult(noWrites), {
+    code: 'EINVAL',
+    message: /no write measurements/,
+  });
+});
+
+test('bus names map to interfaces', () => {
+  assert.deepEqual(interfaceOfBus('USB4'), { id: 'usb4', internal: false });
+  assert.deepEqual(interfaceOfBus('Thunderbolt 3'), { id: 'tb3', internal: false });
+  assert.deepEqual(interfaceOfBus('USB 3.2 Gen 2x2'), { id: 'usb32g2x2', internal: false });
+  assert.deepEqual(interfaceOfBus('Apple Fabric'), { id: 'apple-internal', internal: true });
+  assert.equal(interfaceOfBus(null), null);
+  assert.equal(interfaceOfBus('virtio'), null);
+});
