@@ -4,7 +4,11 @@
 import { toErrorPayload } from '../contract/errors.js';
 import { appVersion } from '../core/version.js';
 import { exitCode, UsageError, type Command, type CommandIO } from './command.js';
+import { analyzeCommand } from './commands/analyze.js';
+import { benchCommand } from './commands/bench.js';
 import { infoCommand } from './commands/info.js';
+import { readCommand } from './commands/read.js';
+import { resultsCommand } from './commands/results.js';
 import { planCommand } from './commands/plan.js';
 import { serveCommand } from './commands/serve.js';
 

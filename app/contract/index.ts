@@ -6,18 +6,22 @@
  */
 import type { z } from 'zod';
 import { appOperations } from './app.js';
+import { benchEvents, benchOperations } from './bench.js';
 import type { ErrorPayload } from './errors.js';
 import { plannerOperations } from './planner.js';
 import { volumeOperations } from './volume.js';
 
 export const operations = {
   ...appOperations,
+  ...benchOperations,
   ...plannerOperations,
   ...volumeOperations,
 } as const;
 
 /** Event streams pushed from core to the UI: name → payload schema. */
-export const events = {} as const satisfies Record<string, z.ZodType>;
+export const events = {
+  ...benchEvents,
+} as const satisfies Record<string, z.ZodType>;
 
 export type Operations = typeof operations;
 export type OperationName = keyof Operations;

@@ -5,6 +5,7 @@
 import type { AppAbout } from '../contract/app.js';
 import { PlumbError } from '../contract/errors.js';
 import { about } from './about.js';
+import { benchHandlers } from './bench/service.js';
 import type { Handlers } from './dispatch.js';
 import { plannerHandlers } from './planner/service.js';
 import { volumeInfo } from './volume.js';
@@ -18,6 +19,7 @@ export function createHandlers(
 ): Handlers {
   return {
     'app.about': async () => about(transport),
+    ...benchHandlers(),
     ...plannerHandlers(),
     'volume.info': async ({ path }) => volumeInfo(path),
     'dialog.chooseFolder': async () => {

@@ -1,0 +1,94 @@
+/** The human-readable account of a results document: the same for bench, read, analyze and show. */
+import type { PhaseSummary, ResultDocument } from '../../contract/bench.js';
+import { formatBytes, formatRate } from '../../core/units.js';
+
+const rate = (value: number | null | undefined) =>
+  value === null || value === undefined ? '—' : formatRate(value);
+const ms = (seconds: number | null) =>
+  seconds === null ? '—' : `${(seconds * 1000).toFixed(2)} ms`;
+
+function phaseRows(s: PhaseSummary): string[] {
+  return [
+    String(s.count),
+    rate(s.median),
+    rate(s.mean),
+    s.count ? `${rate(s.min)} – ${rate(s.max)}` : '—',
+    rate(s.sd),
+    s.trimmedMean
+      ? `${rate(s.trimmedMean.rate)} (${rate(s.trimmedMean.p20)} – ${rate(s.trimmedMean.p80)})`
+      : '—',
+    `${rate(s.theilSen.rate)}, ${ms(s.theilSen.latency)}`,
+    `${rate(s.linear.rate)}, ${ms(s.linear.latency)}, r² ${s.linear.r2 === null ? '—' : s.linear.r2.toFixed(3)}`,
+  ];
+}
+
+const labels = [
+  'Files',
+  'Median',
+  'Mean',
+  'Min – max',
+  'SD',
+  'Trimmed mean 20 % (p20 – p80)',
+  'Theil–Sen rate, latency',
+  'Least squares rate, latency',
+];
+
+/** Lines describing the document: where and how it ran, both phases, queue runs and findings. */
+export function describeResult(document: ResultDocument): string {
+  const out: string[] = [];
+  const v = document.environment.volume;
+  const plan = document.plan as { name: string; seed?: number; scale?: number };
+  out.push(
+    `Run ${document.id}${document.name ? ` "${document.name}"` : ''}: plan ${plan.name}` +
+      (plan.seed !== undefined ? ` (seed ${plan.seed})` : '') +
+      (plan.scale !== undefined ? ` at scale ${plan.scale}` : ''),
+  );
+  if (v.path !== 'unknown') {
+    out.push(
+      `On ${v.path} (${v.fsType ?? 'unknown fs'}, bus ${v.bus ?? 'unknown'}, ${formatBytes(v.freeBytes)} free of ${formatBytes(v.totalBytes)}), ${document.environment.cacheMode} I/O`,
+    );
+  }
+  const phases = (['write', 'read'] as const).filter((p) => document.summary[p].count > 0);
+  if (phases.length) {
+    const columns = phases.map((p) => [p, ...phaseRows(document.summary[p])]);
+    const labelWidth = Math.max(...labels.map((l) => l.length));
+    const widths = columns.map((c) => Math.max(...c.map((cell) => cell.length)));
+    out.push('');
+    out.push(
+      `${' '.repeat(labelWidth)}  ${columns.map((c, k) => c[0]!.padEnd(widths[k]!)).join('  ')}`.trimEnd(),
+    );
+    labels.forEach((label, row) => {
+      out.push(
+        [label.padEnd(labelWidth), ...columns.map((c, i) => c[row + 1]!.padEnd(widths[i]!))]
+          .join('  ')
+          .trimEnd(),
+      );
+    });
+  }
+  if (document.runs?.length) {
+    out.push('');
+    const width = Math.max(...document.runs.map((r) => r.name.length));
+    for (const run of document.runs) {
+      out.push(
+        `${run.name.padEnd(width)}  ${rate(run.bytesPerSecond).padStart(11)}  ${Math.round(run.iops)} IOPS  p50 ${ms(run.latency.p50)}  p99 ${ms(run.latency.p99)}`,
+      );
+    }
+  }
+  if (document.recovery) {
+    const r = document.recovery;
+    out.push('');
+    out.push(
+      r.recoverySeconds === null
+        ? `Recovery: the write rate was not back after ${r.probes.length} probe(s) (${(r.probes.at(-1)?.idleSeconds ?? 0).toFixed(0)} s idle).`
+        : `Recovery: the write rate was back after ${r.recoverySeconds.toFixed(0)} s idle.`,
+    );
+  }
+  out.push('');
+  if (document.findings.length === 0) out.push('Findings: none.');
+  else {
+    out.push('Findings:');
+    for (const finding of document.findings) out.push(`  - ${finding.kind}: ${finding.message}`);
+  }
+  for (const notice of document.notices ?? []) out.push(`Note: ${notice}`);
+  return `${out.join('\n')}\n`;
+}

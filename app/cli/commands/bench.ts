@@ -1,0 +1,108 @@
+import { writeFileAtomic } from '../../core/bench/results-store.js';
+import { nativeBenchIO } from '../../core/bench/bench-io.js';
+import { loadPlan, scalePlan } from '../../core/bench/plans.js';
+import { resultsDir } from '../../core/bench/results-dir.js';
+import { ResultsStore } from '../../core/bench/results-store.js';
+import { runBenchmark } from '../../core/bench/runner.js';
+import { chosenCeiling } from '../../core/bench/service.js';
+import { parseSize } from '../../core/units.js';
+import { appVersion } from '../../core/version.js';
+import { parseCommandArgs } from '../args.js';
+import { ProgressView } from '../bench/progress.js';
+import { describeResult } from '../bench/summary.js';
+import { exitCode, UsageError, type Command } from '../command.js';
+import path from 'node:path';
+
+function parseScale(text: string | undefined): number {
+  if (text === undefined) return 1;
+  const scale = Number(text);
+  if (!(scale > 0 && scale <= 1))
+    throw new UsageError(`--scale takes a number above 0 and at most 1, not "${text}".`);
+  return scale;
+}
+
+export const benchCommand: Command = {
+  name: 'bench',
+  summary:
+    "measure a folder's drive: write and read test files uncached (plans: standard, series, sustained, presets)",
+  usage: [
+    'plumb bench DIR [--plan standard|series|sustained|presets|PLAN.json] [--scale F] [--total SIZE]',
+    '                [--json OUT.json] [--keep-files] [--buffered] [--reserve SIZE] [--interface ID] [--seed N]',
+    '',
+    '  --scale F       shrink every size by F (0 < F ≤ 1) for a quick run',
+    '  --total SIZE    cap a sustained run (e.g. 64GB)',
+    '  --json OUT      also write the results document to OUT ("-" prints it instead of the summary)',
+    '  --keep-files    leave the test files in DIR/plumb-test-*',
+    '  --buffered      go through the OS cache (flushed) instead of direct I/O',
+    '  --reserve SIZE  free space to leave on the volume (default: the larger of 10 % and 20 GB)',
+    '  --interface ID  interface ceiling to check rates against: usb3-gen1, sata, usb3-gen2,',
+    '                  usb3-gen2x2, tb3, usb4, tb5 (default: from the bus the OS reports)',
+  ].join('\n'),
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(
+      args,
+      {
+        plan: { type: 'string' },
+        scale: { type: 'string' },
+        total: { type: 'string' },
+        json: { type: 'string' },
+        'keep-files': { type: 'boolean' },
+        buffered: { type: 'boolean' },
+        reserve: { type: 'string' },
+        interface: { type: 'string' },
+        seed: { type: 'string' },
+      },
+      'bench',
+    );
+    if (values.help) {
+      io.stdout.write(`Usage: ${this.usage}\n`);
+      return exitCode.ok;
+    }
+    if (positionals.length !== 1) throw new UsageError('Give one folder: plumb bench DIR');
+    const scale = parseScale(values.scale);
+    const seed = values.seed === undefined ? undefined : Number(values.seed);
+    if (seed !== undefined && !(Number.isInteger(seed) && seed >= 0))
+      throw new UsageError(`--seed takes a whole number, not "${values.seed}".`);
+    const plan = scalePlan(await loadPlan(values.plan ?? 'standard'), scale);
+    if (values.total !== undefined && plan.kind !== 'sustained')
+      throw new UsageError('--total applies to the sustained plan only.');
+    const totalBytes = values.total === undefined ? undefined : parseSize(values.total);
+    const reserve =
+      values.reserve === undefined
+        ? undefined
+        : { fraction: 0, minBytes: parseSize(values.reserve) };
+    const ceiling = chosenCeiling(values.interface);
+    const store = new ResultsStore(resultsDir());
+    const progress = new ProgressView(io.stderr);
+    const document = await runBenchmark(
+      {
+        target: positionals[0]!,
+        plan,
+        scale,
+        totalBytes,
+        buffered: values.buffered ?? false,
+        keepFiles: values['keep-files'] ?? false,
+        reserve,
+        ceiling,
+        seed,
+        appVersion: appVersion(),
+        signal: io.signal,
+        emit: (event) => progress.handle(event),
+        store,
+      },
+      nativeBenchIO(),
+    );
+    progress.clear();
+    const json = `${JSON.stringify(document, null, 2)}\n`;
+    if (values.json === '-') {
+      io.stdout.write(json);
+      return exitCode.ok;
+    }
+    if (values.json !== undefined) await writeFileAtomic(path.resolve(values.json), json);
+    io.stdout.write(describeResult(document));
+    io.stdout.write(
+      `Saved as ${document.id} in ${store.dir}${values.json ? ` and ${values.json}` : ''}.\n`,
+    );
+    return exitCode.ok;
+  },
+};

@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { nativeBenchIO } from '../../core/bench/bench-io.js';
+import { resultsDir } from '../../core/bench/results-dir.js';
+import { ResultsStore, writeFileAtomic } from '../../core/bench/results-store.js';
+import { runReadFolder } from '../../core/bench/runner.js';
+import { chosenCeiling } from '../../core/bench/service.js';
+import { appVersion } from '../../core/version.js';
+import { parseCommandArgs } from '../args.js';
+import { ProgressView } from '../bench/progress.js';
+import { describeResult } from '../bench/summary.js';
+import { exitCode, UsageError, type Command } from '../command.js';
+
+export const readCommand: Command = {
+  name: 'read',
+  summary: 'time reading every file under a folder, uncached (e.g. files written long ago)',
+  usage: 'plumb read DIR [--json OUT.json] [--buffered] [--interface ID]',
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(
+      args,
+      { json: { type: 'string' }, buffered: { type: 'boolean' }, interface: { type: 'string' } },
+      'read',
+    );
+    if (values.help) {
+      io.stdout.write(`Usage: ${this.usage}\n`);
+      return exitCode.ok;
+    }
+    if (positionals.length !== 1) throw new UsageError('Give one folder: plumb read DIR');
+    const store = new ResultsStore(resultsDir());
+    const progress = new ProgressView(io.stderr);
+    const document = await runReadFolder(
+      {
+        target: positionals[0]!,
+        buffered: values.buffered ?? false,
+        ceiling: chosenCeiling(values.interface),
+        appVersion: appVersion(),
+        signal: io.signal,
+        emit: (event) => progress.handle(event),
+        store,
+      },
+      nativeBenchIO(),
+    );
+    progress.clear();
+    const json = `${JSON.stringify(document, null, 2)}\n`;
+    if (values.json === '-') {
+      io.stdout.write(json);
+      return exitCode.ok;
+    }
+    if (values.json !== undefined) await writeFileAtomic(path.resolve(values.json), json);
+    io.stdout.write(describeResult(document));
+    io.stdout.write(`Saved as ${document.id} in ${store.dir}.\n`);
+    return exitCode.ok;
+  },
+};

@@ -1,0 +1,350 @@
+/**
+ * Benchmarks: plans (what to run), the results document (the public file format of DESIGN.md),
+ * the runner's events, and the operations that start, cancel and browse runs.
+ */
+import { z } from 'zod';
+
+const bytes = z.number().int().positive();
+const rate = z.number().nonnegative();
+
+// ── Plans ────────────────────────────────────────────────────────────────────────────────────
+
+export const planSchemaVersion = 'plumb.plan/1';
+
+const planBase = {
+  schema: z.literal(planSchemaVersion),
+  name: z.string().trim().min(1).max(100),
+  description: z.string().max(2000).optional(),
+};
+
+/** Write a list of files, then (optionally) read them all back with the cache defeated. */
+export const FilesPlan = z
+  .object({
+    ...planBase,
+    kind: z.literal('files'),
+    /** Explicit sizes, in order. */
+    sizes: z.array(bytes).max(100_000).optional(),
+    /** Or `count` sizes spread log-uniformly between the two bounds. */
+    logUniform: z
+      .object({ count: z.number().int().min(1).max(100_000), minBytes: bytes, maxBytes: bytes })
+      .refine((v) => v.minBytes <= v.maxBytes, 'minBytes must not exceed maxBytes')
+      .optional(),
+    repeats: z.number().int().min(1).max(1000).default(1),
+    shuffle: z.boolean().default(false),
+    /** Seed of the shuffle (recorded in the result so a run can be repeated). */
+    seed: z.number().int().nonnegative().optional(),
+    readBack: z.boolean().default(true),
+  })
+  .refine((plan) => plan.sizes !== undefined || plan.logUniform !== undefined, {
+    message: 'A files plan needs "sizes" or "logUniform".',
+  });
+
+/** Keep writing files until a total or a time limit, then probe how long the cache takes to recover. */
+export const SustainedPlan = z
+  .object({
+    ...planBase,
+    kind: z.literal('sustained'),
+    minFileBytes: bytes,
+    maxFileBytes: bytes,
+    /** Null: the smaller of the free-space allowance and 4 × a guess of the cache. */
+    totalBytes: bytes.nullable().default(null),
+    timeLimitSeconds: z.number().positive().nullable().default(null),
+    seed: z.number().int().nonnegative().optional(),
+    recovery: z
+      .object({
+        idleSeconds: z.number().positive(),
+        probeBytes: bytes,
+        maxProbes: z.number().int().min(1).max(1000),
+      })
+      .nullable()
+      .default(null),
+  })
+  .refine(
+    (plan) => plan.minFileBytes <= plan.maxFileBytes,
+    'minFileBytes must not exceed maxFileBytes',
+  );
+
+export const QueueOp = z.enum(['read', 'write', 'randread', 'randwrite']);
+
+export const QueueRunSpec = z.object({
+  name: z.string().min(1).max(100),
+  op: QueueOp,
+  blockSize: bytes,
+  queueDepth: z.number().int().min(1).max(1024),
+  threads: z.number().int().min(1).max(64).default(1),
+});
+
+/** The familiar queue-depth grid (SEQ1M Q8T1 … RND4K Q1T1). */
+export const PresetsPlan = z.object({
+  ...planBase,
+  kind: z.literal('presets'),
+  fileBytes: bytes,
+  durationSeconds: z.number().positive().max(3600),
+  runs: z.array(QueueRunSpec).min(1).max(100),
+});
+
+export const Plan = z.union([FilesPlan, SustainedPlan, PresetsPlan]);
+export type Plan = z.output<typeof Plan>;
+export type PlanInput = z.input<typeof Plan>;
+export type FilesPlan = z.output<typeof FilesPlan>;
+export type SustainedPlan = z.output<typeof SustainedPlan>;
+export type PresetsPlan = z.output<typeof PresetsPlan>;
+export type QueueRunSpec = z.output<typeof QueueRunSpec>;
+
+// ── The results document ─────────────────────────────────────────────────────────────────────
+
+export const resultSchemaVersion = 'plumb.result/1';
+
+export const Phase = z.enum(['write', 'read']);
+export type Phase = z.infer<typeof Phase>;
+
+export const FileRecord = z.looseObject({
+  phase: Phase,
+  bytes: z.number().nonnegative(),
+  seconds: z.number().nonnegative(),
+  cumulativeBytes: z.number().nonnegative(),
+  /** Seconds since the phase started, at the end of this file. */
+  t: z.number().nonnegative(),
+  temperatureC: z.number().nullable(),
+});
+export type FileRecord = z.infer<typeof FileRecord>;
+
+const nullableRate = rate.nullable();
+
+export const PhaseSummary = z.looseObject({
+  count: z.number().int().nonnegative(),
+  mean: nullableRate,
+  median: nullableRate,
+  min: nullableRate,
+  max: nullableRate,
+  sd: z.number().nonnegative().nullable(),
+  trimmedMean: z.object({ rate, p20: rate, p80: rate }).nullable(),
+  theilSen: z.object({ rate: nullableRate, latency: z.number().nullable() }),
+  linear: z.object({
+    rate: nullableRate,
+    latency: z.number().nullable(),
+    r2: z.number().nullable(),
+  }),
+  bySize: z.array(z.object({ bytes: z.number(), count: z.number().int(), medianRate: rate })),
+});
+export type PhaseSummary = z.infer<typeof PhaseSummary>;
+
+const findingBase = { phase: Phase.nullable(), message: z.string() };
+
+export const Finding = z.discriminatedUnion('kind', [
+  z.looseObject({
+    ...findingBase,
+    kind: z.enum(['cliff', 'throttling']),
+    atBytes: z.number().nonnegative(),
+    atSeconds: z.number().nullable(),
+    beforeRate: rate,
+    afterRate: rate,
+    confidence: z.number().min(0).max(1),
+    cause: z.enum(['cache', 'thermal', 'unknown']),
+    reason: z.string(),
+    recoverySeconds: z.number().nullable(),
+  }),
+  z.looseObject({
+    ...findingBase,
+    kind: z.literal('exceeds-interface'),
+    interface: z.string(),
+    ceilingRate: rate,
+    count: z.number().int(),
+    maxRate: rate,
+  }),
+  z.looseObject({
+    ...findingBase,
+    kind: z.literal('bimodal'),
+    modes: z.array(z.object({ rate, count: z.number().int() })),
+    ashmansD: z.number(),
+  }),
+  z.looseObject({
+    ...findingBase,
+    kind: z.literal('small-files'),
+    count: z.number().int(),
+    thresholdBytes: z.number(),
+  }),
+  z.looseObject({ ...findingBase, kind: z.literal('buffered') }),
+  z.looseObject({ ...findingBase, kind: z.literal('unstable'), spread: z.number() }),
+]);
+export type Finding = z.infer<typeof Finding>;
+
+export const QueueRunResult = z.looseObject({
+  name: z.string(),
+  op: QueueOp,
+  blockSize: z.number().int(),
+  queueDepth: z.number().int(),
+  threads: z.number().int(),
+  bytesPerSecond: rate,
+  iops: z.number().nonnegative(),
+  latency: z.looseObject({ p50: z.number(), p99: z.number(), p999: z.number() }),
+  samples: z.array(z.object({ t: z.number(), bytesPerSecond: rate })),
+});
+export type QueueRunResult = z.infer<typeof QueueRunResult>;
+
+export const RecoveryProbeRecord = z.object({
+  idleSeconds: z.number().nonnegative(),
+  bytes: z.number().nonnegative(),
+  seconds: z.number().nonnegative(),
+  rate,
+});
+
+export const ResultDocument = z.looseObject({
+  schema: z.literal(resultSchemaVersion),
+  id: z.string().min(1),
+  /** A label the user gave the run (results.rename). */
+  name: z.string().optional(),
+  startedAt: z.string(),
+  finishedAt: z.string().optional(),
+  app: z.looseObject({ version: z.string() }),
+  environment: z.looseObject({
+    os: z.string(),
+    volume: z.looseObject({
+      path: z.string(),
+      fsType: z.string().nullable(),
+      totalBytes: z.number().nonnegative(),
+      freeBytes: z.number().nonnegative(),
+      bus: z.string().nullable(),
+    }),
+    cacheMode: z.enum(['direct', 'buffered']),
+    /** How reads were kept from being served by the OS cache. */
+    cacheDefeat: z.string().optional(),
+  }),
+  plan: z.looseObject({ name: z.string() }),
+  files: z.array(FileRecord),
+  summary: z.looseObject({ write: PhaseSummary, read: PhaseSummary }),
+  findings: z.array(Finding),
+  runs: z.array(QueueRunResult).optional(),
+  recovery: z
+    .object({ probes: z.array(RecoveryProbeRecord), recoverySeconds: z.number().nullable() })
+    .optional(),
+  /** Things the run did that a reader should know (rotation, stale folders removed, ...). */
+  notices: z.array(z.string()).optional(),
+});
+export type ResultDocument = z.infer<typeof ResultDocument>;
+
+export const ResultListItem = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  startedAt: z.string(),
+  plan: z.string(),
+  volumePath: z.string(),
+  files: z.number().int(),
+  writeMedian: nullableRate,
+  readMedian: nullableRate,
+  findings: z.array(z.string()),
+});
+export type ResultListItem = z.infer<typeof ResultListItem>;
+
+// ── Events ───────────────────────────────────────────────────────────────────────────────────
+
+const runId = z.string().min(1);
+
+export const BenchEvent = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('plan-started'),
+    runId,
+    plan: z.string(),
+    target: z.string(),
+    /** Files the plan will transfer (null when it runs until a limit), and their bytes. */
+    files: z.number().int().nullable(),
+    bytes: z.number().nullable(),
+  }),
+  z.object({
+    type: z.literal('phase-started'),
+    runId,
+    phase: z.enum(['write', 'read', 'queue', 'recovery']),
+  }),
+  z.object({
+    type: z.literal('file-done'),
+    runId,
+    index: z.number().int().nonnegative(),
+    count: z.number().int().nullable(),
+    file: FileRecord,
+    rate: nullableRate,
+  }),
+  z.object({
+    type: z.literal('sample'),
+    runId,
+    phase: z.enum(['write', 'read', 'queue', 'recovery']),
+    /** Bytes done of the whole run so far and seconds since the run started. */
+    bytesDone: z.number().nonnegative(),
+    totalBytes: z.number().nullable(),
+    seconds: z.number().nonnegative(),
+    bytesPerSecond: nullableRate,
+    /** The queue-depth run this sample belongs to. */
+    run: z.string().optional(),
+  }),
+  z.object({ type: z.literal('finding'), runId, finding: Finding }),
+  z.object({ type: z.literal('notice'), runId, message: z.string() }),
+  z.object({
+    type: z.literal('finished'),
+    runId,
+    resultId: z.string(),
+    findings: z.array(Finding),
+  }),
+  z.object({
+    type: z.literal('failed'),
+    runId,
+    error: z.object({ code: z.string(), message: z.string() }),
+  }),
+  z.object({ type: z.literal('cancelled'), runId }),
+]);
+export type BenchEvent = z.infer<typeof BenchEvent>;
+
+export const benchEvents = {
+  /** Everything a benchmark run reports, tagged with its runId. */
+  'bench.event': BenchEvent,
+} as const;
+
+// ── Operations ───────────────────────────────────────────────────────────────────────────────
+
+const resultId = z.object({ id: z.string().trim().min(1).max(200) });
+
+export const StartBenchInput = z.object({
+  path: z.string().trim().min(1, 'Give a folder path.').max(4096),
+  /** A built-in plan name or a plan. */
+  plan: z.union([z.string().min(1).max(100), Plan]).default('standard'),
+  scale: z.number().positive().max(1).default(1),
+  totalBytes: bytes.optional(),
+  buffered: z.boolean().default(false),
+  keepFiles: z.boolean().default(false),
+  /** Least free space to leave on the volume, bytes (default: max(10 %, 20 GB)). */
+  reserveBytes: z.number().int().nonnegative().optional(),
+  /** Interface ceiling to check rates against (an id from the catalogue); default from the bus. */
+  interface: z.string().max(40).optional(),
+});
+export type StartBenchInput = z.input<typeof StartBenchInput>;
+
+export const benchOperations = {
+  /** The built-in plans. */
+  'bench.plans': { input: z.object({}).strict(), output: z.object({ plans: z.array(Plan) }) },
+  /** Starts a run in the background; progress and the result arrive as `bench.event`. */
+  'bench.start': { input: StartBenchInput, output: z.object({ runId }) },
+  /** Cancels a run; its test files are removed. False when no such run is going. */
+  'bench.cancel': { input: z.object({ runId }), output: z.object({ cancelled: z.boolean() }) },
+  'results.list': {
+    input: z.object({}).strict(),
+    output: z.object({ results: z.array(ResultListItem) }),
+  },
+  'results.get': { input: resultId, output: ResultDocument },
+  'results.delete': { input: resultId, output: z.object({ deleted: z.boolean() }) },
+  'results.rename': {
+    input: resultId.extend({ name: z.string().trim().min(1).max(200) }),
+    output: ResultListItem,
+  },
+  /** The files of a result as CSV: phase,bytes,seconds,cumulativeBytes,t,temperatureC. */
+  'results.exportCsv': {
+    input: resultId,
+    output: z.object({ fileName: z.string(), csv: z.string() }),
+  },
+  /** Summary and findings for `bytes,seconds[,cumulativeBytes]` lines from any tool. */
+  'analysis.csv': {
+    input: z.object({
+      csv: z.string().min(1).max(50_000_000),
+      phase: Phase.default('write'),
+      interface: z.string().max(40).optional(),
+    }),
+    output: ResultDocument,
+  },
+} as const;

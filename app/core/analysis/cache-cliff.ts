@@ -1,0 +1,125 @@
+import { median } from 'simple-statistics';
+
+/** One file of a phase, in the order it was transferred. */
+export interface SeriesPoint {
+  bytes: number;
+  seconds: number;
+  /** Bytes of the phase transferred so far, including this file. */
+  cumulativeBytes: number;
+  /** Seconds since the phase started, at the end of this file (optional). */
+  t?: number | null;
+}
+
+export interface CacheCliff {
+  /** Cumulative bytes at which the rate fell, interpolated inside the file that straddles it. */
+  atBytes: number;
+  /** Elapsed seconds at the fall, when the points carry `t`. */
+  atSeconds: number | null;
+  /** Median rate before and after the fall, bytes/s (the straddling file left out). */
+  beforeRate: number;
+  afterRate: number;
+  /** Share of files on the right side of the midpoint rate, the worse of the two sides (0–1). */
+  confidence: number;
+  /** Index (in the points given) of the first file wholly after the fall. */
+  index: number;
+}
+
+export interface CliffOptions {
+  /** Fewest files on each side of a cliff (default 3, so a single odd file is never a cliff). */
+  minSegment?: number;
+  /** Smallest fall worth reporting, as a fraction of the rate before (default 0.15). */
+  minDrop?: number;
+  /** Least confidence to report (default 0.75). */
+  minConfidence?: number;
+  /** Least step, in standard errors of robust noise, to report (default 6). */
+  minScore?: number;
+}
+
+/** Sum of absolute deviations from the median: the L1 cost of describing `values` by one level. */
+function absoluteDeviationCost(values: readonly number[]): { level: number; cost: number } {
+  const level = median(values as number[]);
+  let cost = 0;
+  for (const value of values) cost += Math.abs(value - level);
+  return { level, cost };
+}
+
+/** Share of the fast rate in a file of `bytes` that took `seconds`, from the rates either side. */
+function fastShare(bytes: number, seconds: number, fast: number, slow: number): number {
+  const share = (seconds - bytes / slow) / (bytes / fast - bytes / slow);
+  return Math.min(1, Math.max(0, share));
+}
+
+/**
+ * Cache cliff: the single change point in log(rate) over the sequence of files that best splits
+ * it into a faster level and a slower one, minimising the summed absolute deviations from each
+ * side's median (so isolated outliers barely move it). It is reported only when the fall is large
+ * (≥ minDrop), clear of the noise (step ≥ minScore standard errors, noise from the median absolute
+ * deviation) and consistent (≥ minConfidence of the files on each side lie beyond the midpoint).
+ * Its position is interpolated inside the file that straddles it, from the two rates.
+ */
+export function cacheCliff(
+  points: readonly SeriesPoint[],
+  options: CliffOptions = {},
+): CacheCliff | null {
+  const minSegment = Math.max(2, options.minSegment ?? 3);
+  const minDrop = options.minDrop ?? 0.15;
+  const minConfidence = options.minConfidence ?? 0.75;
+  const minScore = options.minScore ?? 6;
+  const usable = points.filter((p) => p.seconds > 0 && p.bytes > 0);
+  const n = usable.length;
+  if (n < 2 * minSegment) return null;
+  const logs = usable.map((p) => Math.log(p.bytes / p.seconds));
+
+  let best: { k: number; cost: number; before: number; after: number } | null = null;
+  for (let k = minSegment; k <= n - minSegment; k += 1) {
+    const before = absoluteDeviationCost(logs.slice(0, k));
+    const after = absoluteDeviationCost(logs.slice(k));
+    if (after.level >= before.level) continue;
+    const cost = before.cost + after.cost;
+    if (!best || cost < best.cost) best = { k, cost, before: before.level, after: after.level };
+  }
+  if (!best) return null;
+
+  const { k } = best;
+  const residuals = logs.map((y, i) => Math.abs(y - (i < k ? best.before : best.after)));
+  const sigma = Math.max(1.4826 * median(residuals), 0.005);
+  const step = best.before - best.after;
+  const score = (step / sigma) * Math.sqrt((k * (n - k)) / n);
+  if (1 - Math.exp(-step) < minDrop || score < minScore) return null;
+
+  const midpoint = (best.before + best.after) / 2;
+  const above = logs.slice(0, k).filter((y) => y > midpoint).length / k;
+  const below = logs.slice(k).filter((y) => y < midpoint).length / (n - k);
+  const confidence = Math.min(above, below);
+  if (confidence < minConfidence) return null;
+
+  // The fall happened inside the last "before" file or the first "after" one; the file whose
+  // time is most between the two rates is the one that straddles it.
+  const fast = Math.exp(best.before);
+  const slow = Math.exp(best.after);
+  const last = usable[k - 1]!;
+  const first = usable[k]!;
+  const lastShare = fastShare(last.bytes, last.seconds, fast, slow);
+  const firstShare = fastShare(first.bytes, first.seconds, fast, slow);
+  const lastGap = (1 - lastShare) * last.bytes;
+  const firstGap = firstShare * first.bytes;
+  const straddling = lastGap > firstGap ? k - 1 : k;
+  const file = usable[straddling]!;
+  const share = straddling === k - 1 ? lastShare : firstShare;
+  const fastBytes = share * file.bytes;
+  const atBytes = file.cumulativeBytes - file.bytes + fastBytes;
+  const atSeconds = typeof file.t === 'number' ? file.t - file.seconds + fastBytes / fast : null;
+
+  const straddles = share > 0.05 && share < 0.95;
+  const rates = usable.map((p) => p.bytes / p.seconds);
+  const beforeRates = rates.slice(0, k).filter((_, i) => !(straddles && i === straddling));
+  const afterRates = rates.slice(k).filter((_, i) => !(straddles && i + k === straddling));
+  return {
+    atBytes,
+    atSeconds,
+    beforeRate: median(beforeRates.length ? beforeRates : rates.slice(0, k)),
+    afterRate: median(afterRates.length ? afterRates : rates.slice(k)),
+    confidence,
+    index: straddling === k && straddles ? k + 1 : k,
+  };
+}

@@ -1,0 +1,179 @@
+import { formatBytes, formatRate } from '../units.js';
+import { cacheCliff, type SeriesPoint } from './cache-cliff.js';
+import { dropCause, type DropCause, type EarlierDrop } from './drop-cause.js';
+import type { InterfaceCeiling } from './interface-ceiling.js';
+import { sizeAdjustedSpread } from './size-adjusted-spread.js';
+import { theilSen } from './theil-sen.js';
+import { transferRate } from './transfer-rate.js';
+import { isBimodal, twoModes } from './two-modes.js';
+
+export type Phase = 'write' | 'read';
+
+/** A file as findings need it: a point of the phase's series, maybe with a temperature. */
+export interface PhaseFile extends SeriesPoint {
+  phase: Phase;
+  temperatureC?: number | null;
+}
+
+type FindingBase = {
+  phase: Phase | null;
+  /** One sentence for people. */
+  message: string;
+};
+
+export type Finding = FindingBase &
+  (
+    | {
+        kind: 'cliff' | 'throttling';
+        atBytes: number;
+        atSeconds: number | null;
+        beforeRate: number;
+        afterRate: number;
+        confidence: number;
+        cause: DropCause;
+        reason: string;
+        recoverySeconds: number | null;
+      }
+    | {
+        kind: 'exceeds-interface';
+        interface: string;
+        ceilingRate: number;
+        count: number;
+        maxRate: number;
+      }
+    | { kind: 'bimodal'; modes: { rate: number; count: number }[]; ashmansD: number }
+    | { kind: 'small-files'; count: number; thresholdBytes: number }
+    | { kind: 'buffered' }
+    | { kind: 'unstable'; spread: number }
+  );
+
+export interface FindingsInput {
+  files: readonly PhaseFile[];
+  cacheMode: 'direct' | 'buffered';
+  /** The interface the data crossed, when known or chosen. */
+  ceiling?: InterfaceCeiling;
+  /** Drops found in earlier runs of the same plan on the same drive, per phase. */
+  earlierDrops?: Partial<Record<Phase, readonly EarlierDrop[]>>;
+  /** Idle seconds the write rate took to recover after a sustained run; null: it did not. */
+  recoverySeconds?: number | null;
+}
+
+/** Files under this size show rates that mean little on fast SSDs (DESIGN.md). */
+export const smallFileBytes = 2_000_000;
+/** Size-adjusted spread above which a phase is called unstable. */
+export const unstableSpread = 0.5;
+
+function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: FindingsInput): Finding[] {
+  const found: Finding[] = [];
+  const rated = files.filter((f) => transferRate(f.bytes, f.seconds) !== null);
+  const rates = rated.map((f) => f.bytes / f.seconds);
+  if (rated.length === 0) return found;
+
+  const cliff = cacheCliff(rated);
+  if (cliff) {
+    const verdict = dropCause({
+      atBytes: cliff.atBytes,
+      atSeconds: cliff.atSeconds,
+      files: rated.map((f) => ({
+        temperatureC: f.temperatureC ?? null,
+        rate: f.bytes / f.seconds,
+        t: f.t ?? null,
+      })),
+      earlier: input.earlierDrops?.[phase],
+      recoverySeconds: phase === 'write' ? input.recoverySeconds : undefined,
+    });
+    const kind = verdict.cause === 'thermal' ? 'throttling' : 'cliff';
+    found.push({
+      kind,
+      phase,
+      atBytes: cliff.atBytes,
+      atSeconds: cliff.atSeconds,
+      beforeRate: cliff.beforeRate,
+      afterRate: cliff.afterRate,
+      confidence: cliff.confidence,
+      cause: verdict.cause,
+      reason: verdict.reason,
+      recoverySeconds: phase === 'write' ? (input.recoverySeconds ?? null) : null,
+      message: `The ${phase} rate fell from ${formatRate(cliff.beforeRate)} to ${formatRate(cliff.afterRate)} after ${formatBytes(cliff.atBytes)}; ${verdict.reason}.`,
+    });
+  }
+
+  if (input.ceiling) {
+    const above = rates.filter((rate) => rate > input.ceiling!.bytesPerSecond);
+    if (above.length > 0) {
+      const maxRate = Math.max(...above);
+      found.push({
+        kind: 'exceeds-interface',
+        phase,
+        interface: input.ceiling.id,
+        ceilingRate: input.ceiling.bytesPerSecond,
+        count: above.length,
+        maxRate,
+        message: `${above.length} ${phase} file(s) went faster than ${input.ceiling.label} can carry (${formatRate(input.ceiling.bytesPerSecond)}; up to ${formatRate(maxRate)}): they were served from a cache, not the drive.`,
+      });
+    }
+  }
+
+  const modes = twoModes(rates);
+  if (modes && isBimodal(modes)) {
+    found.push({
+      kind: 'bimodal',
+      phase,
+      modes: [
+        { rate: modes.high.center, count: modes.high.count },
+        { rate: modes.low.center, count: modes.low.count },
+      ],
+      ashmansD: modes.ashmansD,
+      message: `${phase} rates fall into two groups, ${modes.high.count} files near ${formatRate(modes.high.center)} and ${modes.low.count} near ${formatRate(modes.low.center)}: an average of them describes neither.`,
+    });
+  }
+
+  const small = files.filter((f) => f.bytes < smallFileBytes).length;
+  if (small > 0) {
+    found.push({
+      kind: 'small-files',
+      phase,
+      count: small,
+      thresholdBytes: smallFileBytes,
+      message: `${small} ${phase} file(s) are under ${formatBytes(smallFileBytes)}: their rates are dominated by fixed costs and caches, not the drive's speed.`,
+    });
+  }
+
+  if (!cliff && !(modes && isBimodal(modes))) {
+    const spread = sizeAdjustedSpread(
+      rated,
+      theilSen(rated.map((f) => [f.bytes, f.seconds] as const)),
+    );
+    if (spread !== null && spread > unstableSpread) {
+      found.push({
+        kind: 'unstable',
+        phase,
+        spread,
+        message: `${phase} times vary widely for files of similar size (middle 60 % span ${(spread * 100).toFixed(0)} % of the expected time): treat the figures as rough.`,
+      });
+    }
+  }
+  return found;
+}
+
+/**
+ * Every finding for a run: per phase a cache cliff or thermal throttling, rates above the
+ * interface ceiling, bimodal rates, small files and unexplained spread; and once for the run,
+ * that the OS cache could not be bypassed.
+ */
+export function findings(input: FindingsInput): Finding[] {
+  const all: Finding[] = [];
+  if (input.cacheMode === 'buffered') {
+    all.push({
+      kind: 'buffered',
+      phase: null,
+      message:
+        'Direct (uncached) I/O was not available, so files went through the OS cache with flushes and drop-cache hints: rates may be higher than the drive delivers.',
+    });
+  }
+  for (const phase of ['write', 'read'] as const) {
+    const files = input.files.filter((f) => f.phase === phase);
+    all.push(...phaseFindings(phase, files, input));
+  }
+  return all;
+}

@@ -1,0 +1,29 @@
+import { mean, quantileSorted } from 'simple-statistics';
+
+export interface TrimmedMean {
+  /** Mean of the values left after trimming. */
+  rate: number;
+  /** The lower trimming point: the `fraction` quantile of all values. */
+  p20: number;
+  /** The upper trimming point: the `1 − fraction` quantile of all values. */
+  p80: number;
+}
+
+/**
+ * Trimmed mean: sort the n values, drop the ⌊n·fraction⌋ smallest and the ⌊n·fraction⌋ largest,
+ * and average the rest. With fraction 0.2 this is the 20 % trimmed mean, reported with the 20th
+ * and 80th centiles (linear interpolation, numpy's default) that bound the kept values. Null for
+ * an empty list.
+ */
+export function trimmedMean(values: readonly number[], fraction = 0.2): TrimmedMean | null {
+  if (values.length === 0) return null;
+  if (!(fraction >= 0 && fraction < 0.5)) throw new RangeError('fraction must be in [0, 0.5)');
+  const sorted = [...values].sort((a, b) => a - b);
+  const cut = Math.floor(sorted.length * fraction);
+  const kept = sorted.slice(cut, sorted.length - cut);
+  return {
+    rate: mean(kept),
+    p20: quantileSorted(sorted, fraction),
+    p80: quantileSorted(sorted, 1 - fraction),
+  };
+}

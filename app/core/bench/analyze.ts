@@ -1,0 +1,94 @@
+/**
+ * `plumb analyze`: the same summary and findings for a results document or for a CSV of
+ * `bytes,seconds[,cumulativeBytes]` from any tool.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ResultDocument, resultSchemaVersion, type Phase } from '../../contract/bench.js';
+import { PlumbError } from '../../contract/errors.js';
+import { interfaceCeilingForBus, type InterfaceCeiling } from '../analysis/interface-ceiling.js';
+import { parseTransfersCsv } from '../analysis/transfers-csv.js';
+import { analyzeFiles } from './build-result.js';
+
+export interface AnalyzeOptions {
+  phase?: Phase;
+  ceiling?: InterfaceCeiling;
+  appVersion: string;
+  /** Where the data came from, recorded in the plan. */
+  source?: string;
+}
+
+/** A results document for transfers read from CSV; `t` is the running sum of seconds. */
+export function analyzeCsvText(csv: string, options: AnalyzeOptions): ResultDocument {
+  const phase = options.phase ?? 'write';
+  let t = 0;
+  const files = parseTransfersCsv(csv).map((transfer) => {
+    t += transfer.seconds;
+    return { phase, ...transfer, t, temperatureC: null };
+  });
+  const { summary, findings } = analyzeFiles(files, {
+    cacheMode: 'direct',
+    ceiling: options.ceiling,
+  });
+  return {
+    schema: resultSchemaVersion,
+    id: `csv-${createHash('sha256').update(csv).digest('hex').slice(0, 12)}`,
+    startedAt: new Date().toISOString(),
+    app: { version: options.appVersion },
+    environment: {
+      os: 'unknown',
+      volume: { path: 'unknown', fsType: null, totalBytes: 0, freeBytes: 0, bus: null },
+      cacheMode: 'direct',
+      cacheDefeat: 'unknown: measured by another tool',
+    },
+    plan: { name: 'imported-csv', ...(options.source ? { source: options.source } : {}) },
+    files,
+    summary,
+    findings,
+  };
+}
+
+/** The document with its summary and findings computed afresh (by this version of Plumb). */
+export function reanalyzeDocument(
+  document: ResultDocument,
+  ceiling?: InterfaceCeiling,
+): ResultDocument {
+  const { summary, findings } = analyzeFiles(document.files, {
+    cacheMode: document.environment.cacheMode,
+    ceiling: ceiling ?? interfaceCeilingForBus(document.environment.volume.bus),
+    recovery: document.recovery,
+  });
+  return { ...document, summary, findings };
+}
+
+/** Reads a results JSON or a CSV file and analyses it. */
+export async function analyzeFile(file: string, options: AnalyzeOptions): Promise<ResultDocument> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code ?? 'EIO';
+    throw new PlumbError(code, `Cannot read ${file}: ${(cause as Error).message}`, { cause });
+  }
+  if (file.toLowerCase().endsWith('.json') || text.trimStart().startsWith('{')) {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (cause) {
+      throw new PlumbError('EINVAL', `${file} is not valid JSON: ${(cause as Error).message}`, {
+        cause,
+      });
+    }
+    const parsed = ResultDocument.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new PlumbError(
+        'EINVAL',
+        `${file} is not a ${resultSchemaVersion} document (${issue?.path.join('.') || 'top'}: ${issue?.message}).`,
+      );
+    }
+    return reanalyzeDocument(parsed.data, options.ceiling);
+  }
+  return analyzeCsvText(text, { ...options, source: path.basename(file) });
+}

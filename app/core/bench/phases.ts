@@ -1,0 +1,158 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import type {
+  FilesPlan,
+  PresetsPlan,
+  QueueRunResult,
+  ResultDocument,
+  SustainedPlan,
+} from '../../contract/bench.js';
+import { cacheCliff } from '../analysis/cache-cliff.js';
+import { recoveryTime } from '../analysis/recovery-time.js';
+import { planFileSizes, randomLogUniformSize, toBlocks } from './file-sizes.js';
+import type { RunContext } from './run-context.js';
+import { seededRandom } from './seeded-random.js';
+
+const fileName = (index: number) => `file-${String(index).padStart(5, '0')}.dat`;
+
+/** Writes every file of a files plan, then reads them all back (uncached). */
+export async function runFilesPlan(
+  context: RunContext,
+  folder: string,
+  plan: FilesPlan,
+  seed: number,
+): Promise<void> {
+  const sizes = planFileSizes(plan, seed);
+  const written: string[] = [];
+  context.emit({ type: 'phase-started', phase: 'write' });
+  const writeStart = context.io.now();
+  for (const [index, bytes] of sizes.entries()) {
+    await context.ensureRoom(bytes, false);
+    const file = path.join(folder, fileName(index));
+    const transfer = await context.timedWrite(file, bytes, 'write');
+    written.push(file);
+    context.held.push({ path: file, bytes });
+    await context.record('write', transfer, writeStart, sizes.length);
+  }
+  if (!plan.readBack) return;
+  context.emit({ type: 'phase-started', phase: 'read' });
+  const readStart = context.io.now();
+  for (const file of written) {
+    const transfer = await context.timedRead(file);
+    await context.record('read', transfer, readStart, written.length);
+  }
+}
+
+/** The total a sustained run writes: the option, the plan's, or the automatic default. */
+export function sustainedTotal(
+  plan: SustainedPlan,
+  totalOption: number | undefined,
+  allowanceBytes: number,
+  cacheGuess: number,
+): number {
+  return totalOption ?? plan.totalBytes ?? Math.min(allowanceBytes, 4 * cacheGuess);
+}
+
+/**
+ * Keeps writing files (random log-uniform sizes) until the total or the time limit, rotating its
+ * oldest files out when the guard needs room; then, if the plan asks and a cliff was found, idles
+ * and probes until the rate is back. Returns the recovery record, if any.
+ */
+export async function runSustainedPlan(
+  context: RunContext,
+  folder: string,
+  plan: SustainedPlan,
+  seed: number,
+  totalBytes: number,
+): Promise<ResultDocument['recovery']> {
+  const random = seededRandom(seed);
+  context.emit({ type: 'phase-started', phase: 'write' });
+  const start = context.io.now();
+  let written = 0;
+  let index = 0;
+  while (written < totalBytes) {
+    if (plan.timeLimitSeconds !== null && context.io.now() - start >= plan.timeLimitSeconds) break;
+    const bytes = Math.min(
+      randomLogUniformSize(random, plan.minFileBytes, plan.maxFileBytes),
+      toBlocks(totalBytes - written),
+    );
+    await context.ensureRoom(bytes, true);
+    const file = path.join(folder, fileName(index));
+    const transfer = await context.timedWrite(file, bytes, 'write');
+    context.held.push({ path: file, bytes });
+    await context.record('write', transfer, start, null);
+    written += transfer.bytes;
+    index += 1;
+  }
+  context.reportRotation();
+  if (!plan.recovery) return undefined;
+
+  const cliff = cacheCliff(context.files.filter((f) => f.phase === 'write'));
+  if (!cliff) {
+    context.notice('No cliff in the write rate, so there is no recovery to time.');
+    return undefined;
+  }
+  const { idleSeconds, probeBytes, maxProbes } = plan.recovery;
+  context.emit({ type: 'phase-started', phase: 'recovery' });
+  const idleStart = context.io.now();
+  const probes: NonNullable<ResultDocument['recovery']>['probes'] = [];
+  for (let probe = 0; probe < maxProbes; probe += 1) {
+    await context.io.sleep(idleSeconds, context.options.signal);
+    const idle = context.io.now() - idleStart;
+    await context.ensureRoom(probeBytes, true);
+    const file = path.join(folder, `probe-${probe}.dat`);
+    const transfer = await context.timedWrite(file, probeBytes, 'recovery');
+    await rm(file, { force: true });
+    const rate = transfer.seconds > 0 ? transfer.bytes / transfer.seconds : 0;
+    probes.push({ idleSeconds: idle, bytes: transfer.bytes, seconds: transfer.seconds, rate });
+    if (rate >= 0.9 * cliff.beforeRate) break;
+  }
+  return { probes, recoverySeconds: recoveryTime(probes, cliff.beforeRate) };
+}
+
+/** Runs the queue-depth grid on one test file. */
+export async function runPresetsPlan(
+  context: RunContext,
+  folder: string,
+  plan: PresetsPlan,
+): Promise<QueueRunResult[]> {
+  const file = path.join(folder, 'queue-depth.dat');
+  await context.ensureRoom(plan.fileBytes, false);
+  const runs: QueueRunResult[] = [];
+  context.emit({ type: 'phase-started', phase: 'queue' });
+  for (const spec of plan.runs) {
+    context.checkCancelled();
+    const result = await context.io.queueRun(file, {
+      ...spec,
+      fileBytes: plan.fileBytes,
+      durationSeconds: plan.durationSeconds,
+      buffered: context.options.buffered,
+      signal: context.options.signal,
+      onSample: (sample) =>
+        context.emit({
+          type: 'sample',
+          phase: 'queue',
+          run: spec.name,
+          bytesDone: 0,
+          totalBytes: null,
+          seconds: sample.t,
+          bytesPerSecond: sample.bytesPerSecond,
+        }),
+    });
+    context.cacheModes.add(result.cacheMode);
+    runs.push({
+      name: spec.name,
+      op: spec.op,
+      blockSize: spec.blockSize,
+      queueDepth: spec.queueDepth,
+      threads: spec.threads,
+      bytesPerSecond: result.bytesPerSecond,
+      iops: result.iops,
+      latency: result.latency,
+      samples: result.samples.map(({ t, bytesPerSecond }) => ({ t, bytesPerSecond })),
+      engine: result.engine,
+      cacheMode: result.cacheMode,
+    });
+  }
+  return runs;
+}

@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ResultDocument, type ResultListItem } from '../../contract/bench.js';
+import { PlumbError } from '../../contract/errors.js';
+
+const idPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+/** A new result id: UTC date and time, then four random hex digits (sorts by time). */
+export function newResultId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${stamp}-${randomBytes(2).toString('hex')}`;
+}
+
+/** Writes `text` to `file` so readers see the old file or the new one, never half of one. */
+export async function writeFileAtomic(file: string, text: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temporary = path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
+  );
+  try {
+    await writeFile(temporary, text, { flag: 'wx' });
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** One line per file: phase,bytes,seconds,cumulativeBytes,t,temperatureC. */
+export function resultCsv(document: ResultDocument): string {
+  const lines = ['phase,bytes,seconds,cumulativeBytes,t,temperatureC'];
+  for (const f of document.files) {
+    lines.push(
+      [f.phase, f.bytes, f.seconds, f.cumulativeBytes, f.t, f.temperatureC ?? ''].join(','),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function listItem(document: ResultDocument): ResultListItem {
+  return {
+    id: document.id,
+    name: document.name ?? null,
+    startedAt: document.startedAt,
+    plan: document.plan.name,
+    volumePath: document.environment.volume.path,
+    files: document.files.length,
+    writeMedian: document.summary.write.median,
+    readMedian: document.summary.read.median,
+    findings: document.findings.map((f) => f.kind),
+  };
+}
+
+/** The results folder: one `ID.json` per run, written atomically. */
+export class ResultsStore {
+  constructor(readonly dir: string) {}
+
+  fileOf(id: string): string {
+    if (!idPattern.test(id)) throw new PlumbError('EINVAL', `"${id}" is not a result id.`);
+    return path.join(this.dir, `${id}.json`);
+  }
+
+  /** Validates and stores the document; returns its path. */
+  async save(document: ResultDocument): Promise<string> {
+    const checked = ResultDocument.parse(document);
+    const file = this.fileOf(checked.id);
+    await writeFileAtomic(file, `${JSON.stringify(checked, null, 2)}\n`);
+    return file;
+  }
+
+  private async ids(): Promise<string[]> {
+    try {
+      const names = await readdir(this.dir);
+      return names
+        .filter((n) => n.endsWith('.json') && !n.startsWith('.'))
+        .map((n) => n.slice(0, -5));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+  }
+
+  /** The id itself, or the one stored id it is a prefix of. */
+  async resolveId(idOrPrefix: string): Promise<string> {
+    const ids = await this.ids();
+    if (ids.includes(idOrPrefix)) return idOrPrefix;
+    const matches = ids.filter((id) => id.startsWith(idOrPrefix));
+    if (matches.length === 1) return matches[0]!;
+    if (matches.length > 1) {
+      throw new PlumbError(
+        'EINVAL',
+        `"${idOrPrefix}" matches ${matches.length} results; give more of the id.`,
+      );
+    }
+    throw new PlumbError(
+      'ENOENT',
+      `No result "${idOrPrefix}" in ${this.dir}. \`plumb results list\` shows them.`,
+    );
+  }
+
+  async get(idOrPrefix: string): Promise<ResultDocument> {
+    const id = await this.resolveId(idOrPrefix);
+    const file = this.fileOf(id);
+    const text = await readFile(file, 'utf8');
+    const parsed = ResultDocument.safeParse(JSON.parse(text));
+    if (!parsed.success)
+      throw new PlumbError('EINVAL', `${file} is not a plumb.result/1 document.`);
+    return parsed.data;
+  }
+
+  /** Every readable result, newest first; files that are not results are skipped. */
+  async list(): Promise<ResultListItem[]> {
+    const items: ResultListItem[] = [];
+    for (const id of await this.ids()) {
+      try {
+        items.push(listItem(await this.get(id)));
+      } catch {
+        // Not a result (or being written by another process): not listed.
+      }
+    }
+    return items.sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id));
+  }
+
+  async delete(idOrPrefix: string): Promise<boolean> {
+    const id = await this.resolveId(idOrPrefix);
+    await rm(this.fileOf(id));
+    return true;
+  }
+
+  async rename(idOrPrefix: string, name: string): Promise<ResultListItem> {
+    const document = await this.get(idOrPrefix);
+    const renamed = { ...document, name };
+    await this.save(renamed);
+    return listItem(renamed);
+  }
+}

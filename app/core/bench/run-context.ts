@@ -1,0 +1,181 @@
+import { rm } from 'node:fs/promises';
+import type { BenchEvent, FileRecord } from '../../contract/bench.js';
+import { PlumbError } from '../../contract/errors.js';
+import { formatBytes } from '../units.js';
+import { cancelledError, type BenchIO, type CacheMode, type TimedTransfer } from './bench-io.js';
+import { guardMessage } from './space-guard.js';
+
+/** An event as a phase emits it; the context adds the runId. */
+export type PhaseEvent = BenchEvent extends infer E
+  ? E extends BenchEvent
+    ? Omit<E, 'runId'>
+    : never
+  : never;
+
+export interface RunContextOptions {
+  io: BenchIO;
+  runId: string;
+  target: string;
+  signal: AbortSignal;
+  buffered: boolean;
+  /** Free bytes the run must leave on the volume. */
+  reserveBytes: number;
+  /** Bytes the run plans to move in all (for progress), null when open-ended. */
+  plannedBytes: number | null;
+  emit: (event: BenchEvent) => void;
+}
+
+/** A file this run wrote and still holds, oldest first, so rotation can remove it. */
+interface HeldFile {
+  path: string;
+  bytes: number;
+}
+
+/**
+ * What every phase shares: the I/O layer, the free-space guard, the clock, progress events, and
+ * the records of files done.
+ */
+export class RunContext {
+  readonly files: FileRecord[] = [];
+  readonly notices: string[] = [];
+  readonly cacheModes = new Set<CacheMode>();
+  readonly held: HeldFile[] = [];
+  private readonly started: number;
+  private bytesDone = 0;
+  private rotated = { count: 0, bytes: 0 };
+
+  constructor(readonly options: RunContextOptions) {
+    this.started = options.io.now();
+  }
+
+  get io(): BenchIO {
+    return this.options.io;
+  }
+
+  emit(event: PhaseEvent): void {
+    this.options.emit({ ...event, runId: this.options.runId } as BenchEvent);
+  }
+
+  notice(message: string): void {
+    this.notices.push(message);
+    this.emit({ type: 'notice', message });
+  }
+
+  checkCancelled(): void {
+    if (this.options.signal.aborted) throw cancelledError();
+  }
+
+  elapsed(): number {
+    return this.options.io.now() - this.started;
+  }
+
+  /**
+   * Makes sure `bytes` more can be written without crossing the reserve. With `rotate`, removes
+   * this run's oldest files until they fit; otherwise (or when nothing is left to remove) stops
+   * the run with ENOSPC before the volume fills.
+   */
+  async ensureRoom(bytes: number, rotate: boolean): Promise<void> {
+    for (;;) {
+      const { availableBytes } = await this.io.space(this.options.target);
+      if (availableBytes - bytes >= this.options.reserveBytes) return;
+      const oldest = rotate ? this.held.shift() : undefined;
+      if (!oldest)
+        throw new PlumbError(
+          'ENOSPC',
+          guardMessage(bytes, availableBytes, this.options.reserveBytes),
+        );
+      await rm(oldest.path, { force: true });
+      this.rotated.count += 1;
+      this.rotated.bytes += oldest.bytes;
+    }
+  }
+
+  /** A notice, once, when rotation removed files. */
+  reportRotation(): void {
+    if (this.rotated.count === 0) return;
+    this.notice(
+      `Rotated: removed the ${this.rotated.count} oldest test files (${formatBytes(this.rotated.bytes)}) during the run to stay within the free-space guard; every byte was still written to the drive.`,
+    );
+  }
+
+  private progress(phase: 'write' | 'read' | 'recovery' | 'queue') {
+    const base = this.bytesDone;
+    return (bytesDone: number, seconds: number) => {
+      this.emit({
+        type: 'sample',
+        phase,
+        bytesDone: base + bytesDone,
+        totalBytes: this.options.plannedBytes,
+        seconds: this.elapsed(),
+        bytesPerSecond: seconds > 0 ? bytesDone / seconds : null,
+      });
+    };
+  }
+
+  /** Writes one file of `bytes`, timed (the guard is checked by the caller). */
+  async timedWrite(
+    file: string,
+    bytes: number,
+    phase: 'write' | 'recovery',
+  ): Promise<TimedTransfer> {
+    this.checkCancelled();
+    const result = await this.io.write(file, bytes, {
+      buffered: this.options.buffered,
+      signal: this.options.signal,
+      onProgress: this.progress(phase),
+    });
+    this.cacheModes.add(result.cacheMode);
+    this.bytesDone += result.bytes;
+    return result;
+  }
+
+  async timedRead(file: string): Promise<TimedTransfer> {
+    this.checkCancelled();
+    const result = await this.io.read(file, {
+      buffered: this.options.buffered,
+      signal: this.options.signal,
+      onProgress: this.progress('read'),
+    });
+    this.cacheModes.add(result.cacheMode);
+    this.bytesDone += result.bytes;
+    return result;
+  }
+
+  /** Records a finished file of a phase (cumulative bytes, time since the phase began, temperature). */
+  async record(
+    phase: 'write' | 'read',
+    transfer: TimedTransfer,
+    phaseStart: number,
+    count: number | null,
+  ): Promise<FileRecord> {
+    const previous = this.files.filter((f) => f.phase === phase);
+    const cumulativeBytes = (previous.at(-1)?.cumulativeBytes ?? 0) + transfer.bytes;
+    const t = this.io.now() - phaseStart;
+    const temperatureC = await this.io.temperature(this.options.target);
+    const file: FileRecord = {
+      phase,
+      bytes: transfer.bytes,
+      seconds: transfer.seconds,
+      cumulativeBytes,
+      t,
+      temperatureC,
+      ...(transfer.timings ? { timings: transfer.timings } : {}),
+    };
+    this.files.push(file);
+    this.emit({
+      type: 'file-done',
+      index: previous.length,
+      count,
+      file,
+      rate: transfer.seconds > 0 ? transfer.bytes / transfer.seconds : null,
+    });
+    return file;
+  }
+
+  /** Direct when every transfer was uncached; buffered as soon as one was not. */
+  cacheMode(): CacheMode {
+    return this.cacheModes.has('buffered') || (this.cacheModes.size === 0 && this.options.buffered)
+      ? 'buffered'
+      : 'direct';
+  }
+}

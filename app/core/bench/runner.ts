@@ -1,0 +1,305 @@
+/**
+ * Runs a plan against a folder: guards free space, writes into its own marked test folder,
+ * reports events, removes its files whatever happens, and stores the results document.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { BenchEvent, Plan, ResultDocument } from '../../contract/bench.js';
+import { PlumbError, toErrorPayload } from '../../contract/errors.js';
+import { interfaceCeilingForBus, type InterfaceCeiling } from '../analysis/interface-ceiling.js';
+import { formatBytes } from '../units.js';
+import { cancelledError, isCancelled, type BenchIO, type VolumeFacts } from './bench-io.js';
+import { buildResult } from './build-result.js';
+import { earlierDrops } from './earlier-drops.js';
+import { planFileSizes } from './file-sizes.js';
+import { runFilesPlan, runPresetsPlan, runSustainedPlan, sustainedTotal } from './phases.js';
+import { newResultId, type ResultsStore } from './results-store.js';
+import { RunContext } from './run-context.js';
+import { newSeed } from './seeded-random.js';
+import {
+  cacheGuessBytes,
+  defaultReserve,
+  reserveBytes,
+  writeAllowance,
+  type ReservePolicy,
+} from './space-guard.js';
+import { createTestFolder, removeStaleTestFolders, removeTestFolder } from './test-folder.js';
+
+export interface RunOptions {
+  target: string;
+  plan: Plan;
+  /** The scale the plan was shrunk by (recorded only; apply it with scalePlan first). */
+  scale?: number;
+  /** Caps a sustained run. */
+  totalBytes?: number;
+  buffered?: boolean;
+  keepFiles?: boolean;
+  /** Free space to leave: bytes (overrides the policy's minimum) or a policy. */
+  reserve?: ReservePolicy;
+  /** The interface to check rates against; default: from the bus the OS reports. */
+  ceiling?: InterfaceCeiling;
+  seed?: number;
+  runId?: string;
+  appVersion: string;
+  signal: AbortSignal;
+  emit?: (event: BenchEvent) => void;
+  /** Where the result is saved and earlier runs are looked up; not saved when absent. */
+  store?: ResultsStore;
+}
+
+/** The folder, resolved, with a clear error when it is not a usable folder. */
+async function checkFolder(folder: string): Promise<string> {
+  const target = path.resolve(folder);
+  let stats;
+  try {
+    stats = await stat(target);
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code ?? 'EIO';
+    if (code === 'ENOENT')
+      throw new PlumbError('ENOENT', `No such folder: ${target}. Check the path and try again.`, {
+        cause,
+      });
+    throw new PlumbError(code, `Cannot open ${target}: ${(cause as Error).message}`, { cause });
+  }
+  if (!stats.isDirectory())
+    throw new PlumbError('ENOTDIR', `${target} is a file, not a folder. Give a folder.`);
+  return target;
+}
+
+function osDescription(): string {
+  return `${os.type()} ${os.release()} ${os.arch()}`;
+}
+
+function environment(
+  volume: VolumeFacts,
+  cacheMode: 'direct' | 'buffered',
+  target: string,
+): ResultDocument['environment'] {
+  return {
+    os: osDescription(),
+    volume: {
+      path: target,
+      fsType: volume.fsType,
+      totalBytes: volume.totalBytes,
+      freeBytes: volume.freeBytes,
+      bus: volume.bus,
+    },
+    cacheMode,
+    cacheDefeat:
+      cacheMode === 'direct'
+        ? 'direct I/O: every transfer bypassed the OS cache (O_DIRECT, F_NOCACHE or FILE_FLAG_NO_BUFFERING)'
+        : 'buffered I/O: each file was flushed and dropped from the OS cache with hints, and files were read back oldest first; some reads may still have come from memory',
+  };
+}
+
+/** Emits the run's end, whatever it was, and rethrows failures as the caller should see them. */
+async function finish(
+  context: RunContext,
+  options: Pick<RunOptions, 'signal' | 'store'>,
+  work: () => Promise<ResultDocument>,
+): Promise<ResultDocument> {
+  try {
+    const document = await work();
+    for (const finding of document.findings) context.emit({ type: 'finding', finding });
+    if (options.store) await options.store.save(document);
+    context.emit({ type: 'finished', resultId: document.id, findings: document.findings });
+    return document;
+  } catch (error) {
+    if (options.signal.aborted || isCancelled(error)) {
+      context.emit({ type: 'cancelled' });
+      throw cancelledError();
+    }
+    context.emit({ type: 'failed', error: toErrorPayload(error) });
+    throw error;
+  }
+}
+
+/** Bytes a plan will move (for progress), or null when it runs until a limit. */
+function plannedBytes(plan: Plan, seed: number, sustained: number | null): number | null {
+  if (plan.kind === 'files') {
+    const written = planFileSizes(plan, seed).reduce((sum, b) => sum + b, 0);
+    return plan.readBack ? 2 * written : written;
+  }
+  if (plan.kind === 'sustained') return sustained;
+  return null;
+}
+
+/** Runs a benchmark plan on `options.target` and returns (and stores) its results document. */
+export async function runBenchmark(options: RunOptions, io: BenchIO): Promise<ResultDocument> {
+  const runId = options.runId ?? newResultId();
+  const emit = options.emit ?? (() => undefined);
+  const startedAt = new Date().toISOString();
+  const target = await checkFolder(options.target);
+  const { plan } = options;
+  const seed = options.seed ?? ('seed' in plan && plan.seed !== undefined ? plan.seed : newSeed());
+  const volume = await io.volume(target);
+  const reserve = reserveBytes(volume.totalBytes, options.reserve ?? defaultReserve);
+  const space = await io.space(target);
+  const allowance = writeAllowance(space.availableBytes, reserve);
+
+  // Refuse up front what cannot fit, before a single byte is written.
+  let sustained: number | null = null;
+  if (plan.kind === 'files') {
+    const needed = planFileSizes(plan, seed).reduce((sum, b) => sum + b, 0);
+    if (needed > allowance) {
+      throw new PlumbError(
+        'ENOSPC',
+        `The ${plan.name} plan writes ${formatBytes(needed)}, but only ${formatBytes(allowance)} may be used here. ${guardHint(reserve)}`,
+      );
+    }
+  } else if (plan.kind === 'sustained') {
+    sustained = sustainedTotal(
+      plan,
+      options.totalBytes,
+      allowance,
+      cacheGuessBytes(volume.totalBytes, space.availableBytes),
+    );
+    if (allowance < plan.maxFileBytes && allowance < sustained) {
+      throw new PlumbError(
+        'ENOSPC',
+        `A sustained run needs room for one ${formatBytes(plan.maxFileBytes)} file at a time, but only ${formatBytes(allowance)} may be used here. ${guardHint(reserve)}`,
+      );
+    }
+  } else if (plan.fileBytes > allowance) {
+    throw new PlumbError(
+      'ENOSPC',
+      `The queue-depth test file of ${formatBytes(plan.fileBytes)} does not fit in the ${formatBytes(allowance)} that may be used here. ${guardHint(reserve)}`,
+    );
+  }
+
+  const context = new RunContext({
+    io,
+    runId,
+    target,
+    signal: options.signal,
+    buffered: options.buffered ?? false,
+    reserveBytes: reserve,
+    plannedBytes: plannedBytes(plan, seed, sustained),
+    emit,
+  });
+  context.emit({
+    type: 'plan-started',
+    plan: plan.name,
+    target,
+    files:
+      plan.kind === 'files' ? planFileSizes(plan, seed).length * (plan.readBack ? 2 : 1) : null,
+    bytes: context.options.plannedBytes,
+  });
+
+  return finish(context, options, async () => {
+    for (const removed of await removeStaleTestFolders(target)) {
+      context.notice(`Removed ${removed}, left behind by an earlier run that did not finish.`);
+    }
+    context.checkCancelled();
+    const folder = await createTestFolder(target);
+    let runs;
+    let recovery;
+    try {
+      if (plan.kind === 'files') await runFilesPlan(context, folder, plan, seed);
+      else if (plan.kind === 'sustained')
+        recovery = await runSustainedPlan(context, folder, plan, seed, sustained!);
+      else runs = await runPresetsPlan(context, folder, plan);
+    } finally {
+      if (options.keepFiles) context.notice(`Test files kept in ${folder} (--keep-files).`);
+      else await removeTestFolder(folder);
+    }
+    const recordedPlan = {
+      ...plan,
+      seed,
+      ...(options.scale && options.scale !== 1 ? { scale: options.scale } : {}),
+      ...(sustained !== null ? { totalBytes: sustained } : {}),
+    };
+    return buildResult({
+      id: runId,
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      appVersion: options.appVersion,
+      environment: environment(volume, context.cacheMode(), target),
+      plan: recordedPlan,
+      files: context.files,
+      runs,
+      recovery,
+      notices: context.notices,
+      ceiling: options.ceiling ?? interfaceCeilingForBus(volume.bus),
+      earlierDrops: options.store
+        ? await earlierDrops(options.store, plan.name, target, runId)
+        : undefined,
+    });
+  });
+}
+
+function guardHint(reserve: number): string {
+  return `The free-space guard keeps ${formatBytes(reserve)} free; use --scale or --total for a smaller run, or --reserve to change the guard.`;
+}
+
+/** Every regular file under `dir`, depth first, in name order (symbolic links are not followed). */
+export async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  const files: string[] = [];
+  for (const entry of entries) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) files.push(...(await filesUnder(full)));
+    else if (entry.isFile()) files.push(full);
+  }
+  return files;
+}
+
+/** `plumb read DIR`: times reading every file under a folder, uncached, e.g. one written long ago. */
+export async function runReadFolder(
+  options: Omit<RunOptions, 'plan' | 'totalBytes' | 'keepFiles' | 'reserve' | 'seed' | 'scale'>,
+  io: BenchIO,
+): Promise<ResultDocument> {
+  const runId = options.runId ?? newResultId();
+  const startedAt = new Date().toISOString();
+  const target = await checkFolder(options.target);
+  const volume = await io.volume(target);
+  const files: { path: string; bytes: number }[] = [];
+  for (const file of await filesUnder(target)) {
+    const { size } = await stat(file);
+    if (size > 0) files.push({ path: file, bytes: size });
+  }
+  if (files.length === 0)
+    throw new PlumbError('ENOENT', `There are no files with data under ${target} to read.`);
+  const planned = files.reduce((sum, f) => sum + f.bytes, 0);
+  const context = new RunContext({
+    io,
+    runId,
+    target,
+    signal: options.signal,
+    buffered: options.buffered ?? false,
+    reserveBytes: 0,
+    plannedBytes: planned,
+    emit: options.emit ?? (() => undefined),
+  });
+  context.emit({
+    type: 'plan-started',
+    plan: 'read-folder',
+    target,
+    files: files.length,
+    bytes: planned,
+  });
+  return finish(context, options, async () => {
+    context.emit({ type: 'phase-started', phase: 'read' });
+    const start = io.now();
+    for (const file of files) {
+      const transfer = await context.timedRead(file.path);
+      await context.record('read', transfer, start, files.length);
+    }
+    return buildResult({
+      id: runId,
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      appVersion: options.appVersion,
+      environment: environment(volume, context.cacheMode(), target),
+      plan: { name: 'read-folder', folder: target, fileCount: files.length },
+      files: context.files,
+      notices: context.notices,
+      ceiling: options.ceiling ?? interfaceCeilingForBus(volume.bus),
+      earlierDrops: options.store
+        ? await earlierDrops(options.store, 'read-folder', target, runId)
+        : undefined,
+    });
+  });
+}

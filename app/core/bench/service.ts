@@ -1,0 +1,99 @@
+/**
+ * The bench and results operations of the contract: runs started here go on in the background,
+ * report through `bench.event`, and can be cancelled by runId from any connection.
+ */
+import type { Plan } from '../../contract/bench.js';
+import { PlumbError } from '../../contract/errors.js';
+import { interfaceCeilingById, type InterfaceCeiling } from '../analysis/interface-ceiling.js';
+import type { Handlers } from '../dispatch.js';
+import { appVersion } from '../version.js';
+import { analyzeCsvText } from './analyze.js';
+import { nativeBenchIO, type BenchIO } from './bench-io.js';
+import { builtinPlans } from './builtin-plans.js';
+import { resolvePlan, scalePlan } from './plans.js';
+import { resultsDir } from './results-dir.js';
+import { newResultId, resultCsv, ResultsStore } from './results-store.js';
+import { runBenchmark } from './runner.js';
+import { defaultReserve } from './space-guard.js';
+
+type BenchOperation =
+  | 'bench.plans'
+  | 'bench.start'
+  | 'bench.cancel'
+  | 'results.list'
+  | 'results.get'
+  | 'results.delete'
+  | 'results.rename'
+  | 'results.exportCsv'
+  | 'analysis.csv';
+
+/** Runs going on in this process, by runId, shared by every connection. */
+const running = new Map<string, AbortController>();
+
+/** The ceiling named by `id`, or EUSAGE listing the known ones. */
+export function chosenCeiling(id: string | undefined): InterfaceCeiling | undefined {
+  if (id === undefined) return undefined;
+  const ceiling = interfaceCeilingById(id);
+  if (!ceiling) {
+    throw new PlumbError(
+      'EUSAGE',
+      `Unknown interface "${id}": use usb3-gen1, sata, usb3-gen2, usb3-gen2x2, tb3, usb4 or tb5.`,
+    );
+  }
+  return ceiling;
+}
+
+export function benchHandlers(
+  store = new ResultsStore(resultsDir()),
+  io: () => BenchIO = nativeBenchIO,
+): Pick<Handlers, BenchOperation> {
+  return {
+    'bench.plans': async () => ({ plans: [...builtinPlans] as Plan[] }),
+    'bench.start': async (input, context) => {
+      const plan = scalePlan(await resolvePlan(input.plan), input.scale);
+      const ceiling = chosenCeiling(input.interface);
+      const runId = newResultId();
+      const controller = new AbortController();
+      running.set(runId, controller);
+      void runBenchmark(
+        {
+          target: input.path,
+          plan,
+          scale: input.scale,
+          totalBytes: input.totalBytes,
+          buffered: input.buffered,
+          keepFiles: input.keepFiles,
+          reserve:
+            input.reserveBytes === undefined
+              ? undefined
+              : { ...defaultReserve, minBytes: input.reserveBytes, fraction: 0 },
+          ceiling,
+          runId,
+          appVersion: appVersion(),
+          signal: controller.signal,
+          emit: (event) => context.emit('bench.event', event),
+          store,
+        },
+        io(),
+      )
+        .catch(() => undefined) // reported as a `failed` or `cancelled` event
+        .finally(() => running.delete(runId));
+      return { runId };
+    },
+    'bench.cancel': async ({ runId }) => {
+      const controller = running.get(runId);
+      controller?.abort();
+      return { cancelled: controller !== undefined };
+    },
+    'results.list': async () => ({ results: await store.list() }),
+    'results.get': async ({ id }) => store.get(id),
+    'results.delete': async ({ id }) => ({ deleted: await store.delete(id) }),
+    'results.rename': async ({ id, name }) => store.rename(id, name),
+    'results.exportCsv': async ({ id }) => {
+      const document = await store.get(id);
+      return { fileName: `plumb-${document.id}.csv`, csv: resultCsv(document) };
+    },
+    'analysis.csv': async ({ csv, phase, interface: ceilingId }) =>
+      analyzeCsvText(csv, { phase, ceiling: chosenCeiling(ceilingId), appVersion: appVersion() }),
+  };
+}

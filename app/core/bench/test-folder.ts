@@ -1,0 +1,76 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Test files live in a folder with this prefix under the target... */
+export const testFolderPrefix = 'plumb-test-';
+/** ...and a marker that proves Plumb made it, so a user's folder is never removed by name alone. */
+export const markerName = '.plumb-test.json';
+
+interface Marker {
+  pid: number;
+  host: string;
+  startedAt: string;
+}
+
+/** Makes `plumb-test-XXXXXX` under `target` with its marker; returns its path. */
+export async function createTestFolder(target: string): Promise<string> {
+  const dir = await mkdtemp(path.join(target, testFolderPrefix));
+  const marker: Marker = {
+    pid: process.pid,
+    host: os.hostname(),
+    startedAt: new Date().toISOString(),
+  };
+  await writeFile(path.join(dir, markerName), `${JSON.stringify(marker)}\n`);
+  return dir;
+}
+
+/** True when a process with this pid exists on this machine. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes test folders left under `target` by runs that crashed: those with a marker whose
+ * process is gone (or on another host and older than a day). Folders of a run still going are
+ * left alone. Returns the folders removed.
+ */
+export async function removeStaleTestFolders(
+  target: string,
+  alive: (pid: number) => boolean = processAlive,
+): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(target, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const entry of entries) {
+    if (!entry.isDirectory() || !entry.name.startsWith(testFolderPrefix)) continue;
+    const dir = path.join(target, entry.name);
+    let marker: Marker;
+    try {
+      marker = JSON.parse(await readFile(path.join(dir, markerName), 'utf8')) as Marker;
+    } catch {
+      continue; // no marker: not ours to remove
+    }
+    const sameHost = marker.host === os.hostname();
+    const ageMs = Date.now() - Date.parse(marker.startedAt);
+    const stale = sameHost ? !alive(marker.pid) : ageMs > 86_400_000;
+    if (!stale) continue;
+    await rm(dir, { recursive: true, force: true });
+    removed.push(dir);
+  }
+  return removed;
+}
+
+/** Removes a test folder and everything in it. */
+export async function removeTestFolder(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+}

@@ -1,0 +1,153 @@
+/**
+ * A pretend drive for driving the runner in unit tests: a write cache that holds `cacheBytes`
+ * at `fastRate`, then `slowRate`, draining at `drainRate` while idle; a virtual clock; free space
+ * that shrinks by what the run holds. Files are created empty on the real file system so the
+ * runner's folder handling and cleanup are exercised for real.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import type { QueueDepthResult } from '../../native/index.js';
+import { PlumbError } from '../../app/contract/errors.js';
+import type { BenchIO, TransferOptions } from '../../app/core/bench/bench-io.js';
+
+export interface FakeDriveOptions {
+  fastRate?: number;
+  slowRate?: number;
+  cacheBytes?: number;
+  drainRate?: number;
+  readRate?: number;
+  latencySeconds?: number;
+  totalBytes?: number;
+  availableBytes?: number;
+  cacheMode?: 'direct' | 'buffered';
+  temperature?: (cacheUsedBytes: number) => number | null;
+  /** Called before each write (e.g. to cancel, or to fill the disk from "another process"). */
+  beforeWrite?: (index: number, drive: FakeDrive) => void;
+}
+
+export class FakeDrive implements BenchIO {
+  clock = 0;
+  cacheUsed = 0;
+  writes = 0;
+  externalBytes = 0;
+  readonly held = new Map<string, number>();
+  readonly options: Required<Omit<FakeDriveOptions, 'beforeWrite' | 'temperature'>> &
+    Pick<FakeDriveOptions, 'beforeWrite' | 'temperature'>;
+
+  constructor(options: FakeDriveOptions = {}) {
+    this.options = {
+      fastRate: 2e9,
+      slowRate: 0.5e9,
+      cacheBytes: Number.POSITIVE_INFINITY,
+      drainRate: 0.2e9,
+      readRate: 3e9,
+      latencySeconds: 0.001,
+      totalBytes: 1e12,
+      availableBytes: 5e11,
+      cacheMode: 'direct',
+      ...options,
+    };
+  }
+
+  private heldBytes(): number {
+    let sum = 0;
+    for (const [file, bytes] of this.held) if (existsSync(file)) sum += bytes;
+    return sum;
+  }
+
+  async volume(dir: string) {
+    const { availableBytes, totalBytes } = await this.space();
+    return {
+      path: dir,
+      fsType: 'fakefs',
+      totalBytes,
+      freeBytes: availableBytes,
+      availableBytes,
+      bus: null,
+    };
+  }
+
+  async space() {
+    return {
+      totalBytes: this.options.totalBytes,
+      availableBytes: this.options.availableBytes - this.heldBytes() - this.externalBytes,
+    };
+  }
+
+  private check(signal: AbortSignal): void {
+    if (signal.aborted) throw new PlumbError('ECANCELED', 'cancelled');
+  }
+
+  async write(file: string, bytes: number, options: TransferOptions) {
+    this.options.beforeWrite?.(this.writes, this);
+    this.writes += 1;
+    this.check(options.signal);
+    const { availableBytes } = await this.space();
+    if (bytes > availableBytes) throw new PlumbError('ENOSPC', 'No space left on device');
+    const fast = Math.max(0, Math.min(bytes, this.options.cacheBytes - this.cacheUsed));
+    const seconds =
+      this.options.latencySeconds +
+      fast / this.options.fastRate +
+      (bytes - fast) / this.options.slowRate;
+    this.cacheUsed = Math.min(this.options.cacheBytes, this.cacheUsed + bytes);
+    options.onProgress?.(bytes / 2, seconds / 2);
+    this.clock += seconds;
+    writeFileSync(file, '');
+    this.held.set(file, bytes);
+    options.onProgress?.(bytes, seconds);
+    return { bytes, seconds, cacheMode: this.options.cacheMode };
+  }
+
+  async read(file: string, options: TransferOptions) {
+    this.check(options.signal);
+    const bytes = this.held.get(file) ?? 4096;
+    const seconds = this.options.latencySeconds + bytes / this.options.readRate;
+    this.clock += seconds;
+    options.onProgress?.(bytes, seconds);
+    return { bytes, seconds, cacheMode: this.options.cacheMode };
+  }
+
+  async queueRun(
+    file: string,
+    options: Parameters<BenchIO['queueRun']>[1],
+  ): Promise<QueueDepthResult> {
+    this.check(options.signal);
+    writeFileSync(file, '');
+    this.held.set(file, options.fileBytes);
+    const bytesPerSecond = options.op.startsWith('rand') ? 50e6 * options.queueDepth : 1e9;
+    const samples = [0.5, 1].map((t) => ({
+      t: t * options.durationSeconds,
+      bytesPerSecond,
+      iops: bytesPerSecond / options.blockSize,
+    }));
+    for (const sample of samples) options.onSample?.(sample);
+    this.clock += options.durationSeconds;
+    return {
+      op: options.op,
+      blockSize: options.blockSize,
+      queueDepth: options.queueDepth,
+      threads: options.threads,
+      bytes: bytesPerSecond * options.durationSeconds,
+      seconds: options.durationSeconds,
+      bytesPerSecond,
+      iops: bytesPerSecond / options.blockSize,
+      latency: { mean: 1e-4, p50: 1e-4, p90: 2e-4, p99: 3e-4, p999: 5e-4, max: 1e-3 },
+      samples,
+      cacheMode: this.options.cacheMode,
+      engine: 'threads',
+    };
+  }
+
+  async temperature() {
+    return this.options.temperature ? this.options.temperature(this.cacheUsed) : null;
+  }
+
+  now(): number {
+    return this.clock;
+  }
+
+  async sleep(seconds: number, signal: AbortSignal): Promise<void> {
+    this.check(signal);
+    this.clock += seconds;
+    this.cacheUsed = Math.max(0, this.cacheUsed - seconds * this.options.drainRate);
+  }
+}

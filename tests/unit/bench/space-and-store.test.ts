@@ -1,0 +1,185 @@
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { resultSchemaVersion, type ResultDocument } from '../../../app/contract/bench.js';
+import { phaseSummary } from '../../../app/core/analysis/phase-summary.js';
+import { resultsDir } from '../../../app/core/bench/results-dir.js';
+import { newResultId, resultCsv, ResultsStore } from '../../../app/core/bench/results-store.js';
+import {
+  cacheGuessBytes,
+  reserveBytes,
+  writeAllowance,
+} from '../../../app/core/bench/space-guard.js';
+import {
+  createTestFolder,
+  markerName,
+  removeStaleTestFolders,
+} from '../../../app/core/bench/test-folder.js';
+
+describe('space guard', () => {
+  it('keeps the larger of 10 % of the volume and 20 GB', () => {
+    assert.equal(reserveBytes(100e9), 20e9);
+    assert.equal(reserveBytes(1e12), 100e9);
+    assert.equal(reserveBytes(64e6, { fraction: 0.1, minBytes: 0 }), 6.4e6);
+  });
+  it('allows what is free above the reserve, never less than nothing', () => {
+    assert.equal(writeAllowance(50e9, 20e9), 30e9);
+    assert.equal(writeAllowance(10e9, 20e9), 0);
+  });
+  it('guesses the cache as the smaller of a third of free space and a tenth of the drive', () => {
+    assert.equal(cacheGuessBytes(2e12, 1.5e12), 200e9);
+    assert.equal(cacheGuessBytes(2e12, 300e9), 100e9);
+  });
+});
+
+describe('resultsDir', () => {
+  const home = '/home/ann';
+  it('uses PLUMB_DATA_DIR first', () => {
+    assert.equal(resultsDir({ PLUMB_DATA_DIR: '/tmp/x' }, 'linux', home), '/tmp/x/results');
+  });
+  it('follows each OS convention', () => {
+    assert.equal(
+      resultsDir({}, 'darwin', home),
+      '/home/ann/Library/Application Support/Plumb/results',
+    );
+    assert.equal(
+      resultsDir({ APPDATA: 'C:\\Users\\ann\\AppData\\Roaming' }, 'win32', home),
+      'C:\\Users\\ann\\AppData\\Roaming\\Plumb\\results',
+    );
+    assert.equal(resultsDir({ XDG_DATA_HOME: '/data' }, 'linux', home), '/data/plumb/results');
+    assert.equal(resultsDir({}, 'linux', home), '/home/ann/.local/share/plumb/results');
+  });
+});
+
+function sampleDocument(id: string, startedAt: string): ResultDocument {
+  const files = [
+    {
+      phase: 'write' as const,
+      bytes: 1e6,
+      seconds: 0.01,
+      cumulativeBytes: 1e6,
+      t: 0.01,
+      temperatureC: null,
+    },
+    {
+      phase: 'write' as const,
+      bytes: 2e6,
+      seconds: 0.02,
+      cumulativeBytes: 3e6,
+      t: 0.03,
+      temperatureC: 41,
+    },
+  ];
+  return {
+    schema: resultSchemaVersion,
+    id,
+    startedAt,
+    app: { version: '0.1.0' },
+    environment: {
+      os: 'Linux',
+      volume: { path: '/mnt/x', fsType: 'ext4', totalBytes: 1e9, freeBytes: 5e8, bus: null },
+      cacheMode: 'direct',
+    },
+    plan: { name: 'series' },
+    files,
+    summary: { write: phaseSummary(files), read: phaseSummary([]) },
+    findings: [],
+  };
+}
+
+describe('ResultsStore', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'plumb-results-'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('makes sortable, unique ids', () => {
+    const id = newResultId(new Date('2025-03-04T05:06:07Z'));
+    assert.match(id, /^20250304-050607-[0-9a-f]{4}$/);
+  });
+
+  it('saves atomically, lists newest first, finds by prefix, renames, exports and deletes', async () => {
+    const store = new ResultsStore(path.join(dir, 'results'));
+    assert.deepEqual(await store.list(), []);
+    await store.save(sampleDocument('20250101-000000-aaaa', '2025-01-01T00:00:00Z'));
+    await store.save(sampleDocument('20250202-000000-bbbb', '2025-02-02T00:00:00Z'));
+    await writeFile(path.join(store.dir, 'junk.json'), 'not json');
+    const names = await readdir(store.dir);
+    assert.ok(!names.some((n) => n.endsWith('.tmp')), 'no temporary files left');
+    const list = await store.list();
+    assert.deepEqual(
+      list.map((i) => i.id),
+      ['20250202-000000-bbbb', '20250101-000000-aaaa'],
+    );
+    assert.equal(list[0]!.writeMedian, 1e8);
+    assert.equal((await store.get('20250101')).id, '20250101-000000-aaaa');
+    await assert.rejects(store.get('2025'), /matches 2 results/);
+    await assert.rejects(store.get('1999'), /No result "1999"/);
+    await assert.rejects(store.get('../etc/passwd'), /No result|not a result id/);
+    const renamed = await store.rename('20250101', 'before firmware update');
+    assert.equal(renamed.name, 'before firmware update');
+    assert.equal((await store.get('20250101-000000-aaaa')).name, 'before firmware update');
+    assert.equal(
+      resultCsv(await store.get('20250101')),
+      'phase,bytes,seconds,cumulativeBytes,t,temperatureC\nwrite,1000000,0.01,1000000,0.01,\nwrite,2000000,0.02,3000000,0.03,41\n',
+    );
+    assert.equal(await store.delete('20250202'), true);
+    assert.deepEqual(
+      (await store.list()).map((i) => i.id),
+      ['20250101-000000-aaaa'],
+    );
+  });
+
+  it('refuses to save a document that does not follow the format', async () => {
+    const store = new ResultsStore(path.join(dir, 'bad'));
+    const broken = {
+      ...sampleDocument('x1', '2025-01-01T00:00:00Z'),
+      files: [{ phase: 'sideways' }],
+    };
+    await assert.rejects(store.save(broken as unknown as ResultDocument));
+    await assert.rejects(readdir(store.dir), { code: 'ENOENT' });
+  });
+});
+
+describe('test folders', () => {
+  let target: string;
+  before(async () => {
+    target = await mkdtemp(path.join(os.tmpdir(), 'plumb-target-'));
+  });
+  after(async () => {
+    await rm(target, { recursive: true, force: true });
+  });
+
+  it('makes a marked plumb-test-* folder', async () => {
+    const dir = await createTestFolder(target);
+    assert.match(path.basename(dir), /^plumb-test-/);
+    const marker = JSON.parse(await readFile(path.join(dir, markerName), 'utf8')) as {
+      pid: number;
+    };
+    assert.equal(marker.pid, process.pid);
+    await rm(dir, { recursive: true });
+  });
+
+  it('removes folders of dead runs only, and never an unmarked folder', async () => {
+    const dead = await createTestFolder(target);
+    const live = await createTestFolder(target);
+    const unmarked = path.join(target, 'plumb-test-mine');
+    await mkdir(unmarked);
+    await writeFile(path.join(dead, 'file-00000.dat'), 'x');
+    const livePid = process.pid;
+    const deadMarker = JSON.parse(await readFile(path.join(dead, markerName), 'utf8')) as {
+      pid: number;
+    };
+    deadMarker.pid = 999_999_999;
+    await writeFile(path.join(dead, markerName), JSON.stringify(deadMarker));
+    const removed = await removeStaleTestFolders(target, (pid) => pid === livePid);
+    assert.deepEqual(removed, [dead]);
+    const left = (await readdir(target)).sort();
+    assert.deepEqual(left, [path.basename(live), 'plumb-test-mine'].sort());
+  });
+});
