@@ -12,7 +12,15 @@ import { resultsCommand } from './commands/results.js';
 import { planCommand } from './commands/plan.js';
 import { serveCommand } from './commands/serve.js';
 
-export const commands: Command[] = [infoCommand, planCommand, serveCommand];
+export const commands: Command[] = [
+  benchCommand,
+  readCommand,
+  analyzeCommand,
+  resultsCommand,
+  infoCommand,
+  planCommand,
+  serveCommand,
+];
 
 export function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

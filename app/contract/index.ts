@@ -9,18 +9,21 @@ import { appOperations } from './app.js';
 import { benchEvents, benchOperations } from './bench.js';
 import type { ErrorPayload } from './errors.js';
 import { plannerOperations } from './planner.js';
+import { spaceEvents, spaceOperations } from './space.js';
 import { volumeOperations } from './volume.js';
 
 export const operations = {
   ...appOperations,
   ...benchOperations,
   ...plannerOperations,
+  ...spaceOperations,
   ...volumeOperations,
 } as const;
 
 /** Event streams pushed from core to the UI: name → payload schema. */
 export const events = {
   ...benchEvents,
+  ...spaceEvents,
 } as const satisfies Record<string, z.ZodType>;
 
 export type Operations = typeof operations;

@@ -8,6 +8,7 @@ import { about } from './about.js';
 import { benchHandlers } from './bench/service.js';
 import type { Handlers } from './dispatch.js';
 import { plannerHandlers } from './planner/service.js';
+import { spaceHandlers } from './space/service.js';
 import { volumeInfo } from './volume.js';
 
 /** Handlers a front door supplies itself, because only it can (a native dialog, say). */
@@ -21,6 +22,7 @@ export function createHandlers(
     'app.about': async () => about(transport),
     ...benchHandlers(),
     ...plannerHandlers(),
+    ...spaceHandlers(),
     'volume.info': async ({ path }) => volumeInfo(path),
     'dialog.chooseFolder': async () => {
       throw new PlumbError(

@@ -1,0 +1,80 @@
+import { lstat } from 'node:fs/promises';
+import type { SparseFile } from '../../contract/space.js';
+import {
+  copySparse,
+  createSparse,
+  listSparse,
+  punchWarning,
+  punchZeros,
+} from '../../core/space/sparse.js';
+import { formatBytes, parseSize } from '../../core/units.js';
+import { parseCommandArgs } from '../args.js';
+import { exitCode, UsageError, type CommandIO } from '../command.js';
+
+function describe(file: SparseFile): string {
+  const holes = file.logicalBytes - file.data.reduce((sum, r) => sum + r.length, 0);
+  return (
+    `${file.path}: ${formatBytes(file.logicalBytes)} logical, ${formatBytes(file.allocatedBytes)} allocated, ` +
+    `${file.data.length} data ranges, ${formatBytes(Math.max(0, holes))} in holes` +
+    (file.holesSupported ? '' : ' (this file system does not report holes)')
+  );
+}
+
+/** `plumb space sparse PATH [--punch] [--create SIZE] [--copy-to DEST] [--json]` */
+export async function sparseSubcommand(args: string[], io: CommandIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    args,
+    {
+      punch: { type: 'boolean' },
+      create: { type: 'string' },
+      'copy-to': { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    'space sparse',
+  );
+  if (values.help) {
+    io.stdout.write(
+      'Usage: plumb space sparse PATH [--punch] [--create SIZE] [--copy-to DEST] [--json]\n',
+    );
+    return exitCode.ok;
+  }
+  if (positionals.length !== 1) throw new UsageError('Give one path: plumb space sparse PATH');
+  const chosen = [values.punch, values.create !== undefined, values['copy-to'] !== undefined];
+  if (chosen.filter(Boolean).length > 1) {
+    throw new UsageError('Use one of --punch, --create and --copy-to at a time.');
+  }
+  const target = positionals[0]!;
+  const print = (value: unknown, text: string) =>
+    io.stdout.write(values.json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
+
+  if (values.create !== undefined) {
+    const file = await createSparse(target, parseSize(values.create));
+    print(file, `created ${describe(file)}`);
+    return exitCode.ok;
+  }
+  if (values['copy-to'] !== undefined) {
+    const file = await copySparse(target, values['copy-to']);
+    print(file, `copied with holes kept: ${describe(file)}`);
+    return exitCode.ok;
+  }
+  if (values.punch) {
+    if (!(await lstat(target)).isFile())
+      throw new UsageError('--punch works on one file, not a folder.');
+    const report = await punchZeros(target, true);
+    print(
+      report,
+      `${report.path}: ${formatBytes(report.zeroBytes)} of zero blocks made into holes; allocated ` +
+        `${formatBytes(report.allocatedBefore)} → ${formatBytes(report.allocatedAfter)}.\nNote: ${punchWarning}`,
+    );
+    return exitCode.ok;
+  }
+  const files = await listSparse(target, io.signal);
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify(files, null, 2)}\n`);
+  } else if (files.length === 0) {
+    io.stdout.write(`No sparse files under ${target}.\n`);
+  } else {
+    for (const file of files) io.stdout.write(`${describe(file)}\n`);
+  }
+  return exitCode.ok;
+}

@@ -1,0 +1,211 @@
+import type {
+  DedupeAction,
+  DedupeMethod,
+  DedupeReport,
+  ScanProgress,
+  ScanResult,
+} from '../../contract/space.js';
+import { dedupeGroups } from '../../core/space/dedupe.js';
+import { scanFolder } from '../../core/space/scan.js';
+import { recoverOnce } from '../../core/space/service.js';
+import { formatBytes, parseSize } from '../../core/units.js';
+import { parseCommandArgs } from '../args.js';
+import { exitCode, UsageError, type Command, type CommandIO } from '../command.js';
+import { sparseSubcommand } from './space-sparse.js';
+
+const usage = [
+  'plumb space scan DIR [--json]                 duplicates, clones already shared, sparse files',
+  'plumb space dedupe DIR [--apply] [--json]     dry run unless --apply',
+  'plumb space sparse PATH [--punch] [--create SIZE] [--copy-to DEST]',
+  '',
+  'Scan options: --min-size SIZE (default 1 B), --no-hidden, --all (do not skip packages,',
+  'Library and cloud folders). Dedupe: --method dedupe-range|clone-rename (default: the OS).',
+].join('\n');
+
+const unknown = 'unknown';
+
+function bytesOrUnknown(bytes: number | null): string {
+  return bytes === null ? unknown : formatBytes(bytes);
+}
+
+/** One self-overwriting status line on a terminal; nothing when output goes to a file or pipe. */
+function progressPrinter(io: CommandIO): (p: ScanProgress) => void {
+  if (!io.stderr.isTTY) return () => undefined;
+  return (p) => {
+    const left = p.secondsLeft === null ? '' : `, ${Math.ceil(p.secondsLeft)} s left`;
+    const line =
+      p.phase === 'walk'
+        ? `walking: ${p.files} files, ${formatBytes(p.bytes)}`
+        : p.phase === 'hash'
+          ? `hashing: ${formatBytes(p.bytesHashed)} of ${formatBytes(p.bytesToHash)}${left}`
+          : p.phase === 'done'
+            ? ''
+            : `${p.phase}…`;
+    io.stderr.write(`\r\x1b[K${line}`);
+  };
+}
+
+const scanFlags = {
+  json: { type: 'boolean' },
+  'min-size': { type: 'string' },
+  'no-hidden': { type: 'boolean' },
+  all: { type: 'boolean' },
+} as const;
+
+async function runScan(
+  dir: string,
+  values: { 'min-size'?: string; 'no-hidden'?: boolean; all?: boolean },
+  io: CommandIO,
+): Promise<ScanResult> {
+  return scanFolder(
+    {
+      path: dir,
+      minBytes: values['min-size'] === undefined ? 1 : Math.max(1, parseSize(values['min-size'])),
+      includeHidden: !values['no-hidden'],
+      skipPackages: !values.all,
+      skipCloudFolders: !values.all,
+    },
+    { signal: io.signal, onProgress: progressPrinter(io) },
+  );
+}
+
+function printScan(result: ScanResult, io: CommandIO): void {
+  const out = (line = '') => io.stdout.write(`${line}\n`);
+  out(
+    `Scanned ${result.root} (${result.fsType ?? 'unknown file system'}): ${result.files} files, ` +
+      `${formatBytes(result.bytes)} in ${result.seconds.toFixed(1)} s`,
+  );
+  const t = result.totals;
+  out(`Duplicate groups: ${result.groups.length}`);
+  out(
+    `  Nominal duplicates  ${formatBytes(t.nominalBytes).padStart(9)}  what summing the copies' sizes claims`,
+  );
+  out(
+    `  Already shared      ${bytesOrUnknown(t.sharedBytes).padStart(9)}  stored once already (clones): nothing to gain`,
+  );
+  out(
+    `  Reclaimable         ${bytesOrUnknown(t.reclaimableBytes).padStart(9)}  what turning copies into clones would free`,
+  );
+  if (t.unknownGroups > 0) {
+    out(
+      `  (${t.unknownGroups} groups: this file system does not say what is shared; measured when applied)`,
+    );
+  }
+  if (result.sharingSupported === false) {
+    out('  This file system cannot share storage between files, so cloning frees nothing here.');
+  }
+  const shown = result.groups.slice(0, 20);
+  if (shown.length > 0) out('Largest groups:');
+  for (const group of shown) {
+    out(
+      `  ${bytesOrUnknown(group.reclaimableBytes).padStart(9)} reclaimable  ${group.files.length} × ` +
+        `${formatBytes(group.size)}  ${group.keeper}`,
+    );
+    for (const file of group.files) if (file.path !== group.keeper) out(`      = ${file.path}`);
+  }
+  if (result.groups.length > shown.length)
+    out(`  … and ${result.groups.length - shown.length} more groups (--json lists all)`);
+  const s = result.skipped;
+  out(
+    `Skipped: ${s.symlinks} symbolic links, ${s.otherVolumes} on other volumes, ${s.extraHardLinks} extra hard links, ` +
+      `${s.excluded} excluded, ${s.special} special, ${s.unreadable} unreadable`,
+  );
+  out(
+    `Sparse files: ${result.sparse.files} (${formatBytes(result.sparse.logicalBytes)} logical, ` +
+      `${formatBytes(result.sparse.allocatedBytes)} allocated)`,
+  );
+}
+
+function actionLine(action: DedupeAction, dryRun: boolean): string {
+  const freed = bytesOrUnknown(action.predictedBytes);
+  switch (action.status) {
+    case 'planned':
+      return `would clone  ${action.target}  from  ${action.keeper}  (frees ${freed})`;
+    case 'done':
+      return `cloned       ${action.target}  from  ${action.keeper}  (frees ${freed})`;
+    case 'skipped':
+      return `skip         ${action.target}: ${action.reason ?? ''}`;
+    case 'failed':
+      return `FAILED       ${action.target}: ${action.reason ?? ''}${dryRun ? '' : ' — the file is unchanged'}`;
+  }
+}
+
+function printDedupe(report: DedupeReport, io: CommandIO): void {
+  const out = (line = '') => io.stdout.write(`${line}\n`);
+  for (const action of report.actions) out(actionLine(action, report.dryRun));
+  const c = report.counts;
+  if (report.dryRun) {
+    out(
+      `Dry run (${report.method}): ${c.planned} copies would become clones of their keeper, freeing ` +
+        `${bytesOrUnknown(report.predictedBytes)}; ${c.skipped} skipped. Nothing was changed; run again with --apply to do it.`,
+    );
+    return;
+  }
+  out(
+    `Applied (${report.method}): ${c.done} copies now share storage, ${c.skipped} skipped, ${c.failed} failed. ` +
+      `Predicted ${bytesOrUnknown(report.predictedBytes)}, measured ${bytesOrUnknown(report.measuredFreedBytes)} freed on the volume.`,
+  );
+}
+
+function method(value: string | undefined): DedupeMethod | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'dedupe-range' || value === 'clone-rename') return value;
+  throw new UsageError(`Unknown method "${value}": use dedupe-range or clone-rename.`);
+}
+
+async function printRecovery(io: CommandIO): Promise<void> {
+  for (const step of await recoverOnce()) {
+    io.stderr.write(
+      `recovered an interrupted dedupe: ${step.target}: ${step.outcome} (${step.detail})\n`,
+    );
+  }
+}
+
+export const spaceCommand: Command = {
+  name: 'space',
+  summary: 'duplicates into clones with honest savings; sparse files',
+  usage,
+  async run(args, io) {
+    const [sub, ...rest] = args;
+    if (sub === undefined || sub === '--help' || sub === '-h') {
+      io.stdout.write(`Usage:\n${usage}\n`);
+      return sub === undefined ? exitCode.usage : exitCode.ok;
+    }
+    if (sub === 'sparse') return sparseSubcommand(rest, io);
+    if (sub !== 'scan' && sub !== 'dedupe') {
+      throw new UsageError(`Unknown sub-command "${sub}": use scan, dedupe or sparse.`);
+    }
+    const { values, positionals } = parseCommandArgs(
+      rest,
+      { ...scanFlags, apply: { type: 'boolean' }, method: { type: 'string' } },
+      `space ${sub}`,
+    );
+    if (values.help) {
+      io.stdout.write(`Usage:\n${usage}\n`);
+      return exitCode.ok;
+    }
+    if (positionals.length !== 1) throw new UsageError(`Give one folder: plumb space ${sub} DIR`);
+    if (sub === 'scan' && (values.apply || values.method)) {
+      throw new UsageError('--apply and --method belong to `plumb space dedupe`.');
+    }
+    const chosen = method(values.method);
+    await printRecovery(io);
+    const result = await runScan(positionals[0]!, values, io);
+    if (io.stderr.isTTY) io.stderr.write('\r\x1b[K');
+    if (sub === 'scan') {
+      if (values.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      else printScan(result, io);
+      return exitCode.ok;
+    }
+    const report = await dedupeGroups(result.groups, {
+      apply: values.apply === true,
+      method: chosen,
+      signal: io.signal,
+      sharingSupported: result.sharingSupported,
+    });
+    if (values.json)
+      io.stdout.write(`${JSON.stringify({ scan: result, dedupe: report }, null, 2)}\n`);
+    else printDedupe(report, io);
+    return report.counts.failed > 0 ? exitCode.failed : exitCode.ok;
+  },
+};

@@ -1,0 +1,221 @@
+/**
+ * Space: duplicates turned into clones, with honest savings, and sparse files. `null` in a byte
+ * count always means "the OS cannot tell", never zero.
+ */
+import { z } from 'zod';
+
+const Bytes = z.number().int().nonnegative();
+const UnknownBytes = Bytes.nullable();
+
+export const ScanOptions = z.object({
+  path: z.string().trim().min(1, 'Give a folder path.').max(4096),
+  /** Files smaller than this are not considered (empty files are never duplicates). */
+  minBytes: Bytes.default(1),
+  includeHidden: z.boolean().default(true),
+  /** Skip macOS packages (.app, .photoslibrary, ...) and Library folders. */
+  skipPackages: z.boolean().default(true),
+  /** Skip cloud-synced folders (iCloud Drive, Dropbox, OneDrive, Google Drive), whose clients re-upload changed files. */
+  skipCloudFolders: z.boolean().default(true),
+});
+export type ScanOptions = z.input<typeof ScanOptions>;
+
+/** One file of a duplicate group, with the facts used to skip it if it changes after the scan. */
+export const DuplicateFile = z.object({
+  path: z.string(),
+  size: Bytes,
+  ino: z.number(),
+  mtimeMs: z.number(),
+  ctimeMs: z.number(),
+  /** Other names of the same file (hard links), counted once. */
+  links: z.number().int().positive(),
+  /** Bytes this file would free if it became a clone of the keeper; null = unknown. */
+  reclaimableBytes: UnknownBytes,
+  /** It already shares all its storage with the keeper. */
+  alreadyClone: z.boolean().nullable(),
+});
+export type DuplicateFile = z.infer<typeof DuplicateFile>;
+
+export const DuplicateGroup = z.object({
+  id: z.string(),
+  size: Bytes,
+  /** The file the others would share storage with. */
+  keeper: z.string(),
+  files: z.array(DuplicateFile),
+  /** size × (copies − 1): what tools that sum file sizes would claim. */
+  nominalBytes: Bytes,
+  /** Of the nominal bytes, those already stored once (clones of each other, or shared elsewhere). */
+  sharedBytes: UnknownBytes,
+  /** What turning the copies into clones would really free. */
+  reclaimableBytes: UnknownBytes,
+  /** Why the figures are unknown or limited, for people. */
+  note: z.string().nullable(),
+});
+export type DuplicateGroup = z.infer<typeof DuplicateGroup>;
+
+export const SpaceTotals = z.object({
+  nominalBytes: Bytes,
+  sharedBytes: UnknownBytes,
+  reclaimableBytes: UnknownBytes,
+  /** Groups whose sharing the OS could not report. */
+  unknownGroups: z.number().int().nonnegative(),
+});
+export type SpaceTotals = z.infer<typeof SpaceTotals>;
+
+export const ScanSkips = z.object({
+  symlinks: z.number().int().nonnegative(),
+  otherVolumes: z.number().int().nonnegative(),
+  extraHardLinks: z.number().int().nonnegative(),
+  special: z.number().int().nonnegative(),
+  excluded: z.number().int().nonnegative(),
+  unreadable: z.number().int().nonnegative(),
+});
+
+export const ScanResult = z.object({
+  scanId: z.string(),
+  root: z.string(),
+  fsType: z.string().nullable(),
+  /** Whether this file system can share storage between files at all (clones, dedupe). */
+  sharingSupported: z.boolean().nullable(),
+  files: z.number().int().nonnegative(),
+  bytes: Bytes,
+  seconds: z.number().nonnegative(),
+  skipped: ScanSkips,
+  /** Sorted by reclaimable bytes, largest first (unknown after known). */
+  groups: z.array(DuplicateGroup),
+  totals: SpaceTotals,
+  /** Files whose allocated size is well below their logical size. */
+  sparse: z.object({
+    files: z.number().int().nonnegative(),
+    logicalBytes: Bytes,
+    allocatedBytes: Bytes,
+  }),
+});
+export type ScanResult = z.infer<typeof ScanResult>;
+
+export const ScanPhase = z.enum(['walk', 'compare', 'hash', 'sharing', 'done']);
+export const ScanProgress = z.object({
+  scanId: z.string(),
+  phase: ScanPhase,
+  files: z.number().int().nonnegative(),
+  bytes: Bytes,
+  bytesToHash: Bytes,
+  bytesHashed: Bytes,
+  seconds: z.number().nonnegative(),
+  /** Estimated from the hashing rate so far; null until it can be estimated. */
+  secondsLeft: z.number().nonnegative().nullable(),
+});
+export type ScanProgress = z.infer<typeof ScanProgress>;
+
+export const DedupeMethod = z.enum(['dedupe-range', 'clone-rename']);
+export type DedupeMethod = z.infer<typeof DedupeMethod>;
+
+export const DedupeAction = z.object({
+  groupId: z.string(),
+  keeper: z.string(),
+  target: z.string(),
+  predictedBytes: UnknownBytes,
+  status: z.enum(['planned', 'done', 'skipped', 'failed']),
+  /** Why it was skipped or failed, in words (and a code for failures). */
+  reason: z.string().nullable(),
+  code: z.string().nullable(),
+});
+export type DedupeAction = z.infer<typeof DedupeAction>;
+
+export const DedupeReport = z.object({
+  dryRun: z.boolean(),
+  method: DedupeMethod,
+  actions: z.array(DedupeAction),
+  predictedBytes: UnknownBytes,
+  /** Free space of the volume after minus before; null in a dry run. */
+  measuredFreedBytes: z.number().int().nullable(),
+  counts: z.object({
+    planned: z.number().int().nonnegative(),
+    done: z.number().int().nonnegative(),
+    skipped: z.number().int().nonnegative(),
+    failed: z.number().int().nonnegative(),
+  }),
+});
+export type DedupeReport = z.infer<typeof DedupeReport>;
+
+export const DedupeInput = z.object({
+  scanId: z.string().min(1),
+  /** Only these groups; all groups when absent. */
+  groupIds: z.array(z.string()).optional(),
+  /** Dry run unless true. */
+  apply: z.boolean().default(false),
+});
+
+export const SparseFile = z.object({
+  path: z.string(),
+  logicalBytes: Bytes,
+  allocatedBytes: Bytes,
+  holesSupported: z.boolean(),
+  /** Data ranges; everything else is holes. */
+  data: z.array(z.object({ offset: Bytes, length: Bytes })),
+});
+export type SparseFile = z.infer<typeof SparseFile>;
+
+export const PunchReport = z.object({
+  path: z.string(),
+  /** Zero bytes found in whole blocks (what punching can free). */
+  zeroBytes: Bytes,
+  allocatedBefore: Bytes,
+  allocatedAfter: Bytes,
+  dryRun: z.boolean(),
+  /** What people should know before relying on the holes. */
+  warning: z.string(),
+});
+export type PunchReport = z.infer<typeof PunchReport>;
+
+const PathField = z.string().trim().min(1, 'Give a path.').max(4096);
+const ScanId = z.object({ scanId: z.string().trim().min(1).max(200) });
+
+/** What a running scan reports, tagged with its scanId. */
+export const SpaceEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('progress'), progress: ScanProgress }),
+  z.object({ type: z.literal('done'), scanId: z.string(), result: ScanResult }),
+  z.object({ type: z.literal('cancelled'), scanId: z.string() }),
+  z.object({
+    type: z.literal('failed'),
+    scanId: z.string(),
+    error: z.object({ code: z.string(), message: z.string() }),
+  }),
+]);
+export type SpaceEvent = z.infer<typeof SpaceEvent>;
+
+export const RecoveryStep = z.object({
+  target: z.string(),
+  outcome: z.enum(['rolled-back', 'completed', 'unchanged']),
+  detail: z.string(),
+});
+
+export const spaceOperations = {
+  /** Starts a scan in the background; it reports through `space.event` and is kept for dedupe. */
+  'space.scan': { input: ScanOptions, output: ScanId },
+  'space.cancel': { input: ScanId, output: z.object({ cancelled: z.boolean() }) },
+  /** The result of a finished scan (null while it runs or when unknown). */
+  'space.result': { input: ScanId, output: ScanResult.nullable() },
+  /** Plans (dry run, the default) or applies clones for a finished scan. */
+  'space.dedupe': { input: DedupeInput, output: DedupeReport },
+  /** Completes or rolls back a dedupe interrupted by a crash (also done before every dedupe). */
+  'space.recover': { input: z.object({}).strict(), output: z.array(RecoveryStep) },
+  /** Sparse files under a folder (or the one file at `path`). */
+  'space.sparse.list': { input: z.object({ path: PathField }), output: z.array(SparseFile) },
+  'space.sparse.create': {
+    input: z.object({ path: PathField, bytes: Bytes }),
+    output: SparseFile,
+  },
+  /** Turns whole blocks of zeros into holes (dry run unless apply). */
+  'space.sparse.punch': {
+    input: z.object({ path: PathField, apply: z.boolean().default(false) }),
+    output: PunchReport,
+  },
+  'space.sparse.copy': {
+    input: z.object({ from: PathField, to: PathField }),
+    output: SparseFile,
+  },
+} as const;
+
+export const spaceEvents = {
+  'space.event': SpaceEvent,
+} as const;

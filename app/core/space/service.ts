@@ -1,0 +1,109 @@
+/**
+ * The space operations of the contract. Scans run in the background, report through
+ * `space.event`, and are kept (the last few) so a dedupe can act on exactly what was shown.
+ */
+import { randomUUID } from 'node:crypto';
+import { PlumbError, toErrorPayload } from '../../contract/errors.js';
+import type { ScanResult } from '../../contract/space.js';
+import type { Handlers } from '../dispatch.js';
+import { dedupeGroups } from './dedupe.js';
+import { journalDir, recoverInterrupted, type RecoveryStep } from './journal.js';
+import { scanFolder } from './scan.js';
+import { copySparse, createSparse, listSparse, punchZeros } from './sparse.js';
+
+type SpaceOperation =
+  | 'space.scan'
+  | 'space.cancel'
+  | 'space.result'
+  | 'space.dedupe'
+  | 'space.recover'
+  | 'space.sparse.list'
+  | 'space.sparse.create'
+  | 'space.sparse.punch'
+  | 'space.sparse.copy';
+
+const keptScans = 5;
+
+interface ScanEntry {
+  controller: AbortController;
+  result: ScanResult | null;
+}
+
+/** Scans of this process, by scanId, shared by every connection. */
+const scans = new Map<string, ScanEntry>();
+
+let recovery: Promise<RecoveryStep[]> | undefined;
+
+/** Replays journals of interrupted dedupes once per process, before any space work. */
+export function recoverOnce(dir = journalDir()): Promise<RecoveryStep[]> {
+  recovery ??= recoverInterrupted(dir);
+  return recovery;
+}
+
+function remember(scanId: string, entry: ScanEntry): void {
+  scans.set(scanId, entry);
+  for (const id of scans.keys()) {
+    if (scans.size <= keptScans) break;
+    if (scans.get(id)!.result !== null) scans.delete(id);
+  }
+}
+
+function finishedScan(scanId: string): ScanResult {
+  const result = scans.get(scanId)?.result;
+  if (!result) {
+    throw new PlumbError(
+      'ENOSCAN',
+      'That scan is not finished or no longer kept; scan the folder again.',
+    );
+  }
+  return result;
+}
+
+export function spaceHandlers(): Pick<Handlers, SpaceOperation> {
+  return {
+    'space.scan': async (input, context) => {
+      await recoverOnce();
+      const scanId = randomUUID();
+      const entry: ScanEntry = { controller: new AbortController(), result: null };
+      remember(scanId, entry);
+      void scanFolder(input, {
+        scanId,
+        signal: entry.controller.signal,
+        onProgress: (progress) => context.emit('space.event', { type: 'progress', progress }),
+      }).then(
+        (result) => {
+          entry.result = result;
+          context.emit('space.event', { type: 'done', scanId, result });
+        },
+        (error: unknown) => {
+          scans.delete(scanId);
+          if (entry.controller.signal.aborted) {
+            context.emit('space.event', { type: 'cancelled', scanId });
+          } else {
+            context.emit('space.event', { type: 'failed', scanId, error: toErrorPayload(error) });
+          }
+        },
+      );
+      return { scanId };
+    },
+    'space.cancel': async ({ scanId }) => {
+      const entry = scans.get(scanId);
+      if (!entry || entry.result !== null) return { cancelled: false };
+      entry.controller.abort();
+      return { cancelled: true };
+    },
+    'space.result': async ({ scanId }) => scans.get(scanId)?.result ?? null,
+    'space.dedupe': async ({ scanId, groupIds, apply }) => {
+      await recoverOnce();
+      const result = finishedScan(scanId);
+      const wanted = groupIds ? new Set(groupIds) : null;
+      const groups = wanted ? result.groups.filter((g) => wanted.has(g.id)) : result.groups;
+      return dedupeGroups(groups, { apply, sharingSupported: result.sharingSupported });
+    },
+    'space.recover': async () => recoverOnce(),
+    'space.sparse.list': async ({ path }) => listSparse(path),
+    'space.sparse.create': async ({ path, bytes }) => createSparse(path, bytes),
+    'space.sparse.punch': async ({ path, apply }) => punchZeros(path, apply),
+    'space.sparse.copy': async ({ from, to }) => copySparse(from, to),
+  };
+}

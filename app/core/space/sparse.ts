@@ -1,0 +1,211 @@
+/**
+ * Sparse files: list them with their data/hole map, create one, turn whole blocks of zeros into
+ * holes (opt-in), and copy a file keeping its holes.
+ */
+import { link, lstat, open, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { PlumbError } from '../../contract/errors.js';
+import type { PunchReport, SparseFile } from '../../contract/space.js';
+import { loadNative } from '../native/load.js';
+import { openForReading } from './content.js';
+import { tempPathFor } from './journal.js';
+import { walkFolder } from './walk.js';
+
+/** From the seeds: holes only last while every app that writes the file keeps them. */
+export const punchWarning =
+  'Holes save space only while the file stays sparse: an app that does not know sparse files may ' +
+  'rewrite it in full and take all of its logical size at once, and copies made by such apps are not sparse.';
+
+export async function describeSparse(file: string): Promise<SparseFile> {
+  const map = await loadNative().dataRanges(file);
+  return {
+    path: file,
+    logicalBytes: map.logicalBytes,
+    allocatedBytes: map.allocatedBytes,
+    holesSupported: map.holesSupported,
+    data: map.data,
+  };
+}
+
+/** The sparse files under a folder (or the one file given), largest saving first. */
+export async function listSparse(target: string, signal?: AbortSignal): Promise<SparseFile[]> {
+  const resolved = path.resolve(target);
+  const stats = await lstat(resolved);
+  if (stats.isFile()) return [await describeSparse(resolved)];
+  const walked = await walkFolder(resolved, {
+    minBytes: Number.MAX_SAFE_INTEGER,
+    includeHidden: true,
+    skipPackages: false,
+    skipCloudFolders: false,
+    signal,
+  });
+  const files: SparseFile[] = [];
+  for (const file of walked.sparsePaths) {
+    signal?.throwIfAborted();
+    const described = await describeSparse(file).catch(() => null);
+    if (described) files.push(described);
+  }
+  return files.sort(
+    (a, b) => b.logicalBytes - b.allocatedBytes - (a.logicalBytes - a.allocatedBytes),
+  );
+}
+
+export async function createSparse(file: string, bytes: number): Promise<SparseFile> {
+  const resolved = path.resolve(file);
+  await loadNative().createSparseFile(resolved, bytes);
+  return describeSparse(resolved);
+}
+
+/** Runs of whole blocks that read as zeros inside the data ranges, as [offset, length]. */
+export function zeroRuns(block: Buffer, blockBytes: number, offset: number): [number, number][] {
+  const runs: [number, number][] = [];
+  for (let at = 0; at + blockBytes <= block.length; at += blockBytes) {
+    let zero = true;
+    for (let i = at; i < at + blockBytes; i += 1) {
+      if (block[i] !== 0) {
+        zero = false;
+        break;
+      }
+    }
+    if (!zero) continue;
+    const last = runs[runs.length - 1];
+    if (last && last[0] + last[1] === offset + at) last[1] += blockBytes;
+    else runs.push([offset + at, blockBytes]);
+  }
+  return runs;
+}
+
+async function findZeroRuns(file: string, blockBytes: number): Promise<[number, number][]> {
+  const map = await loadNative().dataRanges(file);
+  const handle = await openForReading(file);
+  const runs: [number, number][] = [];
+  const chunkBytes = blockBytes * 256;
+  const buffer = Buffer.allocUnsafe(chunkBytes);
+  try {
+    for (const range of map.data) {
+      // Only whole blocks inside the data range can become holes.
+      const first = Math.ceil(range.offset / blockBytes) * blockBytes;
+      const end = Math.floor((range.offset + range.length) / blockBytes) * blockBytes;
+      for (let at = first; at < end; at += chunkBytes) {
+        const want = Math.min(chunkBytes, end - at);
+        const { bytesRead } = await handle.read(buffer, 0, want, at);
+        for (const run of zeroRuns(buffer.subarray(0, bytesRead), blockBytes, at)) {
+          const last = runs[runs.length - 1];
+          if (last && last[0] + last[1] === run[0]) last[1] += run[1];
+          else runs.push(run);
+        }
+      }
+    }
+  } finally {
+    await handle.close();
+  }
+  return runs;
+}
+
+async function stillZero(file: string, offset: number, length: number): Promise<boolean> {
+  const handle = await openForReading(file);
+  try {
+    const buffer = Buffer.alloc(Math.min(length, 1 << 20));
+    for (let at = offset; at < offset + length; at += buffer.length) {
+      const want = Math.min(buffer.length, offset + length - at);
+      const { bytesRead } = await handle.read(buffer, 0, want, at);
+      if (bytesRead !== want || buffer.subarray(0, want).some((b) => b !== 0)) return false;
+    }
+    return true;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Finds whole blocks of zeros and, when `apply`, deallocates them. Each run is read again just
+ * before it is punched, and the file's times are put back: its content does not change.
+ */
+export async function punchZeros(file: string, apply: boolean): Promise<PunchReport> {
+  const resolved = path.resolve(file);
+  const before = await stat(resolved, { bigint: true });
+  if (!before.isFile()) throw new PlumbError('EINVAL', `${resolved} is not a regular file.`);
+  const blockBytes = Number(before.blksize) || 4096;
+  const runs = await findZeroRuns(resolved, blockBytes);
+  const zeroBytes = runs.reduce((sum, [, length]) => sum + length, 0);
+  const allocatedBefore = Number(before.blocks) * 512;
+  if (!apply || runs.length === 0) {
+    return {
+      path: resolved,
+      zeroBytes,
+      allocatedBefore,
+      allocatedAfter: allocatedBefore,
+      dryRun: !apply,
+      warning: punchWarning,
+    };
+  }
+  const native = loadNative();
+  for (const [offset, length] of runs) {
+    const now = await stat(resolved, { bigint: true });
+    if (now.mtimeNs !== before.mtimeNs || now.size !== before.size) {
+      throw new PlumbError(
+        'ECHANGED',
+        `${resolved} changed while holes were being made; stopped. Its content is intact.`,
+      );
+    }
+    if (!(await stillZero(resolved, offset, length))) continue;
+    await native.punchHole(resolved, offset, length);
+  }
+  await native.setTimes(resolved, before.atimeNs, before.mtimeNs);
+  const after = await stat(resolved);
+  return {
+    path: resolved,
+    zeroBytes,
+    allocatedBefore,
+    allocatedAfter: after.blocks * 512,
+    dryRun: false,
+    warning: punchWarning,
+  };
+}
+
+/**
+ * Copies `from` to `to` (which must not exist) writing only its data ranges, so holes stay holes.
+ * The copy is made under a temporary name beside `to` and renamed when complete.
+ */
+export async function copySparse(from: string, to: string): Promise<SparseFile> {
+  const source = path.resolve(from);
+  const target = path.resolve(to);
+  if (
+    await lstat(target).then(
+      () => true,
+      () => false,
+    )
+  ) {
+    throw new PlumbError('EEXIST', `${target} already exists; choose a new name for the copy.`);
+  }
+  const native = loadNative();
+  const map = await native.dataRanges(source);
+  const temp = tempPathFor(target);
+  await native.createSparseFile(temp, map.logicalBytes);
+  try {
+    const input = await openForReading(source);
+    const output = await open(temp, 'r+');
+    try {
+      const buffer = Buffer.allocUnsafe(1 << 20);
+      for (const range of map.data) {
+        for (let at = range.offset; at < range.offset + range.length;) {
+          const want = Math.min(buffer.length, range.offset + range.length - at);
+          const { bytesRead } = await input.read(buffer, 0, want, at);
+          if (bytesRead === 0) break;
+          await output.write(buffer, 0, bytesRead, at);
+          at += bytesRead;
+        }
+      }
+      const mode = (await input.stat()).mode & 0o7777;
+      await output.chmod(mode);
+      await output.sync();
+    } finally {
+      await Promise.all([input.close(), output.close()]);
+    }
+    // link, not rename: it refuses to replace a file that appeared meanwhile.
+    await link(temp, target);
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+  return describeSparse(target);
+}

@@ -1,0 +1,252 @@
+// Space primitives for JavaScript: every call runs off the JS thread and returns a Promise.
+//   fileSharing(path)                   extents, shared bytes, clone id: how the data is stored
+//   dedupeFile(source, target)          kernel-verified sharing of the whole target with source
+//   sharingSupport(file)                can this file system share storage (clones)?
+//   cloneFile(source, target)           a new file sharing source's storage
+//   copyMetadata(from, to)              owner, mode, xattrs/ACLs, flags, times
+//   setTimes(path, atimeNs, mtimeNs)    exact times (bigint nanoseconds)
+//   dataRanges(path)                    data/hole map, logical and allocated size
+//   punchHole(path, offset, length)     deallocate a range, keeping the size
+//   createSparseFile(path, bytes)       a new all-hole file
+#include "space.h"
+
+#include <napi.h>
+
+#include <functional>
+#include <utility>
+
+#include "common/errors.h"
+#include "common/exports.h"
+
+namespace plumb {
+namespace {
+
+Napi::Value Num(Napi::Env env, uint64_t value) {
+  return Napi::Number::New(env, static_cast<double>(value));
+}
+
+// Runs `run` on a worker thread, then resolves with `convert(result)` or rejects with the SysError.
+template <typename Result>
+class SpaceWorker : public Napi::AsyncWorker {
+ public:
+  using Run = std::function<bool(Result*, SysError*)>;
+  using Convert = std::function<Napi::Value(Napi::Env, const Result&)>;
+
+  SpaceWorker(Napi::Env env, const char* name, Run run, Convert convert)
+      : Napi::AsyncWorker(env, name),
+        run_(std::move(run)),
+        convert_(std::move(convert)),
+        deferred_(Napi::Promise::Deferred::New(env)) {}
+  Napi::Promise Promise() { return deferred_.Promise(); }
+
+  void Execute() override {
+    if (!run_(&result_, &err_) && err_.ok()) err_ = MakeSysError(0, "space", "");
+  }
+  void OnOK() override {
+    if (!err_.ok()) {
+      deferred_.Reject(ToJsError(Env(), err_).Value());
+    } else {
+      deferred_.Resolve(convert_(Env(), result_));
+    }
+  }
+  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
+
+ private:
+  Run run_;
+  Convert convert_;
+  Result result_{};
+  SysError err_;
+  Napi::Promise::Deferred deferred_;
+};
+
+template <typename Result>
+Napi::Value Start(Napi::Env env, const char* name, typename SpaceWorker<Result>::Run run,
+                  typename SpaceWorker<Result>::Convert convert) {
+  auto* worker = new SpaceWorker<Result>(env, name, std::move(run), std::move(convert));
+  Napi::Promise promise = worker->Promise();
+  worker->Queue();
+  return promise;
+}
+
+struct Nothing {};
+Napi::Value Undefined(Napi::Env env, const Nothing&) { return env.Undefined(); }
+
+uint64_t RequireBytes(const Napi::CallbackInfo& info, size_t index, const char* name) {
+  if (info.Length() <= index || !info[index].IsNumber()) {
+    throw Napi::TypeError::New(info.Env(),
+                               std::string("The \"") + name + "\" argument must be a number");
+  }
+  const double value = info[index].As<Napi::Number>().DoubleValue();
+  if (!(value >= 0) || value > 9007199254740991.0 ||
+      value != static_cast<double>(static_cast<uint64_t>(value))) {
+    throw Napi::TypeError::New(
+        info.Env(), std::string("The \"") + name + "\" argument must be a whole number of bytes");
+  }
+  return static_cast<uint64_t>(value);
+}
+
+int64_t RequireNanoseconds(const Napi::CallbackInfo& info, size_t index, const char* name) {
+  if (info.Length() <= index || !info[index].IsBigInt()) {
+    throw Napi::TypeError::New(info.Env(),
+                               std::string("The \"") + name + "\" argument must be a bigint");
+  }
+  bool lossless = false;
+  const int64_t value = info[index].As<Napi::BigInt>().Int64Value(&lossless);
+  if (!lossless) {
+    throw Napi::TypeError::New(info.Env(),
+                               std::string("The \"") + name + "\" argument is out of range");
+  }
+  return value;
+}
+
+Napi::Value SharingToJs(Napi::Env env, const FileSharing& s) {
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("logicalBytes", Num(env, s.logicalBytes));
+  o.Set("allocatedBytes", Num(env, s.allocatedBytes));
+  if (s.extents) {
+    Napi::Array list = Napi::Array::New(env, s.extents->size());
+    for (size_t i = 0; i < s.extents->size(); ++i) {
+      const FileExtent& e = (*s.extents)[i];
+      Napi::Object item = Napi::Object::New(env);
+      item.Set("logical", Num(env, e.logical));
+      item.Set("physical", Num(env, e.physical));
+      item.Set("length", Num(env, e.length));
+      item.Set("shared", Napi::Boolean::New(env, e.shared));
+      list.Set(static_cast<uint32_t>(i), item);
+    }
+    o.Set("extents", list);
+  } else {
+    o.Set("extents", env.Null());
+  }
+  o.Set("sharedBytes", s.sharedBytes ? Num(env, *s.sharedBytes) : env.Null());
+  o.Set("compressed", s.compressed ? Napi::Boolean::New(env, *s.compressed) : env.Null());
+  o.Set("cloneId", s.cloneId ? Napi::String::New(env, *s.cloneId) : env.Null());
+  o.Set("privateBytes", s.privateBytes ? Num(env, *s.privateBytes) : env.Null());
+  o.Set("cloneRefcount", s.cloneRefcount ? Num(env, *s.cloneRefcount) : env.Null());
+  return o;
+}
+
+Napi::Value FileSharingJs(const Napi::CallbackInfo& info) {
+  std::string path = RequireString(info, 0, "path");
+  return Start<FileSharing>(
+      info.Env(), "fileSharing",
+      [path](FileSharing* out, SysError* err) { return QueryFileSharing(path, out, err); },
+      SharingToJs);
+}
+
+Napi::Value DedupeFileJs(const Napi::CallbackInfo& info) {
+  std::string source = RequireString(info, 0, "source");
+  std::string target = RequireString(info, 1, "target");
+  return Start<DedupeOutcome>(
+      info.Env(), "dedupeFile",
+      [source, target](DedupeOutcome* out, SysError* err) {
+        return DedupeWholeFile(source, target, out, err);
+      },
+      [](Napi::Env env, const DedupeOutcome& r) {
+        Napi::Object o = Napi::Object::New(env);
+        o.Set("bytesDeduped", Num(env, r.bytesDeduped));
+        o.Set("differs", Napi::Boolean::New(env, r.differs));
+        return static_cast<Napi::Value>(o);
+      });
+}
+
+Napi::Value SharingSupportJs(const Napi::CallbackInfo& info) {
+  std::string path = RequireString(info, 0, "path");
+  return Start<std::optional<bool>>(
+      info.Env(), "sharingSupport",
+      [path](std::optional<bool>* out, SysError* err) {
+        return QuerySharingSupport(path, out, err);
+      },
+      [](Napi::Env env, const std::optional<bool>& supported) {
+        return supported ? static_cast<Napi::Value>(Napi::Boolean::New(env, *supported))
+                         : env.Null();
+      });
+}
+
+Napi::Value CloneFileJs(const Napi::CallbackInfo& info) {
+  std::string source = RequireString(info, 0, "source");
+  std::string target = RequireString(info, 1, "target");
+  return Start<Nothing>(
+      info.Env(), "cloneFile",
+      [source, target](Nothing*, SysError* err) { return CloneFile(source, target, err); },
+      Undefined);
+}
+
+Napi::Value CopyMetadataJs(const Napi::CallbackInfo& info) {
+  std::string from = RequireString(info, 0, "from");
+  std::string to = RequireString(info, 1, "to");
+  return Start<Nothing>(
+      info.Env(), "copyMetadata",
+      [from, to](Nothing*, SysError* err) { return CopyMetadata(from, to, err); }, Undefined);
+}
+
+Napi::Value SetTimesJs(const Napi::CallbackInfo& info) {
+  std::string path = RequireString(info, 0, "path");
+  int64_t atimeNs = RequireNanoseconds(info, 1, "atimeNs");
+  int64_t mtimeNs = RequireNanoseconds(info, 2, "mtimeNs");
+  return Start<Nothing>(
+      info.Env(), "setTimes",
+      [path, atimeNs, mtimeNs](Nothing*, SysError* err) {
+        return SetTimes(path, atimeNs, mtimeNs, err);
+      },
+      Undefined);
+}
+
+Napi::Value DataRangesJs(const Napi::CallbackInfo& info) {
+  std::string path = RequireString(info, 0, "path");
+  return Start<DataMap>(
+      info.Env(), "dataRanges",
+      [path](DataMap* out, SysError* err) { return QueryDataRanges(path, out, err); },
+      [](Napi::Env env, const DataMap& map) {
+        Napi::Object o = Napi::Object::New(env);
+        o.Set("logicalBytes", Num(env, map.logicalBytes));
+        o.Set("allocatedBytes", Num(env, map.allocatedBytes));
+        o.Set("holesSupported", Napi::Boolean::New(env, map.holesSupported));
+        Napi::Array list = Napi::Array::New(env, map.data.size());
+        for (size_t i = 0; i < map.data.size(); ++i) {
+          Napi::Object range = Napi::Object::New(env);
+          range.Set("offset", Num(env, map.data[i].offset));
+          range.Set("length", Num(env, map.data[i].length));
+          list.Set(static_cast<uint32_t>(i), range);
+        }
+        o.Set("data", list);
+        return static_cast<Napi::Value>(o);
+      });
+}
+
+Napi::Value PunchHoleJs(const Napi::CallbackInfo& info) {
+  std::string path = RequireString(info, 0, "path");
+  uint64_t offset = RequireBytes(info, 1, "offset");
+  uint64_t length = RequireBytes(info, 2, "length");
+  return Start<Nothing>(
+      info.Env(), "punchHole",
+      [path, offset, length](Nothing*, SysError* err) {
+        return PunchHole(path, offset, length, err);
+      },
+      Undefined);
+}
+
+Napi::Value CreateSparseFileJs(const Napi::CallbackInfo& info) {
+  std::string path = RequireString(info, 0, "path");
+  uint64_t bytes = RequireBytes(info, 1, "bytes");
+  return Start<Nothing>(
+      info.Env(), "createSparseFile",
+      [path, bytes](Nothing*, SysError* err) { return CreateSparseFile(path, bytes, err); },
+      Undefined);
+}
+
+}  // namespace
+
+void RegisterSpace(Napi::Env env, Napi::Object exports) {
+  exports.Set("fileSharing", Napi::Function::New(env, FileSharingJs, "fileSharing"));
+  exports.Set("dedupeFile", Napi::Function::New(env, DedupeFileJs, "dedupeFile"));
+  exports.Set("sharingSupport", Napi::Function::New(env, SharingSupportJs, "sharingSupport"));
+  exports.Set("cloneFile", Napi::Function::New(env, CloneFileJs, "cloneFile"));
+  exports.Set("copyMetadata", Napi::Function::New(env, CopyMetadataJs, "copyMetadata"));
+  exports.Set("setTimes", Napi::Function::New(env, SetTimesJs, "setTimes"));
+  exports.Set("dataRanges", Napi::Function::New(env, DataRangesJs, "dataRanges"));
+  exports.Set("punchHole", Napi::Function::New(env, PunchHoleJs, "punchHole"));
+  exports.Set("createSparseFile", Napi::Function::New(env, CreateSparseFileJs, "createSparseFile"));
+}
+
+}  // namespace plumb

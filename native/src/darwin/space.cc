@@ -1,0 +1,158 @@
+// macOS space primitives: getattrlist clone id / private size / clone refcount, clonefile,
+// copyfile(COPYFILE_METADATA) plus birth time, F_PUNCHHOLE. APFS has no in-place verified
+// dedupe, so DedupeWholeFile says ENOTSUP and the core clones to a temporary file instead.
+#include "space.h"
+
+#include <copyfile.h>
+#include <fcntl.h>
+#include <sys/attr.h>
+#include <sys/clonefile.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace plumb {
+namespace {
+
+struct Fd {
+  int fd = -1;
+  explicit Fd(int value) : fd(value) {}
+  ~Fd() {
+    if (fd >= 0) close(fd);
+  }
+};
+
+// Reads ATTR_CMNEXT_* clone facts. The reply is packed in bit order after the returned-attributes
+// set: [u32 length][attribute_set_t][off_t privatesize][u64 cloneid][u32 clone refcount].
+void ReadCloneFacts(const std::string& path, FileSharing* out) {
+  attrlist request;
+  std::memset(&request, 0, sizeof request);
+  request.bitmapcount = ATTR_BIT_MAP_COUNT;
+  request.commonattr = ATTR_CMN_RETURNED_ATTRS;
+  request.forkattr = ATTR_CMNEXT_PRIVATESIZE | ATTR_CMNEXT_CLONEID;
+#ifdef ATTR_CMNEXT_CLONE_REFCNT
+  request.forkattr |= ATTR_CMNEXT_CLONE_REFCNT;
+#endif
+  unsigned char reply[128];
+  std::memset(reply, 0, sizeof reply);
+  if (getattrlist(path.c_str(), &request, reply, sizeof reply,
+                  FSOPT_NOFOLLOW | FSOPT_ATTR_CMN_EXTENDED) != 0) {
+    return;  // older macOS or a file system without these: sharing stays unknown
+  }
+  const unsigned char* p = reply + sizeof(uint32_t);
+  attribute_set_t returned;
+  std::memcpy(&returned, p, sizeof returned);
+  p += sizeof returned;
+  if (returned.forkattr & ATTR_CMNEXT_PRIVATESIZE) {
+    off_t privateSize = 0;
+    std::memcpy(&privateSize, p, sizeof privateSize);
+    p += sizeof privateSize;
+    out->privateBytes = static_cast<uint64_t>(privateSize);
+  }
+  if (returned.forkattr & ATTR_CMNEXT_CLONEID) {
+    uint64_t cloneId = 0;
+    std::memcpy(&cloneId, p, sizeof cloneId);
+    p += sizeof cloneId;
+    if (cloneId != 0) out->cloneId = std::to_string(cloneId);
+  }
+#ifdef ATTR_CMNEXT_CLONE_REFCNT
+  if (returned.forkattr & ATTR_CMNEXT_CLONE_REFCNT) {
+    uint32_t refcount = 0;
+    std::memcpy(&refcount, p, sizeof refcount);
+    out->cloneRefcount = refcount;
+  }
+#endif
+}
+
+}  // namespace
+
+bool QueryFileSharing(const std::string& path, FileSharing* out, SysError* err) {
+  struct stat st;
+  if (lstat(path.c_str(), &st) != 0) {
+    *err = MakeSysError(errno, "lstat", path);
+    return false;
+  }
+  out->logicalBytes = static_cast<uint64_t>(st.st_size);
+  out->allocatedBytes = static_cast<uint64_t>(st.st_blocks) * 512;
+  out->compressed = (st.st_flags & UF_COMPRESSED) != 0;
+  ReadCloneFacts(path, out);
+  if (out->privateBytes && *out->privateBytes <= out->allocatedBytes) {
+    out->sharedBytes = out->allocatedBytes - *out->privateBytes;
+  }
+  return true;
+}
+
+bool DedupeWholeFile(const std::string&, const std::string& target, DedupeOutcome*, SysError* err) {
+  *err = MakeSysError(ENOTSUP, "dedupeFile", target);
+  err->message = "macOS has no kernel-verified in-place dedupe; clone to a temporary file instead";
+  return false;
+}
+
+bool QuerySharingSupport(const std::string& file, std::optional<bool>* out, SysError* err) {
+  struct statfs fs;
+  if (statfs(file.c_str(), &fs) != 0) {
+    *err = MakeSysError(errno, "statfs", file);
+    return false;
+  }
+  *out = std::strcmp(fs.f_fstypename, "apfs") == 0;  // APFS is the macOS file system with clones
+  return true;
+}
+
+bool CloneFile(const std::string& source, const std::string& target, SysError* err) {
+  if (clonefile(source.c_str(), target.c_str(), CLONE_NOFOLLOW | CLONE_NOOWNERCOPY) != 0) {
+    *err = MakeSysError(errno, "clonefile", target);
+    return false;
+  }
+  return true;
+}
+
+bool CopyMetadata(const std::string& from, const std::string& to, SysError* err) {
+  struct stat st;
+  if (lstat(from.c_str(), &st) != 0) {
+    *err = MakeSysError(errno, "lstat", from);
+    return false;
+  }
+  // Owner, mode, flags, ACL, extended attributes (Finder tags, quarantine), access/modify times.
+  if (copyfile(from.c_str(), to.c_str(), nullptr, COPYFILE_METADATA | COPYFILE_NOFOLLOW) != 0) {
+    *err = MakeSysError(errno, "copyfile", to);
+    return false;
+  }
+  // copyfile leaves the birth time of the new file; set the original's.
+  attrlist request;
+  std::memset(&request, 0, sizeof request);
+  request.bitmapcount = ATTR_BIT_MAP_COUNT;
+  request.commonattr = ATTR_CMN_CRTIME;
+  timespec birth = st.st_birthtimespec;
+  if (setattrlist(to.c_str(), &request, &birth, sizeof birth, FSOPT_NOFOLLOW) != 0) {
+    *err = MakeSysError(errno, "setattrlist", to);
+    return false;
+  }
+  Fd file(open(to.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  if (file.fd < 0 || fsync(file.fd) != 0) {
+    *err = MakeSysError(errno, "fsync", to);
+    return false;
+  }
+  return true;
+}
+
+bool PunchHole(const std::string& path, uint64_t offset, uint64_t length, SysError* err) {
+  Fd file(open(path.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC));
+  if (file.fd < 0) {
+    *err = MakeSysError(errno, "open", path);
+    return false;
+  }
+  fpunchhole_t hole;
+  std::memset(&hole, 0, sizeof hole);
+  hole.fp_offset = static_cast<off_t>(offset);
+  hole.fp_length = static_cast<off_t>(length);
+  if (fcntl(file.fd, F_PUNCHHOLE, &hole) != 0) {
+    *err = MakeSysError(errno, "fcntl(F_PUNCHHOLE)", path);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace plumb

@@ -1,0 +1,83 @@
+// Space primitives (clones, shared extents, sparse files): plain structs and per-OS functions.
+// Only common/space.cc touches N-API; posix/, linux/, darwin/ and win/ implement these.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "plumb.h"
+
+namespace plumb {
+
+// One mapped extent of a file: where it is in the file, where on the device, and whether the file
+// system says another file (or snapshot) references the same blocks.
+struct FileExtent {
+  uint64_t logical = 0;
+  uint64_t physical = 0;
+  uint64_t length = 0;
+  bool shared = false;
+};
+
+// How a file's data is stored. Fields the OS cannot tell stay std::nullopt.
+struct FileSharing {
+  uint64_t logicalBytes = 0;
+  uint64_t allocatedBytes = 0;
+  // Physical extents (Linux FIEMAP). nullopt when the OS has no such map or an extent's address is
+  // unknown (inline data, unwritten delayed allocation): then sharing must be reported as unknown.
+  std::optional<std::vector<FileExtent>> extents;
+  std::optional<uint64_t> sharedBytes;    // bytes the file system flags as shared
+  std::optional<bool> compressed;         // transparent compression that a clone would lose
+  std::optional<std::string> cloneId;     // macOS: files with equal clone ids share storage
+  std::optional<uint64_t> privateBytes;   // macOS: bytes only this file holds
+  std::optional<uint32_t> cloneRefcount;  // macOS: how many files share its clone
+};
+
+bool QueryFileSharing(const std::string& path, FileSharing* out, SysError* err);
+
+// Kernel-verified deduplication of all of `target` onto `source` (Linux FIDEDUPERANGE, in chunks).
+// The files must have equal sizes. `differs` is set when the kernel found different bytes; chunks
+// before that point may already share storage (their bytes were equal, so no content changed).
+struct DedupeOutcome {
+  uint64_t bytesDeduped = 0;
+  bool differs = false;
+};
+bool DedupeWholeFile(const std::string& source, const std::string& target, DedupeOutcome* out,
+                     SysError* err);
+
+// Whether the file system holding `file` can share storage between files (clones, dedupe).
+// std::nullopt when it cannot be told without changing anything.
+bool QuerySharingSupport(const std::string& file, std::optional<bool>* out, SysError* err);
+
+// Creates `target` (which must not exist) as a clone of `source`: FICLONE, clonefile,
+// FSCTL_DUPLICATE_EXTENTS_TO_FILE. On failure no `target` is left behind.
+bool CloneFile(const std::string& source, const std::string& target, SysError* err);
+
+// Copies owner, mode, extended attributes (ACLs included), flags and times (access, modification,
+// birth where settable) from `from` to `to`. Times are set last.
+bool CopyMetadata(const std::string& from, const std::string& to, SysError* err);
+
+// Sets access and modification times exactly (nanoseconds since the epoch), not following links.
+bool SetTimes(const std::string& path, int64_t atimeNs, int64_t mtimeNs, SysError* err);
+
+// The byte ranges of a file that hold data; everything else reads as zeros without storage.
+struct ByteRange {
+  uint64_t offset = 0;
+  uint64_t length = 0;
+};
+struct DataMap {
+  uint64_t logicalBytes = 0;
+  uint64_t allocatedBytes = 0;
+  std::vector<ByteRange> data;
+  bool holesSupported = true;  // false: the file system cannot report holes (all data)
+};
+bool QueryDataRanges(const std::string& path, DataMap* out, SysError* err);
+
+// Deallocates [offset, offset + length) keeping the size; the range then reads as zeros.
+bool PunchHole(const std::string& path, uint64_t offset, uint64_t length, SysError* err);
+
+// Creates `path` (which must not exist) as a sparse file of `bytes`, all hole.
+bool CreateSparseFile(const std::string& path, uint64_t bytes, SysError* err);
+
+}  // namespace plumb

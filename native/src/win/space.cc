@@ -1,0 +1,343 @@
+// Windows space primitives: ReFS block cloning (FSCTL_DUPLICATE_EXTENTS_TO_FILE), sparse files
+// (FSCTL_SET_SPARSE, FSCTL_SET_ZERO_DATA, FSCTL_QUERY_ALLOCATED_RANGES), times, attributes and ACL.
+// Windows reports no physical sharing here, so sharing stays unknown rather than guessed.
+#include "space.h"
+
+#include <windows.h>
+#include <winioctl.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "win/paths.h"
+
+#ifndef FSCTL_DUPLICATE_EXTENTS_TO_FILE
+#define FSCTL_DUPLICATE_EXTENTS_TO_FILE \
+  CTL_CODE(FILE_DEVICE_FILE_SYSTEM, 209, METHOD_BUFFERED, FILE_WRITE_DATA)
+#endif
+
+#ifndef FILE_SUPPORTS_BLOCK_REFCOUNTING
+#define FILE_SUPPORTS_BLOCK_REFCOUNTING 0x08000000
+#endif
+
+namespace plumb {
+namespace {
+
+// The input of FSCTL_DUPLICATE_EXTENTS_TO_FILE (DUPLICATE_EXTENTS_DATA in the Windows SDK).
+struct DuplicateExtents {
+  HANDLE fileHandle;
+  LARGE_INTEGER sourceFileOffset;
+  LARGE_INTEGER targetFileOffset;
+  LARGE_INTEGER byteCount;
+};
+
+// One call may clone at most under 4 GiB; stay well inside it, in whole clusters.
+constexpr uint64_t kCloneChunkBytes = 1ull << 30;
+
+struct Handle {
+  HANDLE h = INVALID_HANDLE_VALUE;
+  explicit Handle(HANDLE value) : h(value) {}
+  ~Handle() {
+    if (h != INVALID_HANDLE_VALUE) CloseHandle(h);
+  }
+  bool ok() const { return h != INVALID_HANDLE_VALUE; }
+};
+
+HANDLE OpenPath(const std::string& path, DWORD access, DWORD share, DWORD disposition) {
+  return CreateFileW(Widen(path).c_str(), access, share, nullptr, disposition,
+                     FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, nullptr);
+}
+
+SysError LastError(const char* call, const std::string& path) {
+  return MakeSysError(static_cast<long>(GetLastError()), call, path);
+}
+
+bool FileSize(HANDLE h, const std::string& path, uint64_t* size, SysError* err) {
+  LARGE_INTEGER value;
+  if (!GetFileSizeEx(h, &value)) {
+    *err = LastError("GetFileSizeEx", path);
+    return false;
+  }
+  *size = static_cast<uint64_t>(value.QuadPart);
+  return true;
+}
+
+uint64_t AllocatedBytes(const std::string& path) {
+  DWORD high = 0;
+  DWORD low = GetCompressedFileSizeW(Widen(path).c_str(), &high);
+  if (low == INVALID_FILE_SIZE && GetLastError() != NO_ERROR) return 0;
+  return (static_cast<uint64_t>(high) << 32) | low;
+}
+
+bool SetSparse(HANDLE h, const std::string& path, SysError* err) {
+  FILE_SET_SPARSE_BUFFER sparse;
+  sparse.SetSparse = TRUE;
+  DWORD returned = 0;
+  if (!DeviceIoControl(h, FSCTL_SET_SPARSE, &sparse, sizeof sparse, nullptr, 0, &returned,
+                       nullptr)) {
+    *err = LastError("DeviceIoControl(FSCTL_SET_SPARSE)", path);
+    return false;
+  }
+  return true;
+}
+
+bool SetEndOfFile(HANDLE h, const std::string& path, uint64_t bytes, SysError* err) {
+  FILE_END_OF_FILE_INFO eof;
+  eof.EndOfFile.QuadPart = static_cast<LONGLONG>(bytes);
+  if (!SetFileInformationByHandle(h, FileEndOfFileInfo, &eof, sizeof eof)) {
+    *err = LastError("SetFileInformationByHandle", path);
+    return false;
+  }
+  return true;
+}
+
+uint64_t ClusterBytes(const std::string& path) {
+  wchar_t root[MAX_PATH];
+  DWORD sectorsPerCluster = 0, bytesPerSector = 0, freeClusters = 0, totalClusters = 0;
+  if (!GetVolumePathNameW(Widen(path).c_str(), root, MAX_PATH)) return 4096;
+  if (!GetDiskFreeSpaceW(root, &sectorsPerCluster, &bytesPerSector, &freeClusters,
+                         &totalClusters)) {
+    return 4096;
+  }
+  return static_cast<uint64_t>(sectorsPerCluster) * bytesPerSector;
+}
+
+FILETIME ToFileTime(int64_t unixNs) {
+  // FILETIME counts 100 ns ticks since 1601-01-01.
+  const int64_t ticks = unixNs / 100 + 116444736000000000LL;
+  FILETIME ft;
+  ft.dwLowDateTime = static_cast<DWORD>(static_cast<uint64_t>(ticks) & 0xffffffffu);
+  ft.dwHighDateTime = static_cast<DWORD>(static_cast<uint64_t>(ticks) >> 32);
+  return ft;
+}
+
+// Alternate data streams (Zone.Identifier, ...) are not carried by a clone here: refuse rather
+// than drop them.
+bool HasAlternateStreams(const std::string& path) {
+  WIN32_FIND_STREAM_DATA stream;
+  HANDLE find = FindFirstStreamW(Widen(path).c_str(), FindStreamInfoStandard, &stream, 0);
+  if (find == INVALID_HANDLE_VALUE) return false;
+  bool extra = false;
+  do {
+    if (wcscmp(stream.cStreamName, L"::$DATA") != 0) extra = true;
+  } while (!extra && FindNextStreamW(find, &stream));
+  FindClose(find);
+  return extra;
+}
+
+}  // namespace
+
+bool QueryFileSharing(const std::string& path, FileSharing* out, SysError* err) {
+  WIN32_FILE_ATTRIBUTE_DATA data;
+  if (!GetFileAttributesExW(Widen(path).c_str(), GetFileExInfoStandard, &data)) {
+    *err = LastError("GetFileAttributesExW", path);
+    return false;
+  }
+  out->logicalBytes = (static_cast<uint64_t>(data.nFileSizeHigh) << 32) | data.nFileSizeLow;
+  out->allocatedBytes = AllocatedBytes(path);
+  out->compressed = (data.dwFileAttributes & FILE_ATTRIBUTE_COMPRESSED) != 0;
+  return true;
+}
+
+bool DedupeWholeFile(const std::string&, const std::string& target, DedupeOutcome*, SysError* err) {
+  *err = MakeSysError(ERROR_NOT_SUPPORTED, "dedupeFile", target);
+  err->message =
+      "Windows has no kernel-verified in-place dedupe; clone to a temporary file instead";
+  return false;
+}
+
+bool QuerySharingSupport(const std::string& file, std::optional<bool>* out, SysError* err) {
+  wchar_t root[MAX_PATH];
+  DWORD flags = 0;
+  if (!GetVolumePathNameW(Widen(file).c_str(), root, MAX_PATH) ||
+      !GetVolumeInformationW(root, nullptr, 0, nullptr, nullptr, &flags, nullptr, 0)) {
+    *err = LastError("GetVolumeInformationW", file);
+    return false;
+  }
+  *out = (flags & FILE_SUPPORTS_BLOCK_REFCOUNTING) != 0;  // ReFS block cloning
+  return true;
+}
+
+bool CloneFile(const std::string& source, const std::string& target, SysError* err) {
+  Handle src(OpenPath(source, GENERIC_READ, FILE_SHARE_READ, OPEN_EXISTING));
+  if (!src.ok()) {
+    *err = LastError("CreateFileW", source);
+    return false;
+  }
+  uint64_t size = 0;
+  if (!FileSize(src.h, source, &size, err)) return false;
+  BY_HANDLE_FILE_INFORMATION info;
+  if (!GetFileInformationByHandle(src.h, &info)) {
+    *err = LastError("GetFileInformationByHandle", source);
+    return false;
+  }
+  bool ok = false;
+  {
+    Handle dst(OpenPath(target, GENERIC_READ | GENERIC_WRITE | DELETE, 0, CREATE_NEW));
+    if (!dst.ok()) {
+      *err = LastError("CreateFileW", target);
+      return false;
+    }
+    ok = ((info.dwFileAttributes & FILE_ATTRIBUTE_SPARSE_FILE) == 0 ||
+          SetSparse(dst.h, target, err)) &&
+         SetEndOfFile(dst.h, target, size, err);
+    const uint64_t cluster = ClusterBytes(target);
+    for (uint64_t offset = 0; ok && offset < size; offset += kCloneChunkBytes) {
+      uint64_t length = std::min(kCloneChunkBytes, size - offset);
+      length = (length + cluster - 1) / cluster * cluster;  // the last cluster may pass the end
+      DuplicateExtents request;
+      request.fileHandle = src.h;
+      request.sourceFileOffset.QuadPart = static_cast<LONGLONG>(offset);
+      request.targetFileOffset.QuadPart = static_cast<LONGLONG>(offset);
+      request.byteCount.QuadPart = static_cast<LONGLONG>(length);
+      DWORD returned = 0;
+      if (!DeviceIoControl(dst.h, FSCTL_DUPLICATE_EXTENTS_TO_FILE, &request, sizeof request,
+                           nullptr, 0, &returned, nullptr)) {
+        *err = LastError("DeviceIoControl(FSCTL_DUPLICATE_EXTENTS_TO_FILE)", target);
+        ok = false;
+      }
+    }
+    if (ok && !FlushFileBuffers(dst.h)) {
+      *err = LastError("FlushFileBuffers", target);
+      ok = false;
+    }
+  }
+  if (!ok) DeleteFileW(Widen(target).c_str());
+  return ok;
+}
+
+bool CopyMetadata(const std::string& from, const std::string& to, SysError* err) {
+  if (HasAlternateStreams(from)) {
+    *err = MakeSysError(ERROR_NOT_SUPPORTED, "FindFirstStreamW", from);
+    err->message = "the file has alternate data streams, which a clone would not keep";
+    return false;
+  }
+  Handle src(OpenPath(from, GENERIC_READ | READ_CONTROL, FILE_SHARE_READ | FILE_SHARE_WRITE,
+                      OPEN_EXISTING));
+  if (!src.ok()) {
+    *err = LastError("CreateFileW", from);
+    return false;
+  }
+  Handle dst(OpenPath(to, GENERIC_READ | FILE_WRITE_ATTRIBUTES | WRITE_DAC, 0, OPEN_EXISTING));
+  if (!dst.ok()) {
+    *err = LastError("CreateFileW", to);
+    return false;
+  }
+  const SECURITY_INFORMATION which = DACL_SECURITY_INFORMATION;
+  DWORD needed = 0;
+  GetKernelObjectSecurity(src.h, which, nullptr, 0, &needed);
+  std::vector<unsigned char> descriptor(needed ? needed : 1);
+  if (!GetKernelObjectSecurity(src.h, which, descriptor.data(),
+                               static_cast<DWORD>(descriptor.size()), &needed)) {
+    *err = LastError("GetKernelObjectSecurity", from);
+    return false;
+  }
+  if (!SetKernelObjectSecurity(dst.h, which, descriptor.data())) {
+    *err = LastError("SetKernelObjectSecurity", to);
+    return false;
+  }
+  FILE_BASIC_INFO basic;
+  if (!GetFileInformationByHandleEx(src.h, FileBasicInfo, &basic, sizeof basic)) {
+    *err = LastError("GetFileInformationByHandleEx", from);
+    return false;
+  }
+  basic.ChangeTime.QuadPart = 0;  // 0 = leave as is
+  if (!SetFileInformationByHandle(dst.h, FileBasicInfo, &basic, sizeof basic)) {
+    *err = LastError("SetFileInformationByHandle", to);
+    return false;
+  }
+  return true;
+}
+
+bool SetTimes(const std::string& path, int64_t atimeNs, int64_t mtimeNs, SysError* err) {
+  Handle file(OpenPath(path, FILE_WRITE_ATTRIBUTES,
+                       FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, OPEN_EXISTING));
+  if (!file.ok()) {
+    *err = LastError("CreateFileW", path);
+    return false;
+  }
+  const FILETIME access = ToFileTime(atimeNs), write = ToFileTime(mtimeNs);
+  if (!SetFileTime(file.h, nullptr, &access, &write)) {
+    *err = LastError("SetFileTime", path);
+    return false;
+  }
+  return true;
+}
+
+bool QueryDataRanges(const std::string& path, DataMap* out, SysError* err) {
+  Handle file(OpenPath(path, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, OPEN_EXISTING));
+  if (!file.ok()) {
+    *err = LastError("CreateFileW", path);
+    return false;
+  }
+  uint64_t size = 0;
+  if (!FileSize(file.h, path, &size, err)) return false;
+  out->logicalBytes = size;
+  out->allocatedBytes = AllocatedBytes(path);
+  out->data.clear();
+  FILE_ALLOCATED_RANGE_BUFFER query;
+  query.FileOffset.QuadPart = 0;
+  query.Length.QuadPart = static_cast<LONGLONG>(size);
+  std::vector<FILE_ALLOCATED_RANGE_BUFFER> ranges(64);
+  while (query.Length.QuadPart > 0) {
+    DWORD returned = 0;
+    BOOL done =
+        DeviceIoControl(file.h, FSCTL_QUERY_ALLOCATED_RANGES, &query, sizeof query, ranges.data(),
+                        static_cast<DWORD>(ranges.size() * sizeof ranges[0]), &returned, nullptr);
+    if (!done && GetLastError() != ERROR_MORE_DATA) {
+      if (GetLastError() == ERROR_INVALID_FUNCTION) {  // the file system has no sparse files
+        out->holesSupported = false;
+        out->data.assign(1, ByteRange{0, size});
+        return true;
+      }
+      *err = LastError("DeviceIoControl(FSCTL_QUERY_ALLOCATED_RANGES)", path);
+      return false;
+    }
+    const size_t count = returned / sizeof ranges[0];
+    for (size_t i = 0; i < count; ++i) {
+      out->data.push_back(ByteRange{static_cast<uint64_t>(ranges[i].FileOffset.QuadPart),
+                                    static_cast<uint64_t>(ranges[i].Length.QuadPart)});
+    }
+    if (done || count == 0) break;
+    const FILE_ALLOCATED_RANGE_BUFFER& last = ranges[count - 1];
+    const LONGLONG next = last.FileOffset.QuadPart + last.Length.QuadPart;
+    query.Length.QuadPart = static_cast<LONGLONG>(size) - next;
+    query.FileOffset.QuadPart = next;
+  }
+  return true;
+}
+
+bool PunchHole(const std::string& path, uint64_t offset, uint64_t length, SysError* err) {
+  Handle file(OpenPath(path, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ, OPEN_EXISTING));
+  if (!file.ok()) {
+    *err = LastError("CreateFileW", path);
+    return false;
+  }
+  if (!SetSparse(file.h, path, err)) return false;
+  FILE_ZERO_DATA_INFORMATION zero;
+  zero.FileOffset.QuadPart = static_cast<LONGLONG>(offset);
+  zero.BeyondFinalZero.QuadPart = static_cast<LONGLONG>(offset + length);
+  DWORD returned = 0;
+  if (!DeviceIoControl(file.h, FSCTL_SET_ZERO_DATA, &zero, sizeof zero, nullptr, 0, &returned,
+                       nullptr)) {
+    *err = LastError("DeviceIoControl(FSCTL_SET_ZERO_DATA)", path);
+    return false;
+  }
+  return true;
+}
+
+bool CreateSparseFile(const std::string& path, uint64_t bytes, SysError* err) {
+  bool ok = false;
+  {
+    Handle file(OpenPath(path, GENERIC_READ | GENERIC_WRITE, 0, CREATE_NEW));
+    if (!file.ok()) {
+      *err = LastError("CreateFileW", path);
+      return false;
+    }
+    ok = SetSparse(file.h, path, err) && SetEndOfFile(file.h, path, bytes, err);
+  }
+  if (!ok) DeleteFileW(Widen(path).c_str());
+  return ok;
+}
+
+}  // namespace plumb

@@ -1,0 +1,94 @@
+/** Files for space tests: random content, exact copies, and snapshots of content and metadata. */
+import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  copyFileSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+
+/** A file of `bytes` random (incompressible) bytes; returns its path. */
+export function randomFile(file: string, bytes: number): string {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, randomBytes(bytes));
+  return file;
+}
+
+/** A real copy with its own blocks (never a reflink, whatever cp would default to). */
+export function plainCopy(from: string, to: string): string {
+  mkdirSync(path.dirname(to), { recursive: true });
+  writeFileSync(to, readQuietly(from));
+  return to;
+}
+
+/** A clone sharing all blocks with `from` (needs a reflink file system). */
+export function reflinkCopy(from: string, to: string): string {
+  copyFileSync(from, to, constants.COPYFILE_FICLONE_FORCE);
+  return to;
+}
+
+/** Reads without touching the access time, so snapshots do not change what they record. */
+export function readQuietly(file: string): Buffer {
+  return readFileSync(file, { flag: constants.O_RDONLY | constants.O_NOATIME });
+}
+
+export function sha256(file: string): string {
+  return createHash('sha256').update(readQuietly(file)).digest('hex');
+}
+
+export function setXattr(file: string, name: string, value: string): void {
+  execFileSync('setfattr', ['-n', name, '-v', value, file]);
+}
+
+/** Every extended attribute, as `getfattr -d` prints them (empty when none). */
+export function xattrs(file: string): string {
+  return execFileSync('getfattr', ['-d', '-m', '-', '--absolute-names', file], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line && !line.startsWith('#'))
+    .sort()
+    .join('\n');
+}
+
+/** What must not change when a copy becomes a clone (ctime, inode and birth time may, by design). */
+export interface FileSnapshot {
+  sha256: string;
+  size: number;
+  mode: number;
+  uid: number;
+  gid: number;
+  atimeNs: bigint;
+  mtimeNs: bigint;
+  xattrs: string;
+}
+
+export function snapshot(file: string): FileSnapshot {
+  const s = lstatSync(file, { bigint: true });
+  return {
+    sha256: sha256(file),
+    size: Number(s.size),
+    mode: Number(s.mode),
+    uid: Number(s.uid),
+    gid: Number(s.gid),
+    atimeNs: s.atimeNs,
+    mtimeNs: s.mtimeNs,
+    xattrs: xattrs(file),
+  };
+}
+
+export function folderTimes(dir: string): { atimeNs: bigint; mtimeNs: bigint } {
+  const s = lstatSync(dir, { bigint: true });
+  return { atimeNs: s.atimeNs, mtimeNs: s.mtimeNs };
+}
+
+/** Free bytes of the file system holding `dir`, from statfs, after flushing delayed allocations. */
+export function freeBytes(dir: string): number {
+  execFileSync('sync', ['-f', dir]);
+  const out = execFileSync('stat', ['-f', '-c', '%f %S', dir], { encoding: 'utf8' })
+    .trim()
+    .split(' ');
+  return Number(out[0]) * Number(out[1]);
+}
