@@ -9,8 +9,9 @@
       "conditions": [
         ["OS=='linux'", {
           "sources": ["<!@(node sources.cjs posix linux)"],
+          "defines": ["<!@(node probe-io.cjs defines)"],
           "cflags_cc": ["-std=c++17", "-O2", "-Wall", "-Wextra"],
-          "libraries": []
+          "libraries": ["<!@(node probe-io.cjs libraries)", "-lpthread"]
         }],
         ["OS=='mac'", {
           "sources": ["<!@(node sources.cjs posix darwin)"],

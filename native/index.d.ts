@@ -40,7 +40,7 @@ export interface TimedIoOptions {
   /** Force buffered I/O (+ flush and drop-cache hints) even where direct I/O works. */
   buffered?: boolean;
   cancel?: CancelHandle;
-  /** Called from the JS thread about every 100 ms while the transfer runs. */
+  /** Called from the JS thread about every 100 ms while the transfer runs; a throw stops it. */
   onProgress?: (progress: { bytesDone: number; seconds: number }) => void;
 }
 
@@ -68,12 +68,17 @@ export interface QueueDepthOptions {
   durationSeconds?: number;
   /** ...or after this many bytes, whichever comes first. */
   totalBytes?: number;
+  /** Default 100 (10 ... 60000). */
   sampleIntervalMs?: number;
   buffered?: boolean;
+  /** Force one engine (ENOTSUP where it cannot run); by default the best available is used. */
+  engine?: QueueEngineName;
   cancel?: CancelHandle;
-  /** One call per sample, never merged. */
+  /** One call per sample, never merged; all are delivered before the Promise settles. */
   onSample?: (sample: QueueSample) => void;
 }
+
+export type QueueEngineName = 'io_uring' | 'libaio' | 'threads' | 'overlapped';
 
 export interface QueueSample {
   /** Seconds since the run started, at the end of this sample. */
@@ -95,8 +100,8 @@ export interface QueueDepthResult {
   latency: { mean: number; p50: number; p90: number; p99: number; p999: number; max: number };
   samples: QueueSample[];
   cacheMode: CacheMode;
-  /** How requests were kept in flight: "io_uring", "libaio", "threads", "overlapped". */
-  engine: string;
+  /** How requests were kept in flight. */
+  engine: QueueEngineName;
 }
 
 export interface PlumbNative {
@@ -104,76 +109,21 @@ export interface PlumbNative {
   abiVersion: number;
   volumeInfo(path: string): Promise<NativeVolumeInfo>;
   createCancel(): CancelHandle;
-  /** Creates (or truncates) `path` and writes `bytes` of incompressible data, timed. */
+  /**
+   * Creates (or truncates) `path` and writes `bytes` of incompressible data, timed, then flushes it
+   * to the drive. On error or cancel the partial file is removed.
+   */
   timedWrite(path: string, bytes: number, options?: TimedIoOptions): Promise<TimedIoResult>;
   /** Reads the whole file at `path`, uncached where the OS allows, timed. */
   timedRead(path: string, options?: TimedIoOptions): Promise<TimedIoResult>;
+  /**
+   * Keeps `queueDepth` requests in flight per thread on the test file at `path` until the time or
+   * byte budget is spent. A test file this call created (or rewrote) is removed if it fails or is
+   * cancelled.
+   */
   queueDepthRun(path: string, options: QueueDepthOptions): Promise<QueueDepthResult>;
   /** Drive temperature in °C for the volume holding `path`, where readable without privileges. */
   driveTemperature(path: string): Promise<number | null>;
-}
-
-// ── Space: clones, shared extents, sparse files (src/*/space.cc) ─────────────────────────────
-
-/** One mapped extent: position in the file, position on the device, and the file system's shared flag. */
-export interface NativeExtent {
-  logical: number;
-  physical: number;
-  length: number;
-  /** The file system says other files (or snapshots) reference these blocks too. */
-  shared: boolean;
-}
-
-/** How a file's data is stored. `null` means the OS cannot tell. */
-export interface NativeFileSharing {
-  logicalBytes: number;
-  /** Bytes allocated to the file (st_blocks × 512; Windows: compressed/sparse size). */
-  allocatedBytes: number;
-  /** Linux FIEMAP extents with physical offsets; null where the OS has no such map. */
-  extents: NativeExtent[] | null;
-  /** Bytes in extents flagged shared (Linux), or allocated minus private bytes (macOS). */
-  sharedBytes: number | null;
-  /** Transparent compression (btrfs encoded extents, macOS UF_COMPRESSED, NTFS compressed). */
-  compressed: boolean | null;
-  /** macOS: files with the same clone id are full clones of each other. */
-  cloneId: string | null;
-  /** macOS: bytes only this file holds (what deleting it would free). */
-  privateBytes: number | null;
-  /** macOS: how many files share this clone. */
-  cloneRefcount: number | null;
-}
-
-export interface NativeDedupeOutcome {
-  /** Bytes the kernel verified equal and made shared. */
-  bytesDeduped: number;
-  /** The kernel found different bytes (or sizes differ): nothing past that point was shared. */
-  differs: boolean;
-}
-
-export interface NativeDataMap {
-  logicalBytes: number;
-  allocatedBytes: number;
-  /** False when the file system cannot report holes; `data` is then the whole file. */
-  holesSupported: boolean;
-  /** Ranges that hold data, ascending; the rest of the file is holes. */
-  data: { offset: number; length: number }[];
-}
-
-export interface PlumbNative {
-  fileSharing(path: string): Promise<NativeFileSharing>;
-  /** Whether the file system holding `file` can share storage between files; null if it cannot be told. */
-  sharingSupport(file: string): Promise<boolean | null>;
-  /** Kernel-verified dedupe of all of `target` onto `source` (Linux FIDEDUPERANGE); ENOTSUP elsewhere. */
-  dedupeFile(source: string, target: string): Promise<NativeDedupeOutcome>;
-  /** Creates `target` (must not exist) as a clone of `source`; no partial target is left on failure. */
-  cloneFile(source: string, target: string): Promise<void>;
-  /** Owner, mode, xattrs/ACLs, flags, times (and birth time on macOS) from `from` onto `to`. */
-  copyMetadata(from: string, to: string): Promise<void>;
-  /** Exact access/modification times in nanoseconds since the epoch; does not follow links. */
-  setTimes(path: string, atimeNs: bigint, mtimeNs: bigint): Promise<void>;
-  dataRanges(path: string): Promise<NativeDataMap>;
-  /** Deallocates a range keeping the size; it then reads as zeros. */
-  punchHole(path: string, offset: number, length: number): Promise<void>;
-  /** Creates `path` (must not exist) as an all-hole file of `bytes`. */
-  createSparseFile(path: string, bytes: number): Promise<void>;
+  /** Cost of one reading of the monotonic clock that times every call, nanoseconds (measured now). */
+  clockOverheadNanos(): number;
 }

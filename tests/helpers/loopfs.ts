@@ -29,6 +29,8 @@ export interface LoopOptions {
   mountOptions?: string[];
   /** Attach the loop device with --direct-io=on, so I/O to it bypasses the host's page cache. */
   directIo?: boolean;
+  /** Logical sector size of the loop device (512 default; 4096 makes a 4Kn disk). */
+  sectorSize?: number;
 }
 
 function run(command: string, args: string[]): string {
@@ -108,6 +110,7 @@ export function mountLoopFs(fsType: string, options: LoopOptions = {}): MountedF
     run(`mkfs.${fsType}`, [...mkfsQuiet, ...mkfsForce, ...(options.mkfsArgs ?? []), image]);
     const attach = ['--find', '--show'];
     if (options.directIo) attach.push('--direct-io=on');
+    if (options.sectorSize) attach.push('--sector-size', String(options.sectorSize));
     device = run('losetup', [...attach, image]).trim();
     run('mkdir', ['-p', dir]);
     const mountArgs = options.mountOptions?.length ? ['-o', options.mountOptions.join(',')] : [];

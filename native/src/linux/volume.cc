@@ -1,14 +1,19 @@
 // Linux volume facts: statvfs for space, /proc/self/mountinfo for the mount, sysfs for the device.
+#include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 
+#include "linux/block_device.h"
 #include "plumb.h"
 
 namespace plumb {
@@ -64,6 +69,51 @@ std::optional<MountEntry> FindMount(const std::string& realPath, dev_t dev) {
   return best;
 }
 
+// XFS_IOC_FSGEOMETRY (v5 geometry, Linux 5.1+): its flags say whether reflink is on.
+struct XfsGeometry {
+  uint32_t blocksize, rtextsize, agblocks, agcount, logblocks, sectsize, inodesize, imaxpct;
+  uint64_t datablocks, rtblocks, rtextents, logstart;
+  unsigned char uuid[16];
+  uint32_t sunit, swidth, version, flags, logsectsize, rtsectsize, dirblocksize, logsunit;
+  uint32_t sick, checked;
+  uint64_t reserved[17];
+};
+static_assert(sizeof(XfsGeometry) == 256, "struct xfs_fsop_geom is 256 bytes");
+constexpr unsigned long kXfsIocFsGeometry = _IOR('X', 126, XfsGeometry);
+constexpr uint32_t kXfsGeomFlagsReflink = 1u << 20;
+
+std::optional<bool> XfsReflink(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  XfsGeometry geometry{};
+  const bool ok = ioctl(fd, kXfsIocFsGeometry, &geometry) == 0;
+  close(fd);
+  if (!ok) return std::nullopt;
+  return (geometry.flags & kXfsGeomFlagsReflink) != 0;
+}
+
+bool OneOf(const std::string& value, std::initializer_list<const char*> names) {
+  for (const char* name : names) {
+    if (value == name) return true;
+  }
+  return false;
+}
+
+// What each file system can do, where that is a property of the file system type.
+void FillFsFeatures(const std::string& path, const std::string& fsType, VolumeFacts* out) {
+  if (OneOf(fsType, {"btrfs", "bcachefs", "ocfs2"})) out->supportsClones = true;
+  if (fsType == "xfs") out->supportsClones = XfsReflink(path);
+  if (OneOf(fsType, {"ext2", "ext3", "ext4", "tmpfs", "ramfs", "vfat", "exfat", "f2fs", "ntfs3",
+                     "jfs", "reiserfs"})) {
+    out->supportsClones = false;
+  }
+  if (OneOf(fsType, {"ext2", "ext3", "ext4", "xfs", "btrfs", "bcachefs", "tmpfs", "f2fs", "zfs",
+                     "ntfs3", "jfs", "ocfs2"})) {
+    out->supportsSparse = true;
+  }
+  if (OneOf(fsType, {"vfat", "exfat", "msdos", "hfsplus"})) out->supportsSparse = false;
+}
+
 }  // namespace
 
 bool QueryVolume(const std::string& path, VolumeFacts* out, SysError* err) {
@@ -93,6 +143,22 @@ bool QueryVolume(const std::string& path, VolumeFacts* out, SysError* err) {
     out->mountPoint = mount->mountPoint;
     out->fsType = mount->fsType;
     out->device = mount->source;
+    FillFsFeatures(resolved, mount->fsType, out);
+  }
+  // The block device: the mount source when it is one (btrfs reports an anonymous st_dev).
+  dev_t dev = st.st_dev;
+  struct stat source;
+  if (out->device && out->device->rfind("/dev/", 0) == 0 &&
+      stat(out->device->c_str(), &source) == 0 && S_ISBLK(source.st_mode)) {
+    dev = source.st_rdev;
+  }
+  BlockDeviceFacts block = DescribeBlockDevice(dev);
+  if (!block.diskName.empty()) {
+    out->rotational = block.rotational;
+    out->bus = block.bus;
+    out->medium = block.medium;
+    out->internal = block.internal;
+    out->directIoAlignment = block.logicalBlockSize;
   }
   return true;
 }
