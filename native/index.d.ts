@@ -127,3 +127,68 @@ export interface PlumbNative {
   /** Cost of one reading of the monotonic clock that times every call, nanoseconds (measured now). */
   clockOverheadNanos(): number;
 }
+
+// ── Space: clones, shared extents, sparse files (src/*/space.cc) ─────────────────────────────
+
+/** One mapped extent: position in the file, position on the device, and the file system's shared flag. */
+export interface NativeExtent {
+  logical: number;
+  physical: number;
+  length: number;
+  /** The file system says other files (or snapshots) reference these blocks too. */
+  shared: boolean;
+}
+
+/** How a file's data is stored. `null` means the OS cannot tell. */
+export interface NativeFileSharing {
+  logicalBytes: number;
+  /** Bytes allocated to the file (st_blocks × 512; Windows: compressed/sparse size). */
+  allocatedBytes: number;
+  /** Linux FIEMAP extents with physical offsets; null where the OS has no such map. */
+  extents: NativeExtent[] | null;
+  /** Bytes in extents flagged shared (Linux), or allocated minus private bytes (macOS). */
+  sharedBytes: number | null;
+  /** Transparent compression (btrfs encoded extents, macOS UF_COMPRESSED, NTFS compressed). */
+  compressed: boolean | null;
+  /** macOS: files with the same clone id are full clones of each other. */
+  cloneId: string | null;
+  /** macOS: bytes only this file holds (what deleting it would free). */
+  privateBytes: number | null;
+  /** macOS: how many files share this clone. */
+  cloneRefcount: number | null;
+}
+
+export interface NativeDedupeOutcome {
+  /** Bytes the kernel verified equal and made shared. */
+  bytesDeduped: number;
+  /** The kernel found different bytes (or sizes differ): nothing past that point was shared. */
+  differs: boolean;
+}
+
+export interface NativeDataMap {
+  logicalBytes: number;
+  allocatedBytes: number;
+  /** False when the file system cannot report holes; `data` is then the whole file. */
+  holesSupported: boolean;
+  /** Ranges that hold data, ascending; the rest of the file is holes. */
+  data: { offset: number; length: number }[];
+}
+
+export interface PlumbNative {
+  fileSharing(path: string): Promise<NativeFileSharing>;
+  /** Whether the file system holding `file` can share storage between files; null if it cannot be told. */
+  sharingSupport(file: string): Promise<boolean | null>;
+  /** Kernel-verified dedupe of all of `target` onto `source` (Linux FIDEDUPERANGE); ENOTSUP elsewhere. */
+  dedupeFile(source: string, target: string): Promise<NativeDedupeOutcome>;
+  /** Creates `target` (must not exist) as a clone of `source`; no partial target is left on failure. */
+  cloneFile(source: string, target: string): Promise<void>;
+  /** Owner, mode, xattrs/ACLs, flags, times (and birth time on macOS) from `from` onto `to`. */
+  copyMetadata(from: string, to: string): Promise<void>;
+  /** Exact access/modification times in nanoseconds since the epoch; does not follow links. */
+  setTimes(path: string, atimeNs: bigint, mtimeNs: bigint): Promise<void>;
+  dataRanges(path: string): Promise<NativeDataMap>;
+  /** Deallocates a range keeping the size; it then reads as zeros. */
+  punchHole(path: string, offset: number, length: number): Promise<void>;
+  /** Creates `path` (must not exist) as an all-hole file of `bytes`. */
+  createSparseFile(path: string, bytes: number): Promise<void>;
+}

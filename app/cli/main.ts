@@ -11,6 +11,7 @@ import { readCommand } from './commands/read.js';
 import { resultsCommand } from './commands/results.js';
 import { planCommand } from './commands/plan.js';
 import { serveCommand } from './commands/serve.js';
+import { spaceCommand } from './commands/space.js';
 
 export const commands: Command[] = [
   benchCommand,
@@ -19,6 +20,7 @@ export const commands: Command[] = [
   resultsCommand,
   infoCommand,
   planCommand,
+  spaceCommand,
   serveCommand,
 ];
 

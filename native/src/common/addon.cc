@@ -8,6 +8,7 @@ namespace {
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("abiVersion", Napi::Number::New(env, 1));
   plumb::RegisterVolume(env, exports);
+  plumb::RegisterSpace(env, exports);
   plumb::RegisterIo(env, exports);
   return exports;
 }

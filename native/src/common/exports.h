@@ -6,6 +6,7 @@
 namespace plumb {
 
 void RegisterVolume(Napi::Env env, Napi::Object exports);
+void RegisterSpace(Napi::Env env, Napi::Object exports);
 void RegisterIo(Napi::Env env, Napi::Object exports);
 
 }  // namespace plumb
