@@ -4,6 +4,7 @@
 import type { ReactNode } from 'react';
 import type { AppAbout } from '../../app/contract/app.js';
 import type { PlumbClient } from './client.js';
+import { PlannerScreen } from './screens/planner/PlannerScreen.js';
 import { VolumeScreen } from './screens/VolumeScreen.js';
 
 export interface ViewProps {
@@ -25,5 +26,11 @@ export const views: ViewDefinition[] = [
     title: 'Volumes',
     hint: 'What the system says about a disk',
     render: (props) => <VolumeScreen {...props} />,
+  },
+  {
+    id: 'planner',
+    title: 'Planner',
+    hint: 'Bigger internal SSD or external?',
+    render: (props) => <PlannerScreen {...props} />,
   },
 ];

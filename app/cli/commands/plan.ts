@@ -1,6 +1,7 @@
 import type { DiskResult, Evaluation, OptionResult } from '../../contract/planner.js';
 import { builtInCatalogue } from '../../core/planner/catalogue.js';
 import { evaluateScenario } from '../../core/planner/evaluate.js';
+import { measuredProfiles } from '../../core/planner/measured.js';
 import { formatSeconds, formatSize, formatUsd } from '../../core/planner/recommend.js';
 import { loadScenarioFile } from '../../core/planner/scenario-file.js';
 import { parseCommandArgs } from '../args.js';
@@ -109,7 +110,9 @@ export const planCommand: Command = {
     if (positionals.length !== 1)
       throw new UsageError('Give one scenario file: plumb plan SCENARIO.json');
     const scenario = await loadScenarioFile(positionals[0]!);
-    const evaluation = evaluateScenario(scenario, builtInCatalogue());
+    // Saved benchmark results are devices too: options may name them as "result:ID".
+    const { devices } = await measuredProfiles();
+    const evaluation = evaluateScenario(scenario, builtInCatalogue(), devices);
     io.stdout.write(
       values.json ? `${JSON.stringify(evaluation, null, 2)}\n` : planReport(evaluation),
     );

@@ -55,6 +55,12 @@ export function priceStepFor(tier: InternalPriceTier, capacityBytes: number) {
   );
 }
 
+const hostNames: Record<Scenario['host']['kind'], string> = {
+  'apple-silicon': 'an Apple silicon Mac',
+  'intel-mac': 'an Intel Mac',
+  'windows-pc': 'a Windows PC',
+};
+
 function gigabytes(bytes: number): string {
   return bytes >= 1e12 ? `${bytes / 1e12} TB` : `${Math.round(bytes / 1e9)} GB`;
 }
@@ -86,7 +92,7 @@ export function scenarioIssues(
         if (scenario.host.priceTier === undefined) {
           issues.push({
             path: `${at}.internalUpgradeUsd`,
-            message: `the catalogue has no internal upgrade prices for a ${scenario.host.kind}; give internalUpgradeUsd`,
+            message: `the catalogue has no internal upgrade prices for ${hostNames[scenario.host.kind]}; give internalUpgradeUsd (0 to keep the disk it has)`,
           });
         }
       } else if (!priceStepFor(tier, option.internalCapacity)) {

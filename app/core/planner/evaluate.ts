@@ -30,7 +30,13 @@ function chartOf(models: readonly OptionModel[], scenario: Scenario): Evaluation
       return { model: m, disk, cache: disk.cacheAt(disk.result.space[0]!.freeBytes) };
     });
   const largestBurst = Math.max(0, ...scenario.workload.bursts.map((b) => b.size));
-  const largestCache = Math.max(0, ...drawn.map((d) => d.cache ?? 0));
+  // Only caches with a cliff make a corner worth showing; a cache with no slower rate does not.
+  const largestCache = Math.max(
+    0,
+    ...drawn
+      .filter((d) => d.disk.rates.afterCacheBytesPerSecond < d.disk.rates.inCacheBytesPerSecond)
+      .map((d) => d.cache ?? 0),
+  );
   const maxBytes = niceCeiling(Math.max(100e9, 2 * largestBurst, 1.5 * largestCache));
   const curves = drawn.map((d) => ({
     index: d.model.result.index,

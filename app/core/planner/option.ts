@@ -330,9 +330,12 @@ export function evaluateOption(
     option.internalCapacity - baseCapacityBytes + (externalDevice?.capacityBytes ?? 0);
   const costUsd = internalUsd + externalUsd;
   const usable = disks.every((d) => d.result.link.usable);
+  // Seed 000: a USB 3.2 SSD as main storage on a Mac is a false economy (no Trim, no SMART).
+  const untrimmed = warnings.some((w) => w.code === 'usb-main-storage');
   const meetsRules =
     usable &&
     !tooSlow &&
+    !untrimmed &&
     disks.every(
       (d) =>
         d.result.firstShortYear === null &&

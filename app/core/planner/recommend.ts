@@ -82,7 +82,7 @@ export function recommend(
     .filter((m) => !m.result.meetsRules)
     .map((m) => {
       const problem = m.result.warnings.find((w) =>
-        /(below|full|wear|too-slow|needs|does-not-fit)/.test(w.code),
+        /(below|full|wear|too-slow|needs|does-not-fit|usb-main-storage)/.test(w.code),
       );
       return `Set aside ${m.result.name}: ${problem?.message ?? 'it does not meet the rules.'}`;
     });

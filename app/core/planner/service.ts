@@ -1,6 +1,6 @@
 /**
- * The planner's contract operations. Evaluation is pure; this layer adds the facts of this
- * machine for the defaults.
+ * The planner's contract operations. Evaluation is pure; this layer adds the measured profiles
+ * from saved results and the facts of this machine for the defaults.
  */
 import os from 'node:os';
 import type { Handlers } from '../dispatch.js';
@@ -8,6 +8,7 @@ import { volumeInfo } from '../volume.js';
 import { builtInCatalogue } from './catalogue.js';
 import { defaultScenario } from './defaults.js';
 import { evaluateScenario } from './evaluate.js';
+import { measuredProfiles } from './measured.js';
 import { parseScenario } from './scenario-file.js';
 
 type PlannerOperation = 'planner.catalogue' | 'planner.defaults' | 'planner.evaluate';
@@ -22,22 +23,27 @@ async function usedBytesOfHome(): Promise<number | null> {
   }
 }
 
-export function plannerHandlers(): Pick<Handlers, PlannerOperation> {
+export function plannerHandlers(measured = measuredProfiles): Pick<Handlers, PlannerOperation> {
   return {
     'planner.catalogue': async () => builtInCatalogue(),
     'planner.defaults': async () => {
+      const [{ devices, skipped }, usedBytes] = await Promise.all([measured(), usedBytesOfHome()]);
       const defaults = defaultScenario({
         platform: process.platform,
         arch: process.arch,
-        usedBytes: await usedBytesOfHome(),
-        measured: [],
+        usedBytes,
+        measured: devices,
       });
+      const notes = [...defaults.notes, ...skipped.map((s) => `Result ${s}`)];
       return {
         scenario: parseScenario(defaults.scenario, 'defaults'),
-        measuredDevices: [],
-        notes: defaults.notes,
+        measuredDevices: devices,
+        notes,
       };
     },
-    'planner.evaluate': async (scenario) => evaluateScenario(scenario, builtInCatalogue()),
+    'planner.evaluate': async (scenario) => {
+      const { devices } = await measured();
+      return evaluateScenario(scenario, builtInCatalogue(), devices);
+    },
   };
 }

@@ -72,7 +72,7 @@ test('invalid scenarios are refused in one line naming the field and what to do'
     ],
     [
       { ...valid(), host: { kind: 'windows-pc', port: 'tb4-usb4' } },
-      /options\.0\.internalUpgradeUsd: the catalogue has no internal upgrade prices for a windows-pc/,
+      /options\.0\.internalUpgradeUsd: the catalogue has no internal upgrade prices for a Windows PC; give internalUpgradeUsd \(0 to keep/,
     ],
     [
       {

@@ -1,0 +1,145 @@
+/**
+ * Time against burst size for every option, with the crossovers marked: where a bigger cache over
+ * a slower link overtakes a small cache over a faster one.
+ */
+import {
+  Chart as ChartJS,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
+  type ChartData,
+  type ChartOptions,
+} from 'chart.js';
+import { useEffect, useState } from 'react';
+import { Line } from 'react-chartjs-2';
+import type { Evaluation } from '../../../../app/contract/planner.js';
+import { formatSeconds, formatSize } from './format.js';
+
+ChartJS.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Legend);
+
+/** Re-read the theme's colours when the OS switches between light and dark. */
+function useThemeColors() {
+  const read = () => {
+    const style = getComputedStyle(document.documentElement);
+    const get = (name: string) => style.getPropertyValue(name).trim();
+    return {
+      text: get('--text'),
+      muted: get('--muted'),
+      grid: get('--border'),
+      surface: get('--surface'),
+      options: [0, 1, 2, 3, 4, 5].map((i) => get(`--plan-color-${i}`)),
+    };
+  };
+  const [colors, setColors] = useState(read);
+  useEffect(() => {
+    const query = window.matchMedia('(prefers-color-scheme: dark)');
+    const update = () => setColors(read());
+    query.addEventListener('change', update);
+    return () => query.removeEventListener('change', update);
+  }, []);
+  return colors;
+}
+
+type Point = { x: number; y: number };
+
+export function CrossoverChart({ evaluation }: { evaluation: Evaluation }) {
+  const colors = useThemeColors();
+  const { chart } = evaluation;
+  const names = new Map(evaluation.options.map((o) => [o.index, o.name]));
+  const data: ChartData<'line', Point[]> = {
+    datasets: [
+      ...chart.series.map((series) => {
+        const color = colors.options[series.option % 6]!;
+        return {
+          label: series.name,
+          data: series.points.map(([bytes, seconds]) => ({ x: bytes / 1e9, y: seconds })),
+          borderColor: color,
+          backgroundColor: color,
+          borderWidth: 2.5,
+          pointRadius: 0,
+          pointHoverRadius: 4,
+          tension: 0,
+        };
+      }),
+      {
+        label: 'Crossovers',
+        data: chart.crossovers.map((c) => ({ x: c.bytes / 1e9, y: c.seconds })),
+        showLine: false,
+        borderColor: colors.text,
+        backgroundColor: colors.surface,
+        borderWidth: 2,
+        pointRadius: 6,
+        pointHoverRadius: 7,
+        pointStyle: 'circle',
+      },
+    ],
+  };
+  const options: ChartOptions<'line'> = {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false,
+    parsing: false,
+    interaction: { mode: 'nearest', intersect: false },
+    scales: {
+      x: {
+        type: 'linear',
+        min: 0,
+        max: chart.maxBytes / 1e9,
+        title: { display: true, text: 'Burst size (GB)', color: colors.muted },
+        ticks: { color: colors.muted },
+        grid: { color: colors.grid },
+      },
+      y: {
+        type: 'linear',
+        min: 0,
+        title: { display: true, text: 'Time to write (s)', color: colors.muted },
+        ticks: { color: colors.muted },
+        grid: { color: colors.grid },
+      },
+    },
+    plugins: {
+      legend: {
+        position: 'bottom',
+        labels: { color: colors.text, usePointStyle: true, boxHeight: 8 },
+      },
+      tooltip: {
+        callbacks: {
+          label: (item) => {
+            const point = item.raw as Point;
+            if (item.dataset.label === 'Crossovers') {
+              const crossing = chart.crossovers[item.dataIndex]!;
+              return `${formatSize(crossing.bytes)}: ${names.get(crossing.fasterAbove)} overtakes ${names.get(crossing.fasterBelow)}`;
+            }
+            return `${item.dataset.label}: ${formatSeconds(point.y)} for ${formatSize(point.x * 1e9)}`;
+          },
+        },
+      },
+    },
+  };
+  const summary = chart.crossovers.length
+    ? chart.crossovers
+        .map(
+          (c) =>
+            `at ${formatSize(c.bytes)} ${names.get(c.fasterAbove)} overtakes ${names.get(c.fasterBelow)}`,
+        )
+        .join('; ')
+    : 'no crossovers: the order of the options is the same for every burst size';
+  return (
+    <figure className="plan-chart" aria-label="Time against burst size">
+      <div className="plan-chart-canvas">
+        <Line
+          data={data}
+          options={options}
+          role="img"
+          aria-label={`Time to write against burst size; ${summary}.`}
+        />
+      </div>
+      <figcaption className="muted">
+        Time to write one burst, by size, at today&apos;s fill level. Crossovers: {summary}.
+      </figcaption>
+    </figure>
+  );
+}
