@@ -1,8 +1,9 @@
+import { median } from 'simple-statistics';
 import { formatBytes, formatRate } from '../units.js';
 import { cacheCliff, type SeriesPoint } from './cache-cliff.js';
 import { dropCause, type DropCause, type EarlierDrop } from './drop-cause.js';
 import type { InterfaceCeiling } from './interface-ceiling.js';
-import { sizeAdjustedSpread } from './size-adjusted-spread.js';
+import { sizeAdjustedRatios, sizeAdjustedSpread } from './size-adjusted-spread.js';
 import { theilSen } from './theil-sen.js';
 import { transferRate } from './transfer-rate.js';
 import { isBimodal, twoModes } from './two-modes.js';
@@ -114,17 +115,29 @@ function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: Finding
     }
   }
 
-  const modes = twoModes(rates);
-  if (modes && isBimodal(modes)) {
+  // Two groups of speed that file size does not explain (small files are slower by nature).
+  const fit = theilSen(rated.map((f) => [f.bytes, f.seconds] as const));
+  const ratios = sizeAdjustedRatios(rated, fit);
+  const kept = rated.filter((_, i) => ratios[i] !== null);
+  const logRatios = ratios.filter((r): r is number => r !== null).map((r) => Math.log(r));
+  const modes = twoModes(logRatios);
+  const bimodal = isBimodal(modes);
+  if (modes && bimodal) {
+    const split = (modes.low.center + modes.high.center) / 2;
+    // A low time ratio is the fast group.
+    const fast = kept.filter((_, i) => logRatios[i]! <= split).map((f) => f.bytes / f.seconds);
+    const slow = kept.filter((_, i) => logRatios[i]! > split).map((f) => f.bytes / f.seconds);
+    const fastRate = median(fast);
+    const slowRate = median(slow);
     found.push({
       kind: 'bimodal',
       phase,
       modes: [
-        { rate: modes.high.center, count: modes.high.count },
-        { rate: modes.low.center, count: modes.low.count },
+        { rate: fastRate, count: fast.length },
+        { rate: slowRate, count: slow.length },
       ],
       ashmansD: modes.ashmansD,
-      message: `${phase} rates fall into two groups, ${modes.high.count} files near ${formatRate(modes.high.center)} and ${modes.low.count} near ${formatRate(modes.low.center)}: an average of them describes neither.`,
+      message: `${phase} rates fall into two groups, ${fast.length} files near ${formatRate(fastRate)} and ${slow.length} near ${formatRate(slowRate)}, that file size does not explain: an average of them describes neither.`,
     });
   }
 
@@ -139,11 +152,8 @@ function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: Finding
     });
   }
 
-  if (!cliff && !(modes && isBimodal(modes))) {
-    const spread = sizeAdjustedSpread(
-      rated,
-      theilSen(rated.map((f) => [f.bytes, f.seconds] as const)),
-    );
+  if (!cliff && !bimodal) {
+    const spread = sizeAdjustedSpread(rated, fit);
     if (spread !== null && spread > unstableSpread) {
       found.push({
         kind: 'unstable',

@@ -9,7 +9,7 @@ import type {
 } from '../../contract/bench.js';
 import { cacheCliff } from '../analysis/cache-cliff.js';
 import { recoveryTime } from '../analysis/recovery-time.js';
-import { planFileSizes, randomLogUniformSize, toBlocks } from './file-sizes.js';
+import { planFileSizes, randomLogUniformSize, sizeQuantum } from './file-sizes.js';
 import type { RunContext } from './run-context.js';
 import { seededRandom } from './seeded-random.js';
 
@@ -72,10 +72,11 @@ export async function runSustainedPlan(
   let index = 0;
   while (written < totalBytes) {
     if (plan.timeLimitSeconds !== null && context.io.now() - start >= plan.timeLimitSeconds) break;
-    const bytes = Math.min(
-      randomLogUniformSize(random, plan.minFileBytes, plan.maxFileBytes),
-      toBlocks(totalBytes - written),
-    );
+    const remaining = totalBytes - written;
+    let bytes = randomLogUniformSize(random, plan.minFileBytes, plan.maxFileBytes);
+    // The last file takes the remainder rather than leaving a sliver whose rate means nothing.
+    if (remaining - bytes < plan.minFileBytes)
+      bytes = Math.ceil(remaining / sizeQuantum) * sizeQuantum;
     await context.ensureRoom(bytes, true);
     const file = path.join(folder, fileName(index));
     const transfer = await context.timedWrite(file, bytes, 'write');

@@ -1,0 +1,103 @@
+/**
+ * A slow disk with a cliff, for the sustained-run test: the kernel's block throttle (cgroup v1
+ * blkio, or cgroup v2 io.max) caps what one process may write to a device, and a controller
+ * lowers the cap once the device has taken N bytes (read from /sys/block/DEV/stat, field 7 =
+ * sectors written). Direct writes are throttled by the kernel, so the benchmark sees a real cliff.
+ * Needs root. `throttleSkipReason()` says why a test must skip; undefined where it can run.
+ */
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const v1Root = '/sys/fs/cgroup/blkio';
+const v2Root = '/sys/fs/cgroup';
+
+type Flavour = 'v1' | 'v2';
+
+function flavour(): Flavour | undefined {
+  if (existsSync(path.join(v1Root, 'blkio.throttle.write_bps_device'))) return 'v1';
+  const controllers = path.join(v2Root, 'cgroup.controllers');
+  if (existsSync(controllers) && readFileSync(controllers, 'utf8').split(/\s+/).includes('io'))
+    return 'v2';
+  return undefined;
+}
+
+export function throttleSkipReason(): string | undefined {
+  if (process.platform !== 'linux') return 'block throttling is a Linux cgroup facility';
+  if (process.getuid?.() !== 0)
+    return 'changing cgroup block throttles needs root (CI runs as root)';
+  if (!flavour()) return 'neither cgroup v1 blkio nor a cgroup v2 io controller is available';
+  return undefined;
+}
+
+export interface WriteThrottle {
+  /** Write a pid here to put that process under the throttle. */
+  procsFile: string;
+  /** Bytes written to the device since the throttle was made. */
+  bytesWritten(): number;
+  setWriteBytesPerSecond(bytesPerSecond: number): void;
+  /** Lowers the cap to `slow` once `afterBytes` were written; resolves the bytes seen then. */
+  lowerAfter(
+    afterBytes: number,
+    slow: number,
+    pollMs?: number,
+  ): { done: Promise<number>; stop(): void };
+  remove(): void;
+}
+
+/** Sectors the device has written (field 7 of /sys/block/NAME/stat, 512-byte units). */
+function sectorsWritten(name: string): number {
+  const fields = readFileSync(`/sys/block/${name}/stat`, 'utf8').trim().split(/\s+/);
+  return Number(fields[6]);
+}
+
+/** A cgroup that caps writes to `device` (e.g. /dev/loop3) at `bytesPerSecond`. */
+export function createWriteThrottle(device: string, bytesPerSecond: number): WriteThrottle {
+  const kind = flavour();
+  if (!kind) throw new Error(`cannot throttle: ${throttleSkipReason()}`);
+  const name = path.basename(device);
+  const majorMinor = readFileSync(`/sys/block/${name}/dev`, 'utf8').trim();
+  const dir = path.join(kind === 'v1' ? v1Root : v2Root, `plumb-throttle-${process.pid}-${name}`);
+  mkdirSync(dir);
+  if (kind === 'v2') {
+    // The io controller must be enabled for children of the root.
+    writeFileSync(path.join(v2Root, 'cgroup.subtree_control'), '+io');
+  }
+  const set = (bps: number) => {
+    if (kind === 'v1')
+      writeFileSync(
+        path.join(dir, 'blkio.throttle.write_bps_device'),
+        `${majorMinor} ${Math.round(bps)}`,
+      );
+    else writeFileSync(path.join(dir, 'io.max'), `${majorMinor} wbps=${Math.round(bps)}`);
+  };
+  set(bytesPerSecond);
+  const baseline = sectorsWritten(name);
+  const bytesWritten = () => (sectorsWritten(name) - baseline) * 512;
+  return {
+    procsFile: path.join(dir, 'cgroup.procs'),
+    bytesWritten,
+    setWriteBytesPerSecond: set,
+    lowerAfter(afterBytes, slow, pollMs = 5) {
+      let timer: NodeJS.Timeout | undefined;
+      const done = new Promise<number>((resolve) => {
+        timer = setInterval(() => {
+          const seen = bytesWritten();
+          if (seen >= afterBytes) {
+            set(slow);
+            clearInterval(timer);
+            resolve(seen);
+          }
+        }, pollMs);
+      });
+      return { done, stop: () => clearInterval(timer) };
+    },
+    remove() {
+      // Processes still inside keep the cgroup busy; they have exited by the time tests call this.
+      try {
+        rmdirSync(dir);
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
