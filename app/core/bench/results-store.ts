@@ -12,15 +12,15 @@ export function newResultId(now = new Date()): string {
   return `${stamp}-${randomBytes(2).toString('hex')}`;
 }
 
-/** Writes `text` to `file` so readers see the old file or the new one, never half of one. */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
+/** Writes `data` to `file` so readers see the old file or the new one, never half of one. */
+export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const temporary = path.join(
     path.dirname(file),
     `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
   );
   try {
-    await writeFile(temporary, text, { flag: 'wx' });
+    await writeFile(temporary, data, { flag: 'wx' });
     await rename(temporary, file);
   } catch (error) {
     await rm(temporary, { force: true });

@@ -206,7 +206,7 @@ export async function runBenchmark(options: RunOptions, io: BenchIO): Promise<Re
     }
     const recordedPlan = {
       ...plan,
-      seed,
+      ...(plan.kind === 'presets' ? {} : { seed }),
       ...(options.scale && options.scale !== 1 ? { scale: options.scale } : {}),
       ...(sustained !== null ? { totalBytes: sustained } : {}),
     };

@@ -1,0 +1,173 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { BenchEvent } from '../../../app/contract/bench.js';
+import { checkEvent, type CallContext } from '../../../app/core/dispatch.js';
+import { ResultsStore } from '../../../app/core/bench/results-store.js';
+import { benchHandlers } from '../../../app/core/bench/service.js';
+import { ProgressView } from '../../../app/cli/bench/progress.js';
+import { FakeDrive } from '../../helpers/fake-bench-io.js';
+
+let target: string;
+let dataDir: string;
+beforeEach(async () => {
+  target = await mkdtemp(path.join(os.tmpdir(), 'plumb-svc-'));
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'plumb-svc-data-'));
+});
+afterEach(async () => {
+  await rm(target, { recursive: true, force: true });
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** A call context that collects events after checking them against the contract. */
+function collector() {
+  const events: BenchEvent[] = [];
+  let settle: (event: BenchEvent) => void = () => undefined;
+  const ended = new Promise<BenchEvent>((resolve) => (settle = resolve));
+  const context: CallContext = {
+    emit: (name, payload) => {
+      checkEvent(name, payload);
+      assert.equal(name, 'bench.event');
+      const event = BenchEvent.parse(payload);
+      events.push(event);
+      if (['finished', 'failed', 'cancelled'].includes(event.type)) settle(event);
+    },
+  };
+  return { events, ended, context };
+}
+
+describe('bench operations', () => {
+  it('bench.start runs in the background, streams bench.event and stores the result', async () => {
+    const store = new ResultsStore(path.join(dataDir, 'results'));
+    const handlers = benchHandlers(store, () => new FakeDrive());
+    const { events, ended, context } = collector();
+    const { runId } = await handlers['bench.start'](
+      {
+        path: target,
+        plan: 'series',
+        scale: 0.001,
+        buffered: false,
+        keepFiles: false,
+        reserveBytes: 0,
+      },
+      context,
+    );
+    const last = await ended;
+    assert.equal(last.type, 'finished');
+    assert.ok(events.every((e) => e.runId === runId));
+    const listed = await handlers['results.list']({}, context);
+    assert.deepEqual(
+      listed.results.map((r) => r.id),
+      [runId],
+    );
+    const csv = await handlers['results.exportCsv']({ id: runId }, context);
+    assert.equal(csv.csv.split('\n').length, 1 + 84 + 1);
+    assert.equal(
+      (await handlers['results.rename']({ id: runId, name: 'mine' }, context)).name,
+      'mine',
+    );
+    assert.deepEqual(await handlers['results.delete']({ id: runId }, context), { deleted: true });
+  });
+
+  it('bench.cancel stops a run by id and its files are removed', async () => {
+    const handlers = benchHandlers(new ResultsStore(path.join(dataDir, 'results')), () => {
+      const drive = new FakeDrive();
+      // Each write yields to the event loop long enough for the cancel to arrive mid-run.
+      const write = drive.write.bind(drive);
+      drive.write = async (...args) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return write(...args);
+      };
+      return drive;
+    });
+    const { ended, context } = collector();
+    const { runId } = await handlers['bench.start'](
+      {
+        path: target,
+        plan: 'standard',
+        scale: 0.001,
+        buffered: false,
+        keepFiles: false,
+        reserveBytes: 0,
+      },
+      context,
+    );
+    assert.deepEqual(await handlers['bench.cancel']({ runId }, context), { cancelled: true });
+    assert.equal((await ended).type, 'cancelled');
+    assert.deepEqual(await readdir(target), []);
+    assert.deepEqual(await handlers['bench.cancel']({ runId }, context), { cancelled: false });
+  });
+
+  it('bench.plans lists the built-ins and analysis.csv analyses text', async () => {
+    const handlers = benchHandlers(new ResultsStore(dataDir), () => new FakeDrive());
+    const { context } = collector();
+    assert.deepEqual(
+      (await handlers['bench.plans']({}, context)).plans.map((p) => p.name),
+      ['standard', 'series', 'sustained', 'presets'],
+    );
+    const document = await handlers['analysis.csv'](
+      { csv: '100,1\n200,2\n', phase: 'read' },
+      context,
+    );
+    assert.equal(document.summary.read.median, 100);
+  });
+});
+
+describe('ProgressView', () => {
+  const events = (runId: string): BenchEvent[] => [
+    { type: 'plan-started', runId, plan: 'series', target: '/t', files: 2, bytes: 2e6 },
+    { type: 'phase-started', runId, phase: 'write' },
+    {
+      type: 'sample',
+      runId,
+      phase: 'write',
+      bytesDone: 5e5,
+      totalBytes: 2e6,
+      seconds: 1,
+      bytesPerSecond: 5e5,
+    },
+    {
+      type: 'file-done',
+      runId,
+      index: 0,
+      count: 2,
+      file: {
+        phase: 'write',
+        bytes: 1e6,
+        seconds: 2,
+        cumulativeBytes: 1e6,
+        t: 2,
+        temperatureC: null,
+      },
+      rate: 5e5,
+    },
+    { type: 'finished', runId, resultId: runId, findings: [] },
+  ];
+  const render = (isTTY: boolean) => {
+    const stream = Object.assign(new PassThrough(), { isTTY, columns: 120 });
+    let text = '';
+    stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const view = new ProgressView(stream);
+    for (const event of events('r1')) view.handle(event);
+    return text;
+  };
+  it('draws a bar with rate and time left on a terminal', () => {
+    const text = render(true);
+    const erase = '\r\u001b[2K';
+    assert.ok(
+      text.includes(`${erase}[######${'.'.repeat(18)}]  25%  write  500 KB/s  0:03 left`),
+      text,
+    );
+    assert.doesNotMatch(text, /write 1\/2/);
+  });
+  it('prints plain lines, one per file, elsewhere', () => {
+    const text = render(false);
+    assert.equal(
+      text,
+      'plumb: series on /t (2 transfers, 2.00 MB)\nwrite:\n  write 1/2  1.00 MB in 2.000 s  500 KB/s\n',
+    );
+  });
+});
