@@ -41,7 +41,17 @@ export function formatBytes(bytes: number): string {
     value /= 1000;
     index += 1;
   }
-  const digits = index === 0 ? 0 : value >= 100 ? 0 : value >= 10 ? 1 : 2;
+  // Three significant figures, decided after rounding so 9.999 MB reads "10.0 MB", not "10.00 MB".
+  const digitsFor = (v: number) => (index === 0 || v >= 100 ? 0 : v >= 10 ? 1 : 2);
+  let digits = digitsFor(value);
+  const rounded = Number(value.toFixed(digits));
+  if (rounded >= 1000 && index < units.length - 1) {
+    value = rounded / 1000;
+    index += 1;
+  } else {
+    value = rounded;
+  }
+  digits = digitsFor(value);
   return `${bytes < 0 ? '-' : ''}${value.toFixed(digits)} ${units[index]}`;
 }
 

@@ -23,4 +23,15 @@ test('formatBytes uses three significant figures in decimal units', () => {
   assert.equal(formatBytes(84_414_402_560), '84.4 GB');
   assert.equal(formatBytes(5.5e9), '5.50 GB');
   assert.equal(formatRate(1.4e9), '1.40 GB/s');
+  assert.equal(formatBytes(9_999_000), '10.0 MB');
+  assert.equal(formatBytes(99_960), '100 KB');
+  assert.equal(formatBytes(999_600), '1.00 MB');
+});
+
+test('the renderer formats bytes exactly as the CLI does (it may not import core, so it keeps a copy)', async () => {
+  const renderer = await import('../../renderer/src/format.js');
+  for (let exponent = 0; exponent < 16; exponent += 0.173) {
+    const bytes = Math.round(10 ** exponent);
+    assert.equal(renderer.formatBytes(bytes), formatBytes(bytes), String(bytes));
+  }
 });
