@@ -83,16 +83,16 @@ bool Run(QueueJob& job, QueueWorker& worker, SysError* err) {
 
   for (uint32_t slot = 0; slot < worker.depth && submit(slot); ++slot) {
   }
-  if (inFlight > 0 && (rc = io_uring_submit(&ring)) < 0) fail(-rc, "io_uring_submit");
   while (inFlight > 0) {
-    io_uring_cqe* cqe = nullptr;
-    rc = io_uring_wait_cqe(&ring, &cqe);
+    // One system call submits what was prepared and waits for at least one completion.
+    rc = io_uring_submit_and_wait(&ring, 1);
     if (rc == -EINTR) continue;
     if (rc < 0) {
-      fail(-rc, "io_uring_wait_cqe");
+      fail(-rc, "io_uring_submit_and_wait");
       break;  // the ring is unusable; io_uring_queue_exit cancels what is left
     }
-    unsigned head = 0, seen = 0, resubmitted = 0;
+    io_uring_cqe* cqe = nullptr;
+    unsigned head = 0, seen = 0;
     io_uring_for_each_cqe(&ring, head, cqe) {
       ++seen;
       --inFlight;
@@ -104,11 +104,10 @@ bool Run(QueueJob& job, QueueWorker& worker, SysError* err) {
         fail(0, request.write ? "write" : "read");
       } else {
         job.Complete(worker, now - startedAt[slot]);
-        if (submit(slot)) ++resubmitted;
+        submit(slot);
       }
     }
     io_uring_cq_advance(&ring, seen);
-    if (resubmitted > 0 && (rc = io_uring_submit(&ring)) < 0) fail(-rc, "io_uring_submit");
   }
   if (fixed) io_uring_unregister_buffers(&ring);
   io_uring_queue_exit(&ring);

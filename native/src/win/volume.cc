@@ -1,5 +1,6 @@
 // Windows volume facts: the volume root, its file system and flags, and its free space.
 #include <windows.h>
+#include <winioctl.h>
 
 #include "plumb.h"
 #include "win/paths.h"
@@ -9,6 +10,86 @@
 #endif
 
 namespace plumb {
+namespace {
+
+// "\\.\C:" for a drive root, "\\?\Volume{...}" for a volume GUID path; empty for network shares.
+std::wstring VolumeDevicePath(const std::wstring& root) {
+  std::wstring path = root;
+  while (!path.empty() && path.back() == L'\\') path.pop_back();
+  if (path.size() == 2 && path[1] == L':') return L"\\\\.\\" + path;
+  if (path.rfind(L"\\\\?\\Volume{", 0) == 0) return path;
+  return std::wstring();
+}
+
+const char* BusName(STORAGE_BUS_TYPE type) {
+  switch (type) {
+    case BusTypeNvme:
+      return "nvme";
+    case BusTypeSata:
+      return "sata";
+    case BusTypeAta:
+      return "ata";
+    case BusTypeUsb:
+      return "usb";
+    case BusTypeSas:
+      return "sas";
+    case BusTypeScsi:
+      return "scsi";
+    case BusTypeSd:
+      return "sd";
+    case BusTypeMmc:
+      return "mmc";
+    case BusType1394:
+      return "firewire";
+    case BusTypeRAID:
+      return "raid";
+    case BusTypeiScsi:
+      return "iscsi";
+    case BusTypeVirtual:
+    case BusTypeFileBackedVirtual:
+      return "virtual";
+    case BusTypeSpaces:
+      return "spaces";
+    default:
+      return nullptr;
+  }
+}
+
+// Bus, removability and seek penalty from IOCTL_STORAGE_QUERY_PROPERTY; needs no privileges.
+void FillDeviceFacts(const std::wstring& root, VolumeFacts* out) {
+  const std::wstring device = VolumeDevicePath(root);
+  if (device.empty()) return;
+  HANDLE volume = CreateFileW(device.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr,
+                              OPEN_EXISTING, 0, nullptr);
+  if (volume == INVALID_HANDLE_VALUE) return;
+  STORAGE_PROPERTY_QUERY query = {};
+  query.PropertyId = StorageDeviceProperty;
+  query.QueryType = PropertyStandardQuery;
+  alignas(8) unsigned char buffer[1024] = {};
+  DWORD returned = 0;
+  if (DeviceIoControl(volume, IOCTL_STORAGE_QUERY_PROPERTY, &query, sizeof query, buffer,
+                      sizeof buffer, &returned, nullptr) &&
+      returned >= sizeof(STORAGE_DEVICE_DESCRIPTOR)) {
+    const auto* descriptor = reinterpret_cast<const STORAGE_DEVICE_DESCRIPTOR*>(buffer);
+    if (const char* bus = BusName(descriptor->BusType)) out->bus = bus;
+    if (descriptor->RemovableMedia || descriptor->BusType == BusTypeUsb ||
+        descriptor->BusType == BusType1394 || descriptor->BusType == BusTypeSd) {
+      out->internal = false;
+    }
+  }
+  query.PropertyId = StorageDeviceSeekPenaltyProperty;
+  DEVICE_SEEK_PENALTY_DESCRIPTOR seek = {};
+  if (DeviceIoControl(volume, IOCTL_STORAGE_QUERY_PROPERTY, &query, sizeof query, &seek,
+                      sizeof seek, &returned, nullptr) &&
+      returned >= sizeof seek) {
+    out->rotational = seek.IncursSeekPenalty != FALSE;
+    // A virtual disk's answer describes the host's emulation, not a medium.
+    if (!out->bus || *out->bus != "virtual") out->medium = seek.IncursSeekPenalty ? "hdd" : "ssd";
+  }
+  CloseHandle(volume);
+}
+
+}  // namespace
 
 bool QueryVolume(const std::string& path, VolumeFacts* out, SysError* err) {
   std::wstring wide = Widen(path);
@@ -40,6 +121,7 @@ bool QueryVolume(const std::string& path, VolumeFacts* out, SysError* err) {
   out->totalBytes = total.QuadPart;
   out->freeBytes = freeBytes.QuadPart;
   out->availableBytes = available.QuadPart;
+  FillDeviceFacts(root, out);
   return true;
 }
 

@@ -1,0 +1,255 @@
+// `npm run bench:io [-- --dir DIR --size 1GiB --seconds 3 --runs 3]`: the addon and fio on the same
+// file with the same settings, side by side in one run, alternating, medians of the runs, ratios.
+// Not a test: it prints figures for people (see issue 3 for the targets).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({
+  options: {
+    dir: { type: 'string', default: tmpdir() },
+    size: { type: 'string', default: '1024' },
+    seconds: { type: 'string', default: '3' },
+    runs: { type: 'string', default: '3' },
+    'skip-chunks': { type: 'boolean', default: false },
+  },
+});
+const MiB = 1024 * 1024;
+const sizeBytes = Number.parseInt(values.size, 10) * MiB;
+const seconds = Number(values.seconds);
+const runs = Number.parseInt(values.runs, 10);
+
+let native;
+try {
+  native = createRequire(import.meta.url)(path.join(root, 'native/build/Release/plumb.node'));
+} catch (error) {
+  console.error(
+    `bench:io: the addon is not built (${error.message}); run \`npm run build:native\`.`,
+  );
+  process.exit(1);
+}
+if (spawnSync('fio', ['--version']).status !== 0) {
+  console.error(
+    'bench:io: fio is not installed (apt-get install fio); it is the peer we measure against.',
+  );
+  process.exit(1);
+}
+
+const work = mkdtempSync(path.join(values.dir, 'plumb-bench-io-'));
+const file = path.join(work, 'test.bin');
+const writeFile = path.join(work, 'write.bin');
+
+function fio(args) {
+  const result = spawnSync(
+    'fio',
+    [
+      '--name=plumb',
+      '--output-format=json',
+      '--direct=1',
+      '--thread',
+      '--group_reporting',
+      ...args,
+    ],
+    { encoding: 'utf8' },
+  );
+  if (result.status !== 0) throw new Error(`fio ${args.join(' ')} failed: ${result.stderr}`);
+  const job = JSON.parse(result.stdout.slice(result.stdout.indexOf('{'))).jobs[0];
+  return job;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (x, unit) => {
+  if (unit === 'MB/s') return `${(x / 1e6).toFixed(1)} MB/s`;
+  if (unit === 'IOPS') return `${Math.round(x)} IOPS`;
+  if (unit === 'µs') return `${(x * 1e6).toFixed(1)} µs`;
+  return String(x);
+};
+const rows = [];
+function report(name, unit, addon, peer, target, higherIsBetter = true) {
+  const ratio = addon / peer;
+  const ok = higherIsBetter ? ratio >= target : ratio <= target;
+  rows.push({
+    name,
+    addon: fmt(addon, unit),
+    fio: fmt(peer, unit),
+    ratio,
+    target,
+    ok,
+    higherIsBetter,
+  });
+  const goal = `${higherIsBetter ? '≥' : '≤'} ${target}`;
+  console.log(
+    `${name.padEnd(34)} addon ${fmt(addon, unit).padStart(14)}   fio ${fmt(peer, unit).padStart(14)}   ratio ${ratio.toFixed(3)} (target ${goal}) ${ok ? 'ok' : 'MISSED'}`,
+  );
+}
+
+async function pair(addonRun, fioRun) {
+  const a = [];
+  const f = [];
+  for (let i = 0; i < runs; i += 1) {
+    // Alternate who goes first so drift in the VM/disk does not favour one side.
+    if (i % 2 === 0) {
+      a.push(await addonRun());
+      f.push(fioRun());
+    } else {
+      f.push(fioRun());
+      a.push(await addonRun());
+    }
+  }
+  return { a, f };
+}
+
+try {
+  console.log(
+    `bench:io on ${work} (${(await native.volumeInfo(work)).fsType}), file ${sizeBytes / MiB} MiB, ${seconds} s per timed run, median of ${runs}\n`,
+  );
+  await native.timedWrite(file, sizeBytes, { chunkBytes: MiB });
+  const size = `--size=${sizeBytes}`;
+
+  // 1. Sequential 1 MiB QD1 write: both create the file, write it and fsync at the end.
+  {
+    const { a, f } = await pair(
+      async () => {
+        rmSync(writeFile, { force: true });
+        const r = await native.timedWrite(writeFile, sizeBytes, { chunkBytes: MiB });
+        return r.bytes / (r.seconds.transfer + r.seconds.flush);
+      },
+      () => {
+        rmSync(writeFile, { force: true });
+        const job = fio([
+          `--filename=${writeFile}`,
+          '--rw=write',
+          '--bs=1M',
+          size,
+          '--ioengine=psync',
+          '--end_fsync=1',
+          '--fallocate=none',
+        ]);
+        return job.write.bw_bytes;
+      },
+    );
+    report('seq 1 MiB QD1 write', 'MB/s', median(a), median(f), 0.97);
+  }
+
+  // 2. Sequential 1 MiB QD1 read of the whole file.
+  {
+    const { a, f } = await pair(
+      async () => {
+        const r = await native.timedRead(file, { chunkBytes: MiB });
+        return r.bytes / r.seconds.transfer;
+      },
+      () =>
+        fio([`--filename=${file}`, '--rw=read', '--bs=1M', size, '--ioengine=psync']).read.bw_bytes,
+    );
+    report('seq 1 MiB QD1 read', 'MB/s', median(a), median(f), 0.97);
+  }
+
+  const queueRun = (op, blockSize, queueDepth, engine) =>
+    native.queueDepthRun(file, {
+      op,
+      blockSize,
+      queueDepth,
+      fileBytes: sizeBytes,
+      durationSeconds: seconds,
+      ...(engine ? { engine } : {}),
+    });
+  const fioQueue = (rw, bs, depth, engine) =>
+    fio([
+      `--filename=${file}`,
+      `--rw=${rw}`,
+      `--bs=${bs}`,
+      size,
+      `--ioengine=${engine}`,
+      `--iodepth=${depth}`,
+      `--runtime=${seconds}`,
+      '--time_based',
+      // Total latency (submission + completion), which is what the addon times.
+      '--lat_percentiles=1',
+    ]).read;
+
+  // 3. 4 KiB random read QD1: median latency from submission to completion, like fio's lat.
+  for (const [engine, fioEngine] of [
+    [undefined, 'io_uring'],
+    ['threads', 'psync'],
+  ]) {
+    const results = { a: [], f: [] };
+    const { a, f } = await pair(
+      async () => {
+        const r = await queueRun('randread', 4096, 1, engine);
+        results.engine = r.engine;
+        return r.latency.p50;
+      },
+      () => fioQueue('randread', '4k', 1, fioEngine).lat_ns.percentile['50.000000'] / 1e9,
+    );
+    report(
+      `4K rand read QD1 p50 (${results.engine} vs ${fioEngine})`,
+      'µs',
+      median(a),
+      median(f),
+      1.1,
+      false,
+    );
+  }
+
+  // 4. 4 KiB random read QD32: IOPS against fio's libaio.
+  for (const engine of [undefined, 'libaio']) {
+    let used = '';
+    const { a, f } = await pair(
+      async () => {
+        const r = await queueRun('randread', 4096, 32, engine);
+        used = r.engine;
+        return r.iops;
+      },
+      () => fioQueue('randread', '4k', 32, 'libaio').iops,
+    );
+    report(`4K rand read QD32 (${used} vs libaio)`, 'IOPS', median(a), median(f), 0.9);
+  }
+
+  // 5. 1 MiB sequential read QD8.
+  {
+    let used = '';
+    const { a, f } = await pair(
+      async () => {
+        const r = await queueRun('read', MiB, 8);
+        used = r.engine;
+        return r.bytesPerSecond;
+      },
+      () => fioQueue('read', '1M', 8, 'libaio').bw_bytes,
+    );
+    report(`seq 1 MiB QD8 read (${used} vs libaio)`, 'MB/s', median(a), median(f), 0.97);
+  }
+
+  // 6. What the timing itself costs: one clock reading, taken twice per system call.
+  const clock = median([1, 2, 3].map(() => native.clockOverheadNanos()));
+  console.log(
+    `\ntiming overhead: ${clock.toFixed(1)} ns per clock reading, ${(2 * clock).toFixed(1)} ns per timed call (target < 1000 ns) ${2 * clock < 1000 ? 'ok' : 'MISSED'}`,
+  );
+
+  // 7. Chunk size for timedWrite/timedRead (how the default was chosen).
+  if (!values['skip-chunks']) {
+    console.log('\nchunk size   write MB/s   read MB/s   (medians, addon only)');
+    for (const chunk of [1, 2, 4, 8, 16]) {
+      const w = [];
+      const r = [];
+      for (let i = 0; i < runs; i += 1) {
+        rmSync(writeFile, { force: true });
+        const wr = await native.timedWrite(writeFile, sizeBytes, { chunkBytes: chunk * MiB });
+        w.push(wr.bytes / (wr.seconds.transfer + wr.seconds.flush));
+        const rd = await native.timedRead(writeFile, { chunkBytes: chunk * MiB });
+        r.push(rd.bytes / rd.seconds.transfer);
+      }
+      console.log(
+        `${String(chunk).padStart(4)} MiB   ${(median(w) / 1e6).toFixed(1).padStart(10)}   ${(median(r) / 1e6).toFixed(1).padStart(9)}`,
+      );
+    }
+  }
+  const missed = rows.filter((row) => !row.ok).length;
+  console.log(`\n${rows.length - missed} of ${rows.length} comparisons met their target.`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
