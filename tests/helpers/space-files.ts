@@ -6,6 +6,7 @@ import {
   constants,
   lstatSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   writeFileSync,
 } from 'node:fs';
@@ -91,4 +92,34 @@ export function freeBytes(dir: string): number {
     .trim()
     .split(' ');
   return Number(out[0]) * Number(out[1]);
+}
+
+/** Snapshots of every regular file under `root` (one getfattr call for the whole tree). */
+export function snapshotTree(root: string): Map<string, FileSnapshot> {
+  const attrs = new Map<string, string[]>();
+  let current = '';
+  const dump = execFileSync('getfattr', ['-R', '-d', '-m', '-', '--absolute-names', root], {
+    encoding: 'utf8',
+  });
+  for (const line of dump.split('\n')) {
+    if (line.startsWith('# file: ')) current = line.slice('# file: '.length);
+    else if (line) attrs.set(current, [...(attrs.get(current) ?? []), line]);
+  }
+  const snapshots = new Map<string, FileSnapshot>();
+  for (const name of readdirSync(root, { recursive: true }).map(String).sort()) {
+    const file = path.join(root, name);
+    const s = lstatSync(file, { bigint: true });
+    if (!s.isFile()) continue;
+    snapshots.set(file, {
+      sha256: sha256(file),
+      size: Number(s.size),
+      mode: Number(s.mode),
+      uid: Number(s.uid),
+      gid: Number(s.gid),
+      atimeNs: s.atimeNs,
+      mtimeNs: s.mtimeNs,
+      xattrs: (attrs.get(file) ?? []).sort().join('\n'),
+    });
+  }
+  return snapshots;
 }

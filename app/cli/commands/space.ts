@@ -130,9 +130,11 @@ function actionLine(action: DedupeAction, dryRun: boolean): string {
   }
 }
 
-function printDedupe(report: DedupeReport, io: CommandIO): void {
+/** Prints the summary; `streamed` actions were already printed as they happened. */
+function printDedupe(report: DedupeReport, io: CommandIO, streamed: Set<DedupeAction>): void {
   const out = (line = '') => io.stdout.write(`${line}\n`);
-  for (const action of report.actions) out(actionLine(action, report.dryRun));
+  for (const action of report.actions)
+    if (!streamed.has(action)) out(actionLine(action, report.dryRun));
   const c = report.counts;
   if (report.dryRun) {
     out(
@@ -197,15 +199,25 @@ export const spaceCommand: Command = {
       else printScan(result, io);
       return exitCode.ok;
     }
+    // Applied actions are printed as each file is done, so an interrupted run shows how far it got.
+    const streamed = new Set<DedupeAction>();
     const report = await dedupeGroups(result.groups, {
       apply: values.apply === true,
       method: chosen,
       signal: io.signal,
       sharingSupported: result.sharingSupported,
+      onAction: values.json
+        ? undefined
+        : (action) => {
+            streamed.add(action);
+            io.stdout.write(`${actionLine(action, false)}\n`);
+          },
     });
-    if (values.json)
+    if (values.json) {
       io.stdout.write(`${JSON.stringify({ scan: result, dedupe: report }, null, 2)}\n`);
-    else printDedupe(report, io);
+    } else {
+      printDedupe(report, io, streamed);
+    }
     return report.counts.failed > 0 ? exitCode.failed : exitCode.ok;
   },
 };
