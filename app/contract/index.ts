@@ -11,6 +11,7 @@ import type { ErrorPayload } from './errors.js';
 import { plannerOperations } from './planner.js';
 import { spaceEvents, spaceOperations } from './space.js';
 import { volumeOperations } from './volume.js';
+import { volumesOperations } from './volumes.js';
 
 export const operations = {
   ...appOperations,
@@ -18,6 +19,7 @@ export const operations = {
   ...plannerOperations,
   ...spaceOperations,
   ...volumeOperations,
+  ...volumesOperations,
 } as const;
 
 /** Event streams pushed from core to the UI: name → payload schema. */

@@ -10,6 +10,7 @@ import type { Handlers } from './dispatch.js';
 import { plannerHandlers } from './planner/service.js';
 import { spaceHandlers } from './space/service.js';
 import { volumeInfo } from './volume.js';
+import { listVolumes } from './volumes.js';
 
 /** Handlers a front door supplies itself, because only it can (a native dialog, say). */
 export type FrontDoorHandlers = Partial<Pick<Handlers, 'dialog.chooseFolder'>>;
@@ -24,6 +25,7 @@ export function createHandlers(
     ...plannerHandlers(),
     ...spaceHandlers(),
     'volume.info': async ({ path }) => volumeInfo(path),
+    'volumes.list': async () => ({ volumes: await listVolumes() }),
     'dialog.chooseFolder': async () => {
       throw new PlumbError(
         'ENOTSUP',

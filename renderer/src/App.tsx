@@ -4,7 +4,8 @@ import type { PlumbClient } from './client.js';
 import { views } from './views.js';
 
 function initialView(): string {
-  const fromHash = window.location.hash.replace(/^#\/?/, '');
+  // The first part names the view; a view may use the rest (#/results/ID).
+  const fromHash = window.location.hash.replace(/^#\/?/, '').split('/')[0] ?? '';
   return views.some((v) => v.id === fromHash) ? fromHash : views[0]!.id;
 }
 

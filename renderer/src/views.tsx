@@ -4,6 +4,8 @@
 import type { ReactNode } from 'react';
 import type { AppAbout } from '../../app/contract/app.js';
 import type { PlumbClient } from './client.js';
+import { ResultsScreen } from './screens/bench/ResultsScreen.js';
+import { TestScreen } from './screens/bench/TestScreen.js';
 import { PlannerScreen } from './screens/planner/PlannerScreen.js';
 import { VolumeScreen } from './screens/VolumeScreen.js';
 
@@ -26,6 +28,18 @@ export const views: ViewDefinition[] = [
     title: 'Volumes',
     hint: 'What the system says about a disk',
     render: (props) => <VolumeScreen {...props} />,
+  },
+  {
+    id: 'bench',
+    title: 'Test a disk',
+    hint: 'Uncached speed, cache cliffs, the grid',
+    render: (props) => <TestScreen {...props} />,
+  },
+  {
+    id: 'results',
+    title: 'Results',
+    hint: 'Verdicts, history, compare',
+    render: (props) => <ResultsScreen client={props.client} />,
   },
   {
     id: 'planner',

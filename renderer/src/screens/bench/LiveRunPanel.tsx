@@ -1,0 +1,265 @@
+/** A run as it happens: progress figures that never change width, live charts, cancel. */
+import { useEffect, useMemo, useState } from 'react';
+import type { ResultDocument } from '../../../../app/contract/bench.js';
+import type { PlumbClient } from '../../client.js';
+import { formatBytes } from '../../format.js';
+import { useChartTheme } from './charts/chart-theme.js';
+import { RateChart, type RateSeries } from './charts/RateChart.js';
+import { FindingsList } from './FindingsList.js';
+import { bytesWritten, progressFraction, secondsLeft, type LiveRun } from './live-run.js';
+import { planTitle } from './plan-catalogue.js';
+import { capitalise, formatDuration, formatRate } from './measure-format.js';
+import { presetGrid } from './presets-grid.js';
+import { PresetsGridView } from './PresetsGridView.js';
+import type { RunSession } from './run-store.js';
+import { cliffMarks, rateByCumulative, rateBySize } from './series.js';
+import { ResultActions } from './ResultDetail.js';
+import { Verdict } from './Verdict.js';
+
+const phaseWords: Record<LiveRun['phase'], string> = {
+  starting: 'Getting ready',
+  write: 'Writing',
+  read: 'Reading back',
+  queue: 'Queue-depth runs',
+  recovery: 'Timing the recovery',
+};
+
+function statusText(live: LiveRun): string {
+  switch (live.status) {
+    case 'running':
+      return phaseWords[live.phase];
+    case 'finished':
+      return 'Finished';
+    case 'cancelled':
+      return 'Cancelled';
+    case 'failed':
+      return 'Stopped';
+  }
+}
+
+function Figure({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <div className="live-figure">
+      <span className="live-figure-label">{label}</span>
+      <span className="live-figure-value" data-testid={testId}>
+        {value}
+      </span>
+    </div>
+  );
+}
+
+export function LiveRunPanel({
+  client,
+  session,
+  onCancel,
+  onDismiss,
+}: {
+  client: PlumbClient;
+  session: RunSession;
+  onCancel: () => void;
+  onDismiss: () => void;
+}) {
+  const { live, plan } = session;
+  const theme = useChartTheme();
+  const [cancelling, setCancelling] = useState(false);
+  const [result, setResult] = useState<ResultDocument | null>(null);
+  const [resultError, setResultError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!live.resultId) return;
+    let current = true;
+    client.call('results.get', { id: live.resultId }).then(
+      (document) => current && setResult(document),
+      (error: Error) => current && setResultError(error.message),
+    );
+    return () => {
+      current = false;
+    };
+  }, [client, live.resultId]);
+
+  // Series rebuilt only when the run has moved on (live.version), not on every render.
+  const series = useMemo(() => {
+    const build = (axis: 'cumulative' | 'size'): RateSeries[] =>
+      (['write', 'read'] as const)
+        .map((phase) => ({
+          label: capitalise(phase),
+          color: phase === 'write' ? theme.write : theme.read,
+          dashed: phase === 'read',
+          points: (axis === 'cumulative' ? rateByCumulative : rateBySize)(live.files, phase),
+        }))
+        .filter((s) => s.points.length > 0);
+    return {
+      cumulative: build('cumulative'),
+      size: build('size'),
+      time: [{ label: 'Rate', color: theme.write, points: [...live.throughput] }],
+    };
+  }, [live.version, theme]);
+
+  const running = live.status === 'running';
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [running]);
+  const elapsed = Math.max(live.seconds, ((session.endedAtMs ?? now) - session.startedAtMs) / 1000);
+
+  const cliffs = useMemo(() => cliffMarks(live.findings), [live.findings]);
+  const fraction = progressFraction(live);
+  const left = secondsLeft(live, elapsed);
+  const title = planTitle(live.planName);
+
+  if (result) {
+    return (
+      <div className="live-done">
+        <div className="banner banner-success" role="status">
+          <span>
+            Finished and saved to <a href={`#/results/${encodeURIComponent(result.id)}`}>Results</a>
+            .
+          </span>
+          <button type="button" className="button button-small" onClick={onDismiss}>
+            New test
+          </button>
+        </div>
+        <Verdict
+          document={result}
+          actions={
+            <ResultActions
+              client={client}
+              document={result}
+              onRenamed={(name) => setResult({ ...result, name })}
+              onDeleted={onDismiss}
+            />
+          }
+        />
+      </div>
+    );
+  }
+
+  return (
+    <article className="live-run" aria-label={`${title} on ${live.target}`}>
+      <header className="live-header">
+        <div>
+          <h2 className="verdict-title">
+            {title} <span className={`status-pill status-${live.status}`}>{statusText(live)}</span>
+          </h2>
+          <p className="verdict-meta">
+            <span>{live.target}</span>
+            <span>{session.request.buffered ? 'buffered' : 'uncached'}</span>
+            {session.request.scale !== undefined && session.request.scale !== 1 ? (
+              <span>scale {session.request.scale}</span>
+            ) : null}
+          </p>
+        </div>
+        {running ? (
+          <button
+            type="button"
+            className="button button-danger"
+            disabled={cancelling}
+            onClick={() => {
+              setCancelling(true);
+              onCancel();
+            }}
+          >
+            {cancelling ? 'Cancelling…' : 'Cancel test'}
+          </button>
+        ) : (
+          <button type="button" className="button" onClick={onDismiss}>
+            New test
+          </button>
+        )}
+      </header>
+
+      {live.status === 'cancelled' ? (
+        <div className="banner banner-warning" role="status">
+          Cancelled. Plumb removed its test files from {live.target}; nothing was saved.
+        </div>
+      ) : null}
+      {live.status === 'failed' ? (
+        <div className="banner banner-error" role="alert">
+          {live.error?.message ?? 'The test stopped.'}
+        </div>
+      ) : null}
+      {live.status === 'finished' && !result ? (
+        <p className="muted" role="status">
+          {resultError ?? 'Finished. Opening the verdict…'}
+        </p>
+      ) : null}
+
+      <div className="live-figures">
+        <Figure label="Written" value={formatBytes(bytesWritten(live))} testId="live-written" />
+        <Figure label="Rate now" value={formatRate(live.currentRate)} testId="live-rate" />
+        <Figure label="Elapsed" value={formatDuration(elapsed)} />
+        <Figure label="Time left" value={running ? formatDuration(left) : '—'} />
+        <Figure
+          label="Files"
+          value={
+            live.plannedFiles ? `${live.filesDone} / ${live.plannedFiles}` : String(live.filesDone)
+          }
+          testId="live-files"
+        />
+      </div>
+      <div
+        className="progress-track"
+        role="progressbar"
+        aria-label="Progress"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={fraction === null ? undefined : Math.round(fraction * 100)}
+      >
+        <div
+          className={`progress-fill ${fraction === null && running ? 'progress-indeterminate' : ''}`}
+          style={{ width: `${fraction === null ? (running ? 100 : 0) : fraction * 100}%` }}
+        />
+      </div>
+
+      {plan.kind === 'presets' ? (
+        <div className="chart-grid">
+          <section className="card grid-card" aria-label="Queue-depth grid">
+            <h3 className="chart-title">Queue-depth grid</h3>
+            <PresetsGridView rows={presetGrid(plan.runs, live.queueRuns)} />
+          </section>
+          <RateChart
+            title="Bytes per second over time"
+            caption="Each queue-depth run in turn."
+            axis="time"
+            series={series.time}
+            waiting="The first run is starting…"
+          />
+        </div>
+      ) : (
+        <div className="chart-grid">
+          <RateChart
+            title="Rate against data written"
+            caption="Watch for a step down: the write cache running out, or the drive throttling."
+            axis="cumulative"
+            series={series.cumulative}
+            cliffs={cliffs}
+            waiting="The first file is being written…"
+          />
+          <RateChart
+            title="Rate against file size"
+            caption="Small files pay fixed costs; large ones show the drive's speed."
+            axis="size"
+            series={series.size}
+            waiting="Points appear as each file finishes."
+          />
+        </div>
+      )}
+
+      {live.findings.length || live.notices.length ? (
+        <section className="verdict-section">
+          <h3 className="section-title">So far</h3>
+          <FindingsList findings={live.findings} />
+          {live.notices.length ? (
+            <ul className="notices">
+              {live.notices.map((notice) => (
+                <li key={notice}>{notice}</li>
+              ))}
+            </ul>
+          ) : null}
+        </section>
+      ) : null}
+    </article>
+  );
+}

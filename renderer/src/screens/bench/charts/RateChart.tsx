@@ -1,0 +1,239 @@
+/**
+ * The benchmark charts: rate against cumulative bytes (cache cliffs, throttling), rate against
+ * file size (log axis), and rate over time; with the interface ceiling and cliffs marked.
+ */
+import type { ChartOptions } from 'chart.js';
+import type { AnnotationOptions } from 'chartjs-plugin-annotation';
+import { useMemo, useState } from 'react';
+import { formatBytes } from '../../../format.js';
+import { formatDuration, formatRate } from '../measure-format.js';
+import {
+  decimationFor,
+  thinForLogAxis,
+  type CeilingMark,
+  type CliffMark,
+  type Point,
+} from '../series.js';
+import { useChartTheme, type ChartTheme } from './chart-theme.js';
+import { PlumbChart, type LineDataset } from './PlumbChart.js';
+
+export type RateAxis = 'cumulative' | 'size' | 'time';
+
+export interface RateSeries {
+  label: string;
+  color: string;
+  /** Read phases: dashed lines, diamond points (told apart without colour). */
+  dashed?: boolean;
+  points: Point[];
+}
+
+export interface RateChartProps {
+  title: string;
+  caption: string;
+  axis: RateAxis;
+  series: RateSeries[];
+  ceiling?: CeilingMark | null;
+  cliffs?: CliffMark[];
+  /** What the empty chart says before the first point. */
+  waiting?: string;
+  /** For a printed report: light colours, sharp on paper, no zoom button. */
+  print?: boolean;
+}
+
+const axisTitles: Record<RateAxis, string> = {
+  cumulative: 'Data so far',
+  size: 'File size',
+  time: 'Time',
+};
+
+/** Labels only on 1, 2 and 5 × 10ⁿ so a log axis stays readable. */
+function logTick(value: number): string {
+  const mantissa = value / 10 ** Math.floor(Math.log10(value));
+  return [1, 2, 5].some((m) => Math.abs(mantissa - m) < 1e-6) ? formatBytes(value) : '';
+}
+
+function xFormat(axis: RateAxis): (value: number) => string {
+  if (axis === 'time') return (v) => formatDuration(v);
+  if (axis === 'size') return logTick;
+  return (v) => formatBytes(v);
+}
+
+function annotations(
+  theme: ChartTheme,
+  axis: RateAxis,
+  ceiling: CeilingMark | null | undefined,
+  cliffs: CliffMark[],
+): Record<string, AnnotationOptions> {
+  const out: Record<string, AnnotationOptions> = {};
+  if (ceiling) {
+    out.ceiling = {
+      type: 'line',
+      scaleID: 'y',
+      value: ceiling.rate,
+      borderColor: theme.ceiling,
+      borderWidth: 1.5,
+      borderDash: [6, 4],
+      label: {
+        display: true,
+        content: `${ceiling.label} ceiling · ${formatRate(ceiling.rate)}`,
+        position: 'start',
+        backgroundColor: theme.surface,
+        color: theme.ceiling,
+        font: { size: 11, weight: 'bold' },
+        padding: 3,
+      },
+    };
+  }
+  if (axis === 'cumulative') {
+    cliffs.forEach((cliff, index) => {
+      out[`cliff${index}`] = {
+        type: 'line',
+        scaleID: 'x',
+        value: cliff.atBytes,
+        borderColor: theme.cliff,
+        borderWidth: 2,
+        label: {
+          display: true,
+          content: `${cliff.label} at ${formatBytes(cliff.atBytes)}: ${formatRate(cliff.beforeRate)} → ${formatRate(cliff.afterRate)}`,
+          position: 'start',
+          backgroundColor: theme.cliff,
+          color: theme.surface,
+          font: { size: 11, weight: 'bold' },
+          padding: 4,
+        },
+      };
+    });
+  }
+  return out;
+}
+
+export function RateChart({
+  title,
+  caption,
+  axis,
+  series,
+  ceiling,
+  cliffs = [],
+  waiting,
+  print = false,
+}: RateChartProps) {
+  const theme = useChartTheme(print ? 'light' : undefined);
+  const [resetToken, setResetToken] = useState(0);
+  const pointCount = series.reduce((sum, s) => sum + s.points.length, 0);
+  const choice = decimationFor(pointCount);
+
+  const datasets = useMemo<LineDataset[]>(
+    () =>
+      series.map((s) => ({
+        label: s.label,
+        data: axis === 'size' && s.points.length > 2000 ? thinForLogAxis(s.points, 400) : s.points,
+        borderColor: s.color,
+        backgroundColor: s.color,
+        borderWidth: axis === 'time' ? 1.5 : 0,
+        borderDash: s.dashed ? [5, 4] : [],
+        // Files come in any order of size, so joining them would only draw noise; samples in time do join.
+        showLine: axis === 'time',
+        pointStyle: s.dashed ? 'rectRot' : 'circle',
+        pointRadius: choice.pointRadius,
+        pointHoverRadius: 4,
+        tension: 0,
+        spanGaps: true,
+      })),
+    [series, axis, choice.pointRadius],
+  );
+
+  const options = useMemo<ChartOptions<'line'>>(() => {
+    const formatX = xFormat(axis);
+    return {
+      responsive: true,
+      maintainAspectRatio: false,
+      animation: false,
+      // Canvases are printed as images: draw them at print resolution.
+      ...(print ? { devicePixelRatio: 3 } : {}),
+      parsing: false,
+      normalized: true,
+      interaction: { mode: 'nearest', intersect: false },
+      layout: { padding: { top: 4, right: 8 } },
+      scales: {
+        x: {
+          type: axis === 'size' ? 'logarithmic' : 'linear',
+          title: { display: true, text: axisTitles[axis], color: theme.muted },
+          ticks: {
+            color: theme.muted,
+            callback: (value) => formatX(Number(value)),
+            maxRotation: 0,
+            autoSkipPadding: 12,
+          },
+          grid: { color: theme.grid },
+          border: { color: theme.grid },
+        },
+        y: {
+          type: 'linear',
+          beginAtZero: true,
+          title: { display: true, text: 'Rate', color: theme.muted },
+          ticks: { color: theme.muted, callback: (value) => formatRate(Number(value)) },
+          grid: { color: theme.grid },
+          border: { color: theme.grid },
+        },
+      },
+      plugins: {
+        legend: {
+          display: series.length > 1,
+          position: 'bottom',
+          labels: { color: theme.text, usePointStyle: true, boxWidth: 8, boxHeight: 8 },
+        },
+        tooltip: {
+          callbacks: {
+            label: (item) => {
+              const point = item.raw as Point;
+              const where = axis === 'size' ? formatBytes(point.x) : formatX(point.x);
+              return `${item.dataset.label ?? ''}: ${formatRate(point.y)} at ${where}`;
+            },
+            title: () => '',
+          },
+        },
+        decimation: { enabled: choice.enabled && axis !== 'size', algorithm: 'lttb', samples: 600 },
+        annotation: { annotations: annotations(theme, axis, ceiling, cliffs) },
+        zoom: {
+          zoom: {
+            wheel: { enabled: true, modifierKey: 'ctrl' },
+            pinch: { enabled: true },
+            mode: 'x',
+          },
+          pan: { enabled: true, mode: 'x', modifierKey: 'shift' },
+        },
+      },
+    };
+  }, [axis, theme, ceiling, cliffs, series.length, choice.enabled, print]);
+
+  return (
+    <figure className="chart-card">
+      <header className="chart-header">
+        <div>
+          <h3 className="chart-title">{title}</h3>
+          <p className="chart-caption">{caption}</p>
+        </div>
+        {print ? null : (
+          <button
+            type="button"
+            className="button button-small button-quiet"
+            onClick={() => setResetToken((n) => n + 1)}
+            aria-label={`Reset zoom of ${title}`}
+            title="Ctrl + scroll zooms, Shift + drag pans"
+          >
+            Reset zoom
+          </button>
+        )}
+      </header>
+      <div className="chart-body">
+        <PlumbChart
+          label={`${title}. ${caption}`}
+          datasets={datasets}
+          options={options}
+          resetToken={resetToken}
+        />
+        {pointCount === 0 ? <p className="chart-waiting">{waiting ?? 'No data yet.'}</p> : null}
+      </div>
+    </figure>
+  );
+}

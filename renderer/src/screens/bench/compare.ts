@@ -1,0 +1,94 @@
+/** Several results on the same charts and in one table. */
+import type { Phase, ResultDocument } from '../../../../app/contract/bench.js';
+import { formatDateTime } from './measure-format.js';
+import { planTitle } from './plan-catalogue.js';
+import { rateByCumulative, rateBySize, type Point } from './series.js';
+import { headlineRates } from './summary-table.js';
+
+/** Colours that stay apart for people with common colour-vision deficiencies (Okabe-Ito). */
+export const seriesPalette = [
+  '#0072B2',
+  '#E69F00',
+  '#009E73',
+  '#CC79A7',
+  '#56B4E9',
+  '#D55E00',
+  '#F0E442',
+  '#000000',
+];
+
+/** The name a result goes by: the user's label, else plan and folder. */
+export function resultTitle(
+  document: Pick<ResultDocument, 'name' | 'plan' | 'environment'>,
+): string {
+  if (document.name) return document.name;
+  const folder = document.environment.volume.path.split(/[/\\]/).filter(Boolean).at(-1) ?? '/';
+  return `${planTitle(document.plan.name)} · ${folder}`;
+}
+
+export interface OverlaySeries {
+  label: string;
+  color: string;
+  phase: Phase;
+  points: Point[];
+}
+
+/** One series per result and phase that has files; read phases are drawn dashed by the chart. */
+export function overlaySeries(
+  documents: readonly ResultDocument[],
+  axis: 'cumulative' | 'size',
+  phases: readonly Phase[] = ['write', 'read'],
+): OverlaySeries[] {
+  const build = axis === 'cumulative' ? rateByCumulative : rateBySize;
+  const out: OverlaySeries[] = [];
+  documents.forEach((document, index) => {
+    for (const phase of phases) {
+      const points = build(document.files, phase);
+      if (points.length === 0) continue;
+      out.push({
+        label: `${resultTitle(document)} — ${phase}`,
+        color: seriesPalette[index % seriesPalette.length]!,
+        phase,
+        points,
+      });
+    }
+  });
+  return out;
+}
+
+export interface ComparisonRow {
+  id: string;
+  title: string;
+  color: string;
+  when: string;
+  volume: string;
+  writeMedian: number | null;
+  readMedian: number | null;
+  writeTheilSen: number | null;
+  findings: number;
+  /** Each median relative to the first result's (1 = the same). */
+  writeRelative: number | null;
+  readRelative: number | null;
+}
+
+export function comparisonRows(documents: readonly ResultDocument[]): ComparisonRow[] {
+  const baseline = documents[0] ? headlineRates(documents[0]) : { write: null, read: null };
+  const relative = (value: number | null, base: number | null) =>
+    value !== null && base !== null && base > 0 ? value / base : null;
+  return documents.map((document, index) => {
+    const headline = headlineRates(document);
+    return {
+      id: document.id,
+      title: resultTitle(document),
+      color: seriesPalette[index % seriesPalette.length]!,
+      when: formatDateTime(document.startedAt),
+      volume: document.environment.volume.path,
+      writeMedian: headline.write,
+      readMedian: headline.read,
+      writeTheilSen: document.summary.write.theilSen.rate,
+      findings: document.findings.length,
+      writeRelative: relative(headline.write, baseline.write),
+      readRelative: relative(headline.read, baseline.read),
+    };
+  });
+}

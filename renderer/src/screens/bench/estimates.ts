@@ -1,0 +1,227 @@
+/**
+ * How big and how long a plan will be on a volume, before it runs: bytes from the plan itself,
+ * time from an earlier run on the same volume or, failing that, a typical rate for its bus.
+ * The same free-space guard as the engine (keep the larger of 10 % and 20 GB free) decides
+ * whether it fits.
+ */
+import type { Plan } from '../../../../app/contract/bench.js';
+import type { VolumeInfo } from '../../../../app/contract/volume.js';
+
+const blockBytes = 4096;
+const GB = 1e9;
+
+/** Bytes rounded to whole 4 KiB blocks, at least one: how the engine sizes test files. */
+export function toBlocks(bytes: number): number {
+  return Math.max(blockBytes, Math.round(bytes / blockBytes) * blockBytes);
+}
+
+export type VolumeFacts = Pick<
+  VolumeInfo,
+  'totalBytes' | 'availableBytes' | 'bus' | 'medium' | 'directIoAlignment' | 'fsType'
+>;
+
+export interface RateBasis {
+  writeRate: number;
+  readRate: number;
+  /** Where the rates come from, for the sentence under the estimate. */
+  source: string;
+}
+
+/** Typical uncached rates by bus, bytes/s: modest, so estimates err long rather than short. */
+export function typicalRates(volume: Pick<VolumeInfo, 'bus' | 'medium'>): RateBasis {
+  const bus = volume.bus?.toLowerCase() ?? '';
+  if (volume.medium === 'hdd')
+    return { writeRate: 0.15 * GB, readRate: 0.15 * GB, source: 'typical for a hard disk' };
+  if (bus.includes('nvme'))
+    return { writeRate: 1.5 * GB, readRate: 2 * GB, source: 'typical for an NVMe SSD' };
+  if (bus.includes('thunderbolt'))
+    return { writeRate: 1.5 * GB, readRate: 2 * GB, source: 'typical for a Thunderbolt SSD' };
+  if (bus.includes('usb'))
+    return { writeRate: 0.4 * GB, readRate: 0.45 * GB, source: 'typical for a USB drive' };
+  if (bus.includes('sata'))
+    return { writeRate: 0.45 * GB, readRate: 0.5 * GB, source: 'typical for a SATA SSD' };
+  return {
+    writeRate: 0.5 * GB,
+    readRate: 0.6 * GB,
+    source: 'a cautious guess for an unknown disk',
+  };
+}
+
+/** Free bytes a run must leave: the larger of 10 % of the volume and 20 GB (or `reserveBytes`). */
+export function reserveFor(volumeBytes: number, reserveBytes?: number): number {
+  return reserveBytes ?? Math.max(0.1 * volumeBytes, 20 * GB);
+}
+
+export interface PlanOptions {
+  scale: number;
+  /** A cap on a sustained run's total. */
+  totalBytes?: number;
+  reserveBytes?: number;
+}
+
+export interface PlanEstimate {
+  /** Files the plan transfers, null when it runs until a limit. */
+  files: number | null;
+  writeBytes: number;
+  readBytes: number;
+  /** Most space the run holds at once. */
+  spaceBytes: number;
+  seconds: number;
+  /** Space the guard lets the run use. */
+  allowanceBytes: number;
+  fits: boolean;
+}
+
+function logUniformTotal(count: number, minBytes: number, maxBytes: number): number {
+  if (count === 1) return toBlocks(minBytes);
+  const ratio = Math.log(maxBytes / minBytes) / (count - 1);
+  let total = 0;
+  for (let i = 0; i < count; i += 1) total += toBlocks(minBytes * Math.exp(ratio * i));
+  return total;
+}
+
+export function estimatePlan(
+  plan: Plan,
+  options: PlanOptions,
+  volume: VolumeFacts,
+  rates: RateBasis,
+): PlanEstimate {
+  const scale = options.scale;
+  const allowanceBytes = Math.max(
+    0,
+    volume.availableBytes - reserveFor(volume.totalBytes, options.reserveBytes),
+  );
+  const size = (bytes: number) => (scale === 1 ? bytes : toBlocks(bytes * scale));
+  switch (plan.kind) {
+    case 'files': {
+      const base = plan.sizes
+        ? plan.sizes.reduce((sum, b) => sum + size(b), 0)
+        : logUniformTotal(
+            plan.logUniform!.count,
+            size(plan.logUniform!.minBytes),
+            size(plan.logUniform!.maxBytes),
+          );
+      const count = (plan.sizes?.length ?? plan.logUniform!.count) * plan.repeats;
+      const writeBytes = base * plan.repeats;
+      const readBytes = plan.readBack ? writeBytes : 0;
+      return {
+        files: plan.readBack ? 2 * count : count,
+        writeBytes,
+        readBytes,
+        spaceBytes: writeBytes,
+        seconds: writeBytes / rates.writeRate + readBytes / rates.readRate,
+        allowanceBytes,
+        fits: writeBytes <= allowanceBytes,
+      };
+    }
+    case 'sustained': {
+      const cacheGuess = Math.min(volume.availableBytes / 3, volume.totalBytes * 0.1);
+      const total =
+        options.totalBytes ??
+        (plan.totalBytes !== null
+          ? size(plan.totalBytes)
+          : Math.min(allowanceBytes, 4 * cacheGuess));
+      const probes = plan.recovery ? plan.recovery.idleSeconds * 2 : 0;
+      return {
+        files: null,
+        writeBytes: total,
+        readBytes: 0,
+        spaceBytes: Math.min(total, allowanceBytes),
+        seconds: total / rates.writeRate + probes,
+        allowanceBytes,
+        fits: allowanceBytes >= Math.min(total, size(plan.maxFileBytes)) && total > 0,
+      };
+    }
+    case 'presets': {
+      const fileBytes = size(plan.fileBytes);
+      const duration =
+        scale === 1 ? plan.durationSeconds : Math.max(0.25, plan.durationSeconds * scale);
+      return {
+        files: null,
+        writeBytes: fileBytes,
+        readBytes: 0,
+        spaceBytes: fileBytes,
+        seconds: fileBytes / rates.writeRate + plan.runs.length * duration,
+        allowanceBytes,
+        fits: fileBytes <= allowanceBytes,
+      };
+    }
+  }
+}
+
+export type WarningLevel = 'caution' | 'danger';
+
+export interface TargetWarning {
+  level: WarningLevel;
+  message: string;
+}
+
+/** A run that writes this much is one to confirm first. */
+export const largeWriteBytes = 20 * GB;
+
+/** What a user should know before starting: big writes, no uncached I/O, not enough room. */
+export function targetWarnings(
+  estimate: PlanEstimate,
+  volume: VolumeFacts,
+  buffered: boolean,
+  formatBytes: (bytes: number) => string,
+): TargetWarning[] {
+  const warnings: TargetWarning[] = [];
+  if (!estimate.fits) {
+    warnings.push({
+      level: 'danger',
+      message: `Not enough free space: this test needs ${formatBytes(estimate.spaceBytes)}, but Plumb keeps the larger of 10 % of the volume and 20 GB free, which leaves ${formatBytes(estimate.allowanceBytes)} to use. Choose a quicker scale or another volume.`,
+    });
+  }
+  if (estimate.writeBytes >= largeWriteBytes) {
+    warnings.push({
+      level: 'caution',
+      message: `This test writes ${formatBytes(estimate.writeBytes)}. SSDs wear with writing; a run this size is fine now and then, not every day.`,
+    });
+  }
+  const noDirectIo = volume.directIoAlignment === null || volume.fsType === 'tmpfs';
+  if (!buffered && noDirectIo) {
+    warnings.push({
+      level: 'caution',
+      message: `${volume.fsType ?? 'This file system'} does not offer uncached (direct) I/O here, so Plumb will write through the system cache with flushes and mark the result "buffered": figures may be higher than the drive can sustain.`,
+    });
+  }
+  if (buffered) {
+    warnings.push({
+      level: 'caution',
+      message:
+        'Buffered mode measures the system cache as well as the drive: use it only to compare with tools that do the same.',
+    });
+  }
+  return warnings;
+}
+
+/** The mount point (of `mountPoints`) that holds `path`: the longest one it lies under. */
+export function mountOf(path: string, mountPoints: readonly string[]): string | null {
+  let best: string | null = null;
+  for (const mount of mountPoints) {
+    const prefix = /[/\\]$/.test(mount) ? mount : `${mount}/`;
+    const under = path === mount || path.startsWith(prefix);
+    if (under && (best === null || mount.length > best.length)) best = mount;
+  }
+  return best;
+}
+
+/** The median rates of the newest earlier run on the same volume, when there is one. */
+export function ratesFromHistory(
+  history: readonly { volumePath: string; writeMedian: number | null; readMedian: number | null }[],
+  mountPoint: string | null,
+  mountPoints: readonly string[],
+  fallback: RateBasis,
+): RateBasis {
+  if (!mountPoint) return fallback;
+  const same = history.find(
+    (item) => item.writeMedian !== null && mountOf(item.volumePath, mountPoints) === mountPoint,
+  );
+  if (!same) return fallback;
+  return {
+    writeRate: same.writeMedian!,
+    readRate: same.readMedian ?? same.writeMedian!,
+    source: 'from your last run on this volume',
+  };
+}

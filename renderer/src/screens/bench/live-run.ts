@@ -1,0 +1,198 @@
+/**
+ * A run as the UI follows it: `bench.event`s folded into one state. Pure apart from one habit:
+ * the point arrays are append-only and shared between successive states, so following a run of
+ * 10,000 files costs one push per event, not a copy.
+ */
+import type { BenchEvent, FileRecord, Finding } from '../../../../app/contract/bench.js';
+import type { Point } from './series.js';
+
+export type LivePhase = 'starting' | 'write' | 'read' | 'queue' | 'recovery';
+export type LiveStatus = 'running' | 'finished' | 'failed' | 'cancelled';
+
+export interface LiveQueueRun {
+  name: string;
+  /** Mean of the samples so far, bytes/s. */
+  bytesPerSecond: number;
+  samples: number;
+  done: boolean;
+}
+
+export interface LiveRun {
+  runId: string;
+  planName: string;
+  target: string;
+  status: LiveStatus;
+  phase: LivePhase;
+  plannedFiles: number | null;
+  filesDone: number;
+  /** Bytes of the run moved so far: from progress samples, or finished files when samples are rare. */
+  bytesDone: number;
+  /** Bytes of finished files (writes and reads). */
+  fileBytesDone: number;
+  totalBytes: number | null;
+  /** Seconds since the run started, as last reported. */
+  seconds: number;
+  /** Rate of the transfer going on now. */
+  currentRate: number | null;
+  files: FileRecord[];
+  /** Rate over run time, for the "bytes/s over time" chart (queue runs laid end to end). */
+  throughput: Point[];
+  queueRuns: LiveQueueRun[];
+  findings: Finding[];
+  notices: string[];
+  resultId: string | null;
+  error: { code: string; message: string } | null;
+  /** Seconds of queue runs already finished, so their samples line up end to end. */
+  queueOffset: number;
+  /** Bumped on every change, so views can tell a new state from an old one cheaply. */
+  version: number;
+}
+
+export function newLiveRun(runId: string, planName: string, target: string): LiveRun {
+  return {
+    runId,
+    planName,
+    target,
+    status: 'running',
+    phase: 'starting',
+    plannedFiles: null,
+    filesDone: 0,
+    bytesDone: 0,
+    fileBytesDone: 0,
+    totalBytes: null,
+    seconds: 0,
+    currentRate: null,
+    files: [],
+    throughput: [],
+    queueRuns: [],
+    findings: [],
+    notices: [],
+    resultId: null,
+    error: null,
+    queueOffset: 0,
+    version: 0,
+  };
+}
+
+function queueSample(run: LiveRun, name: string, seconds: number, rate: number): Partial<LiveRun> {
+  const queueRuns = [...run.queueRuns];
+  let current = queueRuns.at(-1);
+  let queueOffset = run.queueOffset;
+  if (!current || current.name !== name) {
+    if (current) {
+      queueRuns[queueRuns.length - 1] = { ...current, done: true };
+      const lastT = run.throughput.at(-1)?.x ?? queueOffset;
+      queueOffset = lastT;
+    }
+    current = { name, bytesPerSecond: 0, samples: 0, done: false };
+    queueRuns.push(current);
+  }
+  const samples = current.samples + 1;
+  queueRuns[queueRuns.length - 1] = {
+    ...current,
+    samples,
+    bytesPerSecond: current.bytesPerSecond + (rate - current.bytesPerSecond) / samples,
+  };
+  run.throughput.push({ x: queueOffset + seconds, y: rate });
+  return { queueRuns, queueOffset };
+}
+
+/** The state after `event`; events of other runs leave it as it is. */
+export function applyBenchEvent(run: LiveRun, event: BenchEvent): LiveRun {
+  if (event.runId !== run.runId) return run;
+  const next = (changes: Partial<LiveRun>): LiveRun => ({
+    ...run,
+    ...changes,
+    version: run.version + 1,
+  });
+  switch (event.type) {
+    case 'plan-started':
+      return next({
+        planName: event.plan,
+        target: event.target,
+        plannedFiles: event.files,
+        totalBytes: event.bytes,
+      });
+    case 'phase-started':
+      return next({ phase: event.phase, currentRate: null });
+    case 'file-done': {
+      run.files.push(event.file);
+      // Small files finish between progress samples: they move the figures too.
+      const fileBytesDone = run.fileBytesDone + event.file.bytes;
+      return next({
+        filesDone: run.filesDone + 1,
+        fileBytesDone,
+        bytesDone: Math.max(run.bytesDone, fileBytesDone),
+        currentRate: event.rate ?? run.currentRate,
+      });
+    }
+    case 'sample': {
+      const changes: Partial<LiveRun> = {
+        seconds: event.phase === 'queue' ? run.seconds : event.seconds,
+        currentRate: event.bytesPerSecond,
+      };
+      if (event.phase === 'queue') {
+        if (event.bytesPerSecond !== null)
+          Object.assign(
+            changes,
+            queueSample(run, event.run ?? 'queue', event.seconds, event.bytesPerSecond),
+          );
+      } else {
+        changes.bytesDone = Math.max(event.bytesDone, run.fileBytesDone);
+        if (event.totalBytes !== null) changes.totalBytes = event.totalBytes;
+        if (event.bytesPerSecond !== null)
+          run.throughput.push({ x: event.seconds, y: event.bytesPerSecond });
+      }
+      return next(changes);
+    }
+    case 'finding':
+      return next({ findings: [...run.findings, event.finding] });
+    case 'notice':
+      return next({ notices: [...run.notices, event.message] });
+    case 'finished':
+      return next({
+        status: 'finished',
+        resultId: event.resultId,
+        findings: event.findings,
+        queueRuns: run.queueRuns.map((q) => ({ ...q, done: true })),
+      });
+    case 'failed':
+      return next({ status: 'failed', error: event.error });
+    case 'cancelled':
+      return next({ status: 'cancelled' });
+  }
+}
+
+/** Share of the run done, 0…1, or null while the total is unknown. */
+export function progressFraction(run: LiveRun): number | null {
+  if (run.status === 'finished') return 1;
+  if (run.totalBytes && run.totalBytes > 0) return Math.min(1, run.bytesDone / run.totalBytes);
+  if (run.plannedFiles && run.plannedFiles > 0)
+    return Math.min(1, run.filesDone / run.plannedFiles);
+  return null;
+}
+
+/**
+ * Seconds left at the average rate so far; null until there is a rate and a total. `elapsed`
+ * is the run's time as the viewer's clock has it, when that is ahead of the last sample.
+ */
+export function secondsLeft(run: LiveRun, elapsed = run.seconds): number | null {
+  const seconds = Math.max(run.seconds, elapsed);
+  if (run.status !== 'running' || !run.totalBytes || run.bytesDone <= 0 || seconds <= 0)
+    return null;
+  const averageRate = run.bytesDone / seconds;
+  return Math.max(0, (run.totalBytes - run.bytesDone) / averageRate);
+}
+
+/** Bytes written so far: the write phase's running total (reads move bytes but write none). */
+export function bytesWritten(run: LiveRun): number {
+  let written = 0;
+  for (let i = run.files.length - 1; i >= 0; i -= 1) {
+    const file = run.files[i]!;
+    if (file.phase === 'write') {
+      written = file.cumulativeBytes;
+      break;
+    }
+  }
+  return run.phase === 'write' ? Math.max(written, run.bytesDone) : written;
+}

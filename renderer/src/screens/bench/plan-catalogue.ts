@@ -1,0 +1,101 @@
+/** What each plan is for, in the words a user chooses by; unknown plans fall back to their own text. */
+import type { Plan } from '../../../../app/contract/bench.js';
+import { capitalise } from './measure-format.js';
+
+export interface PlanStory {
+  title: string;
+  /** What running it tells you. */
+  reveals: string;
+  /** What it does, briefly. */
+  does: string;
+}
+
+const stories: Record<string, Omit<PlanStory, 'does'>> = {
+  standard: {
+    title: 'Standard',
+    reveals:
+      'The honest everyday speed: how fast the disk writes and reads files from small to large, without the system cache flattering it.',
+  },
+  series: {
+    title: 'Size series',
+    reveals:
+      'Where speed tops out: the same sizes three times each, from tiny to large, so you see the curve rise and level off.',
+  },
+  sustained: {
+    title: 'Sustained write',
+    reveals:
+      'What happens on a long copy: when the fast write cache fills, how far the speed falls, and how long the disk takes to recover.',
+  },
+  presets: {
+    title: 'Queue-depth grid',
+    reveals:
+      'The familiar grid of other benchmark tools (sequential and random, deep and shallow queues), for comparing with their figures.',
+  },
+};
+
+function sizeText(bytes: number): string {
+  return bytes >= 1e9
+    ? `${+(bytes / 1e9).toFixed(1)} GB`
+    : bytes >= 1e6
+      ? `${+(bytes / 1e6).toFixed(1)} MB`
+      : `${+(bytes / 1e3).toFixed(1)} KB`;
+}
+
+/** One line on what the plan does, from its own fields. */
+export function planDoes(plan: Plan): string {
+  switch (plan.kind) {
+    case 'files': {
+      const count = (plan.sizes?.length ?? plan.logUniform?.count ?? 0) * plan.repeats;
+      const low = plan.sizes ? Math.min(...plan.sizes) : plan.logUniform!.minBytes;
+      const high = plan.sizes ? Math.max(...plan.sizes) : plan.logUniform!.maxBytes;
+      return `${count} files from ${sizeText(low)} to ${sizeText(high)}${plan.shuffle ? ' in random order' : ''}, written${plan.readBack ? ' then read back' : ''}.`;
+    }
+    case 'sustained':
+      return `Files of ${sizeText(plan.minFileBytes)} to ${sizeText(plan.maxFileBytes)} written back to back${plan.recovery ? ', then idle-and-probe to time the recovery' : ''}.`;
+    case 'presets':
+      return `${plan.runs.length} queue-depth runs of ${+plan.durationSeconds.toFixed(2)} s each on one ${sizeText(plan.fileBytes)} file.`;
+  }
+}
+
+/** The name a plan goes by on screen. */
+export function planTitle(name: string): string {
+  return stories[name]?.title ?? capitalise(name);
+}
+
+export function planStory(plan: Plan): PlanStory {
+  const known = stories[plan.name];
+  return {
+    title: known?.title ?? capitalise(plan.name),
+    reveals: known?.reveals ?? plan.description ?? 'A plan from a file.',
+    does: planDoes(plan),
+  };
+}
+
+/** The plan as a file to keep or share (plumb.plan/1 JSON). */
+export function planFileText(plan: Plan): string {
+  return `${JSON.stringify(plan, null, 2)}\n`;
+}
+
+/**
+ * A plan read from a file: checked for the schema and a known kind here so the user hears at
+ * once; the engine validates every field again when the run starts.
+ */
+export function readPlanFile(text: string): Plan {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error('That file is not JSON. A plan file is what "Export plan" saves.');
+  }
+  const plan = value as Partial<Plan> | null;
+  if (!plan || typeof plan !== 'object' || plan.schema !== 'plumb.plan/1') {
+    throw new Error('That file is not a Plumb plan (it has no "schema": "plumb.plan/1").');
+  }
+  if (plan.kind !== 'files' && plan.kind !== 'sustained' && plan.kind !== 'presets') {
+    throw new Error('The plan\'s "kind" must be files, sustained or presets.');
+  }
+  if (typeof plan.name !== 'string' || plan.name.trim() === '') {
+    throw new Error('The plan needs a "name".');
+  }
+  return plan as Plan;
+}

@@ -1,0 +1,132 @@
+/**
+ * The run in progress, kept outside any one screen so it survives moving between views: starts
+ * and cancels through the client, folds `bench.event`s into a LiveRun, and tells subscribers at
+ * most a few times a second (a fast disk reports far more often than anyone can read).
+ */
+import type { BenchEvent, Plan, StartBenchInput } from '../../../../app/contract/bench.js';
+import type { PlumbClient } from '../../client.js';
+import { applyBenchEvent, newLiveRun, type LiveRun } from './live-run.js';
+
+export interface RunSession {
+  live: LiveRun;
+  plan: Plan;
+  request: StartBenchInput;
+  /** The viewer's clock when the run started and ended (for elapsed time between samples). */
+  startedAtMs: number;
+  endedAtMs: number | null;
+}
+
+const notifyEveryMs = 150;
+
+export class RunStore {
+  private session: RunSession | null = null;
+  private starting = false;
+  private early: BenchEvent[] = [];
+  private readonly listeners = new Set<() => void>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly client: PlumbClient) {
+    client.on('bench.event', (event) => this.receive(event));
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): RunSession | null => this.session;
+
+  get running(): boolean {
+    return this.starting || this.session?.live.status === 'running';
+  }
+
+  /** Starts a run; rejects (with the engine's message) when the engine refuses it. */
+  async start(request: StartBenchInput, plan: Plan): Promise<void> {
+    if (this.running)
+      throw new Error('A test is already running. Cancel it or wait for it to end.');
+    this.starting = true;
+    this.session = null;
+    this.early = [];
+    try {
+      const startedAtMs = Date.now();
+      const { runId } = await this.client.call('bench.start', request);
+      let live = newLiveRun(runId, plan.name, request.path);
+      for (const event of this.early) live = applyBenchEvent(live, event);
+      this.session = { live, plan, request, startedAtMs, endedAtMs: null };
+    } finally {
+      this.starting = false;
+      this.early = [];
+    }
+    this.notify(true);
+  }
+
+  /** Asks the engine to stop; its files are removed and a `cancelled` event follows. */
+  async cancel(): Promise<void> {
+    const session = this.session;
+    if (!session || session.live.status !== 'running') return;
+    const { cancelled } = await this.client.call('bench.cancel', { runId: session.live.runId });
+    if (!cancelled && this.session === session && session.live.status === 'running') {
+      // The engine has no such run: it stopped before reporting why (or the report was lost).
+      this.update({
+        ...session.live,
+        status: 'failed',
+        error: {
+          code: 'ESTOPPED',
+          message:
+            'The test stopped before it could report why. Check the folder and free space, then try again.',
+        },
+        version: session.live.version + 1,
+      });
+    }
+  }
+
+  /** Forgets a finished, failed or cancelled run, back to choosing a test. */
+  dismiss(): void {
+    if (this.session?.live.status === 'running') return;
+    this.session = null;
+    this.notify(true);
+  }
+
+  private receive(event: BenchEvent): void {
+    if (this.starting && !this.session) {
+      this.early.push(event);
+      return;
+    }
+    const session = this.session;
+    if (!session || event.runId !== session.live.runId) return;
+    const live = applyBenchEvent(session.live, event);
+    const ended = live.status !== 'running';
+    this.session = { ...session, live, endedAtMs: ended ? Date.now() : null };
+    this.notify(ended);
+  }
+
+  private update(live: LiveRun): void {
+    if (!this.session) return;
+    this.session = { ...this.session, live, endedAtMs: Date.now() };
+    this.notify(true);
+  }
+
+  private notify(now: boolean): void {
+    if (now) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      for (const listener of this.listeners) listener();
+      return;
+    }
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      for (const listener of this.listeners) listener();
+    }, notifyEveryMs);
+  }
+}
+
+const stores = new WeakMap<PlumbClient, RunStore>();
+
+export function runStoreFor(client: PlumbClient): RunStore {
+  let store = stores.get(client);
+  if (!store) {
+    store = new RunStore(client);
+    stores.set(client, store);
+  }
+  return store;
+}

@@ -1,0 +1,137 @@
+/** The verdict's table: every statistic of DESIGN.md as one row, write and read side by side. */
+import type {
+  PhaseSummary,
+  QueueRunResult,
+  ResultDocument,
+} from '../../../../app/contract/bench.js';
+import { dash, formatIops, formatLatency, formatNumber, formatRate } from './measure-format.js';
+
+export interface SummaryRow {
+  method: string;
+  /** One line on what the method tells, for a tooltip or a caption. */
+  meaning: string;
+  write: string;
+  read: string;
+}
+
+interface MethodDefinition {
+  method: string;
+  meaning: string;
+  value(summary: PhaseSummary): string;
+}
+
+const methods: MethodDefinition[] = [
+  { method: 'Files', meaning: 'Transfers measured.', value: (s) => String(s.count) },
+  {
+    method: 'Mean',
+    meaning: 'Average of the per-file rates; pulled up or down by outliers.',
+    value: (s) => formatRate(s.mean),
+  },
+  {
+    method: 'Median',
+    meaning: 'Half the files were faster, half slower: the headline figure.',
+    value: (s) => formatRate(s.median),
+  },
+  {
+    method: 'Range',
+    meaning: 'Slowest and fastest single file.',
+    value: (s) =>
+      s.min === null || s.max === null ? dash : `${formatRate(s.min)} – ${formatRate(s.max)}`,
+  },
+  {
+    method: 'Trimmed mean (20 %)',
+    meaning: 'Mean of the middle 60 % of rates, with the 20th and 80th centiles.',
+    value: (s) =>
+      s.trimmedMean
+        ? `${formatRate(s.trimmedMean.rate)} (${formatRate(s.trimmedMean.p20)} – ${formatRate(s.trimmedMean.p80)})`
+        : dash,
+  },
+  {
+    method: 'Theil-Sen rate',
+    meaning: 'Slope of time against size, robust to outliers: the rate for large files.',
+    value: (s) => formatRate(s.theilSen.rate),
+  },
+  {
+    method: 'Theil-Sen latency',
+    meaning: 'Fixed cost per file (the intercept): open, flush and close.',
+    value: (s) => formatLatency(s.theilSen.latency),
+  },
+  {
+    method: 'Linear rate',
+    meaning: 'Least-squares slope of time against size.',
+    value: (s) => formatRate(s.linear.rate),
+  },
+  {
+    method: 'Linear latency',
+    meaning: 'Least-squares intercept: fixed cost per file.',
+    value: (s) => formatLatency(s.linear.latency),
+  },
+  {
+    method: 'Linear r²',
+    meaning: 'How well a straight line fits: 1 is a perfectly steady disk.',
+    value: (s) => formatNumber(s.linear.r2, 4),
+  },
+];
+
+/** Rows for the phases the run measured; a phase with no files shows dashes. */
+export function summaryRows(summary: ResultDocument['summary']): SummaryRow[] {
+  const cell = (phase: PhaseSummary, m: MethodDefinition) =>
+    phase.count === 0 && m.method !== 'Files' ? dash : m.value(phase);
+  return methods.map((m) => ({
+    method: m.method,
+    meaning: m.meaning,
+    write: cell(summary.write, m),
+    read: cell(summary.read, m),
+  }));
+}
+
+/** The two figures a list shows for a run: median write and read, or the best preset if none. */
+export function headlineRates(document: ResultDocument): {
+  write: number | null;
+  read: number | null;
+} {
+  const write = document.summary.write.median;
+  const read = document.summary.read.median;
+  if (write !== null || read !== null || !document.runs?.length) return { write, read };
+  const best = (ops: string[]) => {
+    const rates = document.runs!.filter((r) => ops.includes(r.op)).map((r) => r.bytesPerSecond);
+    return rates.length ? Math.max(...rates) : null;
+  };
+  return { write: best(['write', 'randwrite']), read: best(['read', 'randread']) };
+}
+
+export interface HeadlineTile {
+  label: string;
+  value: string;
+  note: string;
+}
+
+/**
+ * Headline tiles of a queue-depth run: the best sequential read and write, and random 4K at the
+ * shallowest queue (what everyday responsiveness feels like).
+ */
+export function queueHeadlines(runs: readonly QueueRunResult[]): HeadlineTile[] {
+  const pick = (
+    ops: QueueRunResult['op'][],
+    better: (a: QueueRunResult, b: QueueRunResult) => boolean,
+  ) =>
+    runs
+      .filter((r) => ops.includes(r.op))
+      .reduce<QueueRunResult | null>((best, r) => (!best || better(r, best) ? r : best), null);
+  const fastest = (a: QueueRunResult, b: QueueRunResult) => a.bytesPerSecond > b.bytesPerSecond;
+  const shallowest = (a: QueueRunResult, b: QueueRunResult) =>
+    a.queueDepth * a.threads < b.queueDepth * b.threads;
+  const tiles: [string, QueueRunResult | null, boolean][] = [
+    ['Sequential read', pick(['read'], fastest), false],
+    ['Sequential write', pick(['write'], fastest), false],
+    ['Random read', pick(['randread'], shallowest), true],
+    ['Random write', pick(['randwrite'], shallowest), true],
+  ];
+  return tiles
+    .filter((tile): tile is [string, QueueRunResult, boolean] => tile[1] !== null)
+    .map(([label, run, random]) => ({
+      label,
+      value: random ? formatIops(run.iops) : formatRate(run.bytesPerSecond),
+      note: random ? `${run.name} · ${formatRate(run.bytesPerSecond)}` : run.name,
+    }));
+}

@@ -1,0 +1,233 @@
+/**
+ * The benchmark UI end to end in real Chromium through `plumb serve`: choose a folder, run
+ * scaled-down tests and watch them fill in, cancel one and find the folder clean, reopen a saved
+ * result after a reload, compare two; screenshots of every main view, light and dark.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumMissingReason, launchChromium } from '../helpers/chromium.js';
+import { repoRoot, startServe } from '../helpers/cli.js';
+
+const noChromium = chromiumMissingReason();
+if (noChromium) console.log(`# skipping the benchmark UI tests: ${noChromium}`);
+
+const artifacts = path.join(repoRoot, 'test-artifacts');
+let server: Awaited<ReturnType<typeof startServe>>;
+let browser: Browser | undefined;
+let dataDir: string;
+let folder: string;
+const problems: string[] = [];
+
+before(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-data-'));
+  folder = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-target-'));
+  mkdirSync(artifacts, { recursive: true });
+  process.env.PLUMB_DATA_DIR = dataDir; // inherited by `plumb serve`: results go to a temp dir
+  server = await startServe();
+  if (!noChromium) browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(folder, { recursive: true, force: true });
+});
+
+async function openPage(colorScheme: 'light' | 'dark', hash: string): Promise<Page> {
+  const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.emulateMedia({ colorScheme });
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning')
+      problems.push(`${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.goto(`${server.url.href.replace(/#.*$/, '')}${hash}`);
+  return page;
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  await page.waitForTimeout(250); // let the charts draw their last frame
+  await page.screenshot({ path: path.join(artifacts, `ui-${name}.png`), fullPage: true });
+}
+
+/** Chooses the test folder and a plan on the "Test a disk" screen. */
+async function setUp(page: Page, planTitle: string): Promise<void> {
+  await page.getByRole('heading', { name: 'Test a disk' }).waitFor();
+  await page.getByLabel('Test files go in').fill(folder);
+  await page.getByRole('button', { name: 'Use this folder' }).click();
+  await page.getByText(`Plumb writes into a new folder inside`).waitFor();
+  await page.getByText(planTitle, { exact: true }).click();
+  assert.equal(
+    await page.getByLabel('Scale', { exact: true }).inputValue(),
+    '0.01',
+    'quick scale by default',
+  );
+}
+
+const filesFigure = (page: Page) => page.getByTestId('live-files');
+
+/** Polls the live "Files" figure ("12 / 320" or "12") until `enough` says so. */
+async function waitForFiles(page: Page, enough: (done: number) => boolean, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = (await filesFigure(page).textContent()) ?? '';
+    if (enough(Number(text.split('/')[0]))) return;
+    if (Date.now() > deadline) throw new Error(`the file count stayed at "${text}"`);
+    await page.waitForTimeout(40);
+  }
+}
+
+test('a new user sees what to do first', { skip: noChromium }, async () => {
+  for (const scheme of ['light', 'dark'] as const) {
+    const page = await openPage(scheme, '#/results');
+    await page.getByRole('heading', { name: 'No results yet' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Test a disk' }).count(), 3);
+    await shoot(page, `results-empty-${scheme}`);
+    await page.close();
+  }
+});
+
+test(
+  'a scaled-down standard test fills both charts live, then shows its verdict',
+  { skip: noChromium, timeout: 240_000 },
+  async () => {
+    const page = await openPage('light', '#/bench');
+    await setUp(page, 'Standard');
+    await page.getByText(/^Standard on .*: .* written, about /).waitFor();
+    await shoot(page, 'setup-light');
+    await page.getByRole('button', { name: 'Start test' }).click();
+
+    const live = page.getByRole('article', { name: /^Standard on / });
+    await live.waitFor();
+    // Charts fill: points replace the waiting text, the file count climbs.
+    await page.getByText('Points appear as each file finishes.').waitFor({ state: 'hidden' });
+    await waitForFiles(page, (done) => done >= 60 && done < 320, 120_000);
+    assert.match((await filesFigure(page).textContent()) ?? '', /^\d+ \/ 320$/);
+    assert.notEqual(await page.getByTestId('live-written').textContent(), '0 B');
+    await shoot(page, 'live-light');
+
+    await page.getByText('Finished and saved to').waitFor({ timeout: 180_000 });
+    const verdict = page.getByRole('article', { name: /^Verdict: Standard/ });
+    await verdict.waitFor();
+    assert.match((await page.getByTestId('headline-write').textContent()) ?? '', /B\/s$/);
+    await verdict.getByRole('table', { name: 'Summary by method' }).waitFor();
+    assert.equal(await verdict.getByRole('row', { name: /^Theil-Sen rate/ }).count(), 1);
+    // The per-file table draws only the rows in view, and sorts on a click.
+    const fileRows = verdict.getByRole('table', { name: 'Files' }).getByRole('row');
+    assert.ok((await fileRows.count()) < 40, 'rows are virtualised');
+    await verdict.getByRole('button', { name: 'Rate', exact: true }).click();
+    assert.equal(
+      await verdict.getByRole('columnheader', { name: 'Rate' }).getAttribute('aria-sort'),
+      'descending',
+    );
+    await shoot(page, 'verdict-light');
+    assert.deepEqual(readdirSync(folder), [], 'the test files are gone');
+    await page.close();
+  },
+);
+
+test(
+  'a sustained test can be cancelled midway, and its folder is left clean',
+  { skip: noChromium, timeout: 240_000 },
+  async () => {
+    const page = await openPage('dark', '#/bench');
+    await setUp(page, 'Sustained write');
+    await page.getByLabel('Write in all').fill('4GB');
+    await page.getByLabel('Time the recovery after a cliff').uncheck();
+    await page.getByRole('button', { name: 'Start test' }).click();
+    await page.getByRole('article', { name: /^Sustained write on / }).waitFor();
+    await waitForFiles(page, (done) => done >= 8, 120_000);
+    await shoot(page, 'live-dark');
+    await page.getByRole('button', { name: 'Cancel test' }).click();
+    await page.getByText(/^Cancelled\. Plumb removed its test files/).waitFor({ timeout: 60_000 });
+    assert.deepEqual(readdirSync(folder), [], 'nothing is left in the folder');
+    await page.getByRole('button', { name: 'New test' }).click();
+
+    // The same plan, small enough to finish.
+    await setUp(page, 'Sustained write');
+    await page.getByLabel('Write in all').fill('150MB');
+    await page.getByLabel('Time the recovery after a cliff').uncheck();
+    await page.getByRole('button', { name: 'Start test' }).click();
+    await page.getByText('Finished and saved to').waitFor({ timeout: 180_000 });
+    await page.getByRole('article', { name: /^Verdict: Sustained write/ }).waitFor();
+    await shoot(page, 'verdict-dark');
+    assert.deepEqual(readdirSync(folder), []);
+    await page.close();
+  },
+);
+
+test(
+  'the queue-depth grid fills in while bytes/s are drawn over time',
+  { skip: noChromium, timeout: 180_000 },
+  async () => {
+    const page = await openPage('light', '#/bench');
+    await setUp(page, 'Queue-depth grid');
+    await page.getByRole('button', { name: 'Start test' }).click();
+    const grid = page.getByRole('table', { name: 'Queue-depth results' });
+    await grid.waitFor();
+    await page.getByRole('cell', { name: /^SEQ1M Q8T1 read: \d/ }).waitFor({ timeout: 60_000 });
+    await page.getByText('Finished and saved to').waitFor({ timeout: 120_000 });
+    const verdict = page.getByRole('article', { name: /^Verdict: Queue-depth grid/ });
+    await verdict.getByTestId('headline-sequential-read').waitFor();
+    assert.equal(await verdict.getByRole('cell', { name: /: waiting$/ }).count(), 0);
+    await shoot(page, 'presets-light');
+    await page.close();
+  },
+);
+
+test(
+  'saved results survive a reload, open again, and two compare on the same charts',
+  { skip: noChromium, timeout: 120_000 },
+  async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      const page = await openPage(scheme, '#/results');
+      await page.reload();
+      const list = page.getByRole('table', { name: 'Saved results' });
+      await list.waitFor();
+      assert.equal(await list.getByRole('checkbox').count(), 3);
+      await shoot(page, `results-${scheme}`);
+
+      await list.getByRole('button', { name: /^Standard/ }).click();
+      await page.getByRole('article', { name: /^Verdict: Standard/ }).waitFor();
+      const address = page.url();
+      await page.reload();
+      assert.equal(page.url(), address);
+      await page.getByRole('article', { name: /^Verdict: Standard/ }).waitFor();
+      if (scheme === 'dark') await shoot(page, 'verdict-standard-dark');
+
+      await page.getByRole('button', { name: '← All results' }).click();
+      await list.getByRole('checkbox', { name: /Standard/ }).check();
+      await list.getByRole('checkbox', { name: /Sustained write/ }).check();
+      await page.getByRole('button', { name: 'Compare 2' }).click();
+      await page.getByRole('heading', { name: 'Comparing 2 results' }).waitFor();
+      const table = page.getByRole('table', { name: 'Headline figures of the compared results' });
+      await table.waitFor();
+      assert.equal(await table.getByRole('row').count(), 3);
+      await shoot(page, `compare-${scheme}`);
+      await page.close();
+    }
+    assert.deepEqual(problems, [], 'no console errors or warnings');
+  },
+);
+
+test('a result can be renamed and deleted', { skip: noChromium, timeout: 60_000 }, async () => {
+  const page = await openPage('light', '#/results');
+  const list = page.getByRole('table', { name: 'Saved results' });
+  await list.getByRole('button', { name: /^Queue-depth grid/ }).click();
+  await page.getByRole('button', { name: 'Rename' }).click();
+  await page.getByLabel('Name of this result').fill('Dock SSD grid');
+  await page.getByRole('button', { name: 'Save name' }).click();
+  await page.getByRole('heading', { name: 'Dock SSD grid' }).waitFor();
+  await page.getByRole('button', { name: 'Delete…' }).click();
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  await list.waitFor();
+  assert.equal(await list.getByRole('checkbox').count(), 2);
+  assert.equal(await list.getByText('Dock SSD grid').count(), 0);
+  await page.close();
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Plan } from '../../../app/contract/bench.js';
+import { formatBytes } from '../../../renderer/src/format.js';
+import {
+  estimatePlan,
+  mountOf,
+  ratesFromHistory,
+  targetWarnings,
+  typicalRates,
+} from '../../../renderer/src/screens/bench/estimates.js';
+import {
+  planStory,
+  readPlanFile,
+  planFileText,
+} from '../../../renderer/src/screens/bench/plan-catalogue.js';
+
+const GB = 1e9;
+const standard: Plan = {
+  schema: 'plumb.plan/1',
+  name: 'standard',
+  kind: 'files',
+  logUniform: { count: 160, minBytes: 2e6, maxBytes: 2e9 },
+  repeats: 1,
+  shuffle: true,
+  readBack: true,
+};
+const sustained: Plan = {
+  schema: 'plumb.plan/1',
+  name: 'sustained',
+  kind: 'sustained',
+  minFileBytes: 200e6,
+  maxFileBytes: 2e9,
+  totalBytes: null,
+  timeLimitSeconds: null,
+  recovery: { idleSeconds: 30, probeBytes: 2e9, maxProbes: 20 },
+};
+const bigDisk = {
+  totalBytes: 2000 * GB,
+  availableBytes: 1500 * GB,
+  bus: 'nvme',
+  medium: 'ssd' as const,
+  directIoAlignment: 512,
+  fsType: 'ext4',
+};
+const rates = { writeRate: 2 * GB, readRate: 2 * GB, source: 'test' };
+
+test('the standard plan writes about 47 GB (a log-uniform sum), then reads it back', () => {
+  const estimate = estimatePlan(standard, { scale: 1 }, bigDisk, rates);
+  // Σ 2 MB · r^i for i < 160 with r = 1000^(1/159): 2e6 · (1000·r − 1)/(r − 1) ≈ 47.0 GB
+  assert.ok(Math.abs(estimate.writeBytes - 47.0 * GB) < 0.2 * GB, formatBytes(estimate.writeBytes));
+  assert.equal(estimate.readBytes, estimate.writeBytes);
+  assert.equal(estimate.files, 320);
+  assert.ok(Math.abs(estimate.seconds - (2 * estimate.writeBytes) / (2 * GB)) < 1e-6);
+  assert.equal(estimate.fits, true);
+  const scaled = estimatePlan(standard, { scale: 0.01 }, bigDisk, rates);
+  assert.ok(
+    Math.abs(scaled.writeBytes - estimate.writeBytes / 100) <
+      (0.01 * estimate.writeBytes) / 100 + 160 * 4096,
+  );
+});
+
+test('a sustained run defaults to four times a cache guess, capped by the free-space guard', () => {
+  // cache guess = min(1500/3, 2000·0.1) = 200 GB; 4 × 200 = 800 GB; allowance = 1500 − 200 = 1300 GB
+  const estimate = estimatePlan(sustained, { scale: 1 }, bigDisk, rates);
+  assert.equal(estimate.writeBytes, 800 * GB);
+  assert.equal(estimate.allowanceBytes, 1300 * GB);
+  const capped = estimatePlan(sustained, { scale: 1, totalBytes: 64e6 }, bigDisk, rates);
+  assert.equal(capped.writeBytes, 64e6);
+});
+
+test('warnings: too big for the guard, a large write, no direct I/O', () => {
+  const smallDisk = {
+    ...bigDisk,
+    totalBytes: 100 * GB,
+    availableBytes: 30 * GB,
+    directIoAlignment: null,
+    fsType: 'tmpfs',
+  };
+  const estimate = estimatePlan(standard, { scale: 1 }, smallDisk, rates);
+  assert.equal(estimate.fits, false);
+  const warnings = targetWarnings(estimate, smallDisk, false, formatBytes);
+  assert.deepEqual(
+    warnings.map((w) => w.level),
+    ['danger', 'caution', 'caution'],
+  );
+  assert.match(warnings[0]!.message, /Not enough free space/);
+  assert.match(warnings[1]!.message, /writes 47\.\d GB/);
+  assert.match(warnings[2]!.message, /tmpfs does not offer uncached/);
+  const quick = estimatePlan(standard, { scale: 0.01 }, bigDisk, rates);
+  assert.deepEqual(targetWarnings(quick, bigDisk, false, formatBytes), []);
+});
+
+test('time comes from an earlier run on the same volume, else a typical rate for the bus', () => {
+  const mounts = ['/', '/mnt/fast'];
+  assert.equal(mountOf('/mnt/fast/bench', mounts), '/mnt/fast');
+  assert.equal(mountOf('/home/me', mounts), '/');
+  const history = [
+    { volumePath: '/mnt/fast/bench', writeMedian: 3 * GB, readMedian: 4 * GB },
+    { volumePath: '/home/me', writeMedian: 1 * GB, readMedian: null },
+  ];
+  const fallback = typicalRates({ bus: 'usb', medium: 'ssd' });
+  assert.match(fallback.source, /USB/);
+  assert.deepEqual(ratesFromHistory(history, '/', mounts, fallback), {
+    writeRate: 1 * GB,
+    readRate: 1 * GB,
+    source: 'from your last run on this volume',
+  });
+  assert.equal(ratesFromHistory(history, '/mnt/fast', mounts, fallback).readRate, 4 * GB);
+  assert.equal(ratesFromHistory(history, '/media/usb', mounts, fallback), fallback);
+});
+
+test('plans are described in plain words and survive a round trip through a plan file', () => {
+  const story = planStory(sustained);
+  assert.equal(story.title, 'Sustained write');
+  assert.match(story.reveals, /cache fills/);
+  assert.match(story.does, /200 MB to 2 GB/);
+  assert.deepEqual(readPlanFile(planFileText(standard)), standard);
+  assert.throws(() => readPlanFile('{"name":"x"}'), /not a Plumb plan/);
+  assert.throws(() => readPlanFile('nope'), /not JSON/);
+  assert.throws(() => readPlanFile('{"schema":"plumb.plan/1","name":"x","kind":"disk"}'), /kind/);
+});
