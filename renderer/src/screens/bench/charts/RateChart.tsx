@@ -46,13 +46,17 @@ const axisTitles: Record<RateAxis, string> = {
   time: 'Time',
 };
 
-/** Labels only on 1, 2 and 5 × 10ⁿ so a log axis stays readable. */
-function logTick(value: number): string {
+/**
+ * Labels on 1 × 10ⁿ, and on 2 and 5 × 10ⁿ too when the axis spans few decades, so labels on a
+ * log axis never run into each other.
+ */
+export function logTick(value: number, decades: number): string {
   const mantissa = value / 10 ** Math.floor(Math.log10(value));
-  return [1, 2, 5].some((m) => Math.abs(mantissa - m) < 1e-6) ? formatBytes(value) : '';
+  const steps = decades <= 1.5 ? [1, 2, 5] : [1];
+  return steps.some((m) => Math.abs(mantissa - m) < 1e-6) ? formatBytes(value) : '';
 }
 
-function xFormat(axis: RateAxis): (value: number) => string {
+function xFormat(axis: RateAxis): (value: number, decades: number) => string {
   if (axis === 'time') return (v) => formatDuration(v);
   if (axis === 'size') return logTick;
   return (v) => formatBytes(v);
@@ -160,7 +164,11 @@ export function RateChart({
           title: { display: true, text: axisTitles[axis], color: theme.muted },
           ticks: {
             color: theme.muted,
-            callback: (value) => formatX(Number(value)),
+            callback: (value, _index, ticks) => {
+              const first = ticks[0]?.value ?? 1;
+              const last = ticks.at(-1)?.value ?? 1;
+              return formatX(Number(value), Math.log10(Math.max(last, 1) / Math.max(first, 1)));
+            },
             maxRotation: 0,
             autoSkipPadding: 12,
           },
@@ -186,7 +194,7 @@ export function RateChart({
           callbacks: {
             label: (item) => {
               const point = item.raw as Point;
-              const where = axis === 'size' ? formatBytes(point.x) : formatX(point.x);
+              const where = axis === 'size' ? formatBytes(point.x) : formatX(point.x, 0);
               return `${item.dataset.label ?? ''}: ${formatRate(point.y)} at ${where}`;
             },
             title: () => '',
