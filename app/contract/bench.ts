@@ -83,12 +83,56 @@ export const PresetsPlan = z.object({
   runs: z.array(QueueRunSpec).min(1).max(100),
 });
 
-export const Plan = z.union([FilesPlan, SustainedPlan, PresetsPlan]);
+/** Which transfers a paired run makes together: both the same way, opposite ways, or both kinds. */
+export const PairedDirection = z.enum(['same', 'opposite', 'both']);
+export type PairedDirection = z.infer<typeof PairedDirection>;
+
+/**
+ * Two targets at once (the two-SSDs-on-one-dock test): each target alone first, then both
+ * together — both writing and both reading ("same"), and the first writing while the second
+ * reads ("opposite") — to show whether they share a bottleneck.
+ */
+export const PairedPlan = z.object({
+  ...planBase,
+  kind: z.literal('paired'),
+  fileBytes: bytes,
+  /** Files each target moves in each stage. */
+  filesPerStage: z.number().int().min(1).max(10_000),
+  direction: PairedDirection.default('both'),
+});
+
+export const TaskCodec = z.enum(['auto', 'gzip', 'zstd']);
+
+/**
+ * A real workload (seed 002): compress a large, partly compressible file with every core, from
+ * and to the target, and the same from and to memory, to tell whether the task is disk-bound.
+ */
+export const TaskPlan = z.object({
+  ...planBase,
+  kind: z.literal('task'),
+  inputBytes: bytes,
+  /** Compressed independently and in parallel, like pigz or zstd -T0. */
+  chunkBytes: bytes.default(4 * 1024 * 1024),
+  /** "auto": zstd where this Node has it, else gzip. */
+  codec: TaskCodec.default('auto'),
+  level: z.number().int().min(1).max(19).optional(),
+  /** Compression threads; null: one per CPU core. */
+  workers: z.number().int().min(1).max(256).nullable().default(null),
+  /** Share of the input in repetitive blocks (the rest is random), so it compresses some. */
+  compressibleShare: z.number().min(0).max(1).default(0.5),
+  /** Times the disk and memory runs are each repeated; the best of each is compared. */
+  repeats: z.number().int().min(1).max(20).default(2),
+  seed: z.number().int().nonnegative().optional(),
+});
+
+export const Plan = z.union([FilesPlan, SustainedPlan, PresetsPlan, PairedPlan, TaskPlan]);
 export type Plan = z.output<typeof Plan>;
 export type PlanInput = z.input<typeof Plan>;
 export type FilesPlan = z.output<typeof FilesPlan>;
 export type SustainedPlan = z.output<typeof SustainedPlan>;
 export type PresetsPlan = z.output<typeof PresetsPlan>;
+export type PairedPlan = z.output<typeof PairedPlan>;
+export type TaskPlan = z.output<typeof TaskPlan>;
 export type QueueRunSpec = z.output<typeof QueueRunSpec>;
 
 // ── The results document ─────────────────────────────────────────────────────────────────────
@@ -106,6 +150,14 @@ export const FileRecord = z.looseObject({
   /** Seconds since the phase started, at the end of this file. */
   t: z.number().nonnegative(),
   temperatureC: z.number().nullable(),
+  /**
+   * Paired runs: which target moved the file ("a" = the run's folder, "b" = the other), whether
+   * it ran alone or together with the other target, and the pairing ("write+read": a writes while
+   * b reads). `cumulativeBytes` then counts that target's bytes of the phase.
+   */
+  target: z.enum(['a', 'b']).optional(),
+  stage: z.enum(['alone', 'together']).optional(),
+  pairing: z.enum(['write+write', 'read+read', 'write+read']).optional(),
 });
 export type FileRecord = z.infer<typeof FileRecord>;
 
@@ -189,6 +241,68 @@ export const RecoveryProbeRecord = z.object({
   rate,
 });
 
+const PairedTargetRates = z.object({
+  path: z.string(),
+  /** Bytes over seconds of the target's files in the stage (null when it had none). */
+  writeAlone: nullableRate,
+  readAlone: nullableRate,
+});
+
+export const PairingResult = z.object({
+  pairing: z.enum(['write+write', 'read+read', 'write+read']),
+  /** Each target's rate alone in its direction of this pairing, and together. */
+  aloneA: rate,
+  aloneB: rate,
+  togetherA: rate,
+  togetherB: rate,
+  /** togetherA + togetherB: what both moved at once. */
+  aggregate: rate,
+  /** aggregate / (aloneA + aloneB): 1 = no interference. */
+  retained: z.number().nonnegative(),
+  interferes: z.boolean(),
+  message: z.string(),
+});
+export type PairingResult = z.infer<typeof PairingResult>;
+
+export const PairedSection = z.object({
+  targets: z.object({ a: PairedTargetRates, b: PairedTargetRates }),
+  /** Whether the two targets are on one volume (then they share it by design). */
+  sameVolume: z.boolean(),
+  pairings: z.array(PairingResult),
+});
+export type PairedSection = z.infer<typeof PairedSection>;
+
+/** One timed compression of the whole input: from and to the target, or from and to memory. */
+export const TaskRun = z.object({
+  where: z.enum(['disk', 'memory']),
+  inputBytes: z.number().nonnegative(),
+  outputBytes: z.number().nonnegative(),
+  seconds: z.number().nonnegative(),
+  /** Input bytes per second. */
+  rate,
+});
+
+export const TaskSection = z.object({
+  codec: z.enum(['gzip', 'zstd']),
+  level: z.number().int(),
+  workers: z.number().int(),
+  chunkBytes: z.number().int(),
+  inputBytes: z.number().nonnegative(),
+  /** Compressed bytes over input bytes. */
+  compressionRatio: z.number().nonnegative(),
+  runs: z.array(TaskRun),
+  /** Best disk and memory runs (input bytes/s). */
+  diskRate: rate,
+  memoryRate: rate,
+  /** 1 - diskRate / memoryRate, at least 0: the share of speed the disk cost. */
+  slowdown: z.number().min(0).max(1),
+  verdict: z.enum(['disk-bound', 'partly-disk-bound', 'cpu-bound']),
+  /** The disk direction closest to its measured limit at the CPU-bound rate, if near it. */
+  limitedBy: z.enum(['read', 'write']).nullable(),
+  message: z.string(),
+});
+export type TaskSection = z.infer<typeof TaskSection>;
+
 export const ResultDocument = z.looseObject({
   schema: z.literal(resultSchemaVersion),
   id: z.string().min(1),
@@ -218,6 +332,8 @@ export const ResultDocument = z.looseObject({
   recovery: z
     .object({ probes: z.array(RecoveryProbeRecord), recoverySeconds: z.number().nullable() })
     .optional(),
+  paired: PairedSection.optional(),
+  task: TaskSection.optional(),
   /** Things the run did that a reader should know (rotation, stale folders removed, ...). */
   notices: z.array(z.string()).optional(),
 });
@@ -313,6 +429,10 @@ export const StartBenchInput = z.object({
   reserveBytes: z.number().int().nonnegative().optional(),
   /** Interface ceiling to check rates against (an id from the catalogue); default from the bus. */
   interface: z.string().max(40).optional(),
+  /** The second folder of a paired plan. */
+  pairedWith: z.string().trim().min(1).max(4096).optional(),
+  /** Overrides a paired plan's direction. */
+  direction: PairedDirection.optional(),
 });
 export type StartBenchInput = z.input<typeof StartBenchInput>;
 

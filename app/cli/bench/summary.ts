@@ -83,6 +83,30 @@ export function describeResult(document: ResultDocument): string {
         : `Recovery: the write rate was back after ${r.recoverySeconds.toFixed(0)} s idle.`,
     );
   }
+  if (document.paired) {
+    const { a, b } = document.paired.targets;
+    out.push('');
+    out.push(
+      `Paired: a = ${a.path}, b = ${b.path}${document.paired.sameVolume ? ' (one volume)' : ''}`,
+    );
+    for (const pairing of document.paired.pairings) {
+      out.push(
+        `  ${pairing.pairing.padEnd(11)}  ${pairing.interferes ? 'interfere' : 'independent'}  ${pairing.message}`,
+      );
+    }
+  }
+  if (document.task) {
+    const t = document.task;
+    out.push('');
+    out.push(
+      `Task: ${t.codec} level ${t.level} on ${t.workers} thread(s), ${formatBytes(t.inputBytes)} in ${formatBytes(t.chunkBytes)} chunks, output ${(t.compressionRatio * 100).toFixed(0)} % of the input`,
+    );
+    for (const run of t.runs)
+      out.push(
+        `  ${run.where.padEnd(6)}  ${rate(run.rate).padStart(11)}  ${run.seconds.toFixed(2)} s`,
+      );
+    out.push(`  ${t.verdict}: ${t.message}`);
+  }
   out.push('');
   if (document.findings.length === 0) out.push('Findings: none.');
   else {

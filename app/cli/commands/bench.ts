@@ -1,3 +1,4 @@
+import { PairedDirection } from '../../contract/bench.js';
 import { writeFileAtomic } from '../../core/bench/results-store.js';
 import { nativeBenchIO } from '../../core/bench/bench-io.js';
 import { loadPlan, scalePlan } from '../../core/bench/plans.js';
@@ -21,14 +22,34 @@ function parseScale(text: string | undefined): number {
   return scale;
 }
 
+function parseDirection(text: string | undefined): PairedDirection | undefined {
+  if (text === undefined) return undefined;
+  const parsed = PairedDirection.safeParse(text);
+  if (!parsed.success)
+    throw new UsageError(`--direction takes same, opposite or both, not "${text}".`);
+  return parsed.data;
+}
+
 export const benchCommand: Command = {
   name: 'bench',
   summary:
-    "measure a folder's drive: write and read test files uncached (plans: standard, series, sustained, presets)",
+    "measure a folder's drive: write and read test files uncached (plans: standard, series, sustained, presets, paired, task)",
   usage: [
-    'plumb bench DIR [--plan standard|series|sustained|presets|PLAN.json] [--scale F] [--total SIZE]',
+    'plumb bench DIR [--plan standard|series|sustained|presets|task|PLAN.json] [--scale F] [--total SIZE]',
     '                [--json OUT.json] [--keep-files] [--buffered] [--reserve SIZE] [--interface ID] [--seed N]',
+    'plumb bench DIR --plan paired --with DIR2 [--direction same|opposite|both] [options above]',
     '',
+    'Plans: standard   160 files, 2 MB to 2 GB, written then read back uncached',
+    '       series     10 KB to 2 GB in 14 sizes, 3 repeats each',
+    '       sustained  write until past the cache, find the cliff, time the recovery',
+    '       presets    SEQ1M Q8T1 ... RND4K Q1T1, read and write',
+    '       paired     DIR and DIR2 each alone, then together: both writing, both reading (same),',
+    '                  DIR writing while DIR2 reads (opposite); says whether they slow each other',
+    '       task       compress a 4 GB file on every core from and to DIR and in memory; says',
+    '                  whether the task is disk-bound on this volume',
+    '',
+    '  --with DIR2     the second folder of the paired plan (another volume, or the same one)',
+    '  --direction D   paired: same, opposite or both (default both)',
     '  --scale F       shrink every size by F (0 < F ≤ 1) for a quick run',
     '  --total SIZE    cap a sustained run (e.g. 64GB)',
     '  --json OUT      also write the results document to OUT ("-" prints it instead of the summary)',
@@ -51,6 +72,8 @@ export const benchCommand: Command = {
         reserve: { type: 'string' },
         interface: { type: 'string' },
         seed: { type: 'string' },
+        with: { type: 'string' },
+        direction: { type: 'string' },
       },
       'bench',
     );
@@ -66,6 +89,11 @@ export const benchCommand: Command = {
     const plan = scalePlan(await loadPlan(values.plan ?? 'standard'), scale);
     if (values.total !== undefined && plan.kind !== 'sustained')
       throw new UsageError('--total applies to the sustained plan only.');
+    if (plan.kind === 'paired' && values.with === undefined)
+      throw new UsageError('The paired plan needs a second folder: --with DIR2');
+    if (plan.kind !== 'paired' && (values.with !== undefined || values.direction !== undefined))
+      throw new UsageError('--with and --direction apply to the paired plan only.');
+    const direction = parseDirection(values.direction);
     const totalBytes = values.total === undefined ? undefined : parseSize(values.total);
     const reserve =
       values.reserve === undefined
@@ -85,6 +113,8 @@ export const benchCommand: Command = {
         reserve,
         ceiling,
         seed,
+        pairedWith: values.with,
+        direction,
         appVersion: appVersion(),
         signal: io.signal,
         emit: (event) => progress.handle(event),

@@ -20,30 +20,69 @@ export interface ResultParts {
   files: FileRecord[];
   runs?: QueueRunResult[];
   recovery?: ResultDocument['recovery'];
+  paired?: ResultDocument['paired'];
+  task?: ResultDocument['task'];
   notices?: string[];
   ceiling?: InterfaceCeiling;
+  /** Paired runs: the ceiling of each target's interface (default: `ceiling`). */
+  targetCeilings?: Partial<Record<'a' | 'b', InterfaceCeiling>>;
   earlierDrops?: Partial<Record<'write' | 'read', EarlierDrop[]>>;
+}
+
+type AnalyzeOptions = Pick<
+  ResultParts,
+  'ceiling' | 'targetCeilings' | 'earlierDrops' | 'recovery'
+> & {
+  cacheMode: 'direct' | 'buffered';
+};
+
+/**
+ * Findings of a paired run, per target, from the files each moved alone: mixed together, two
+ * drives of different speed would read as two modes, and rates together are the interference
+ * verdict's business. Each finding names its target.
+ */
+function pairedFindings(files: readonly FileRecord[], options: AnalyzeOptions): Finding[] {
+  const found: Finding[] = [];
+  (['a', 'b'] as const).forEach((target, index) => {
+    const own = files.filter((f) => f.target === target && f.stage === 'alone');
+    const forTarget = findings({
+      files: own,
+      cacheMode: options.cacheMode,
+      ceiling: options.targetCeilings?.[target] ?? options.ceiling,
+    });
+    for (const finding of forTarget) {
+      // The buffered finding is about the run, not a target: keep one.
+      if (finding.kind === 'buffered' && index > 0) continue;
+      found.push(
+        finding.kind === 'buffered'
+          ? finding
+          : { ...finding, target, message: `Target ${target}: ${finding.message}` },
+      );
+    }
+  });
+  return found;
 }
 
 /** The summary of each phase and the findings, computed from the files of a run. */
 export function analyzeFiles(
   files: readonly FileRecord[],
-  options: Pick<ResultParts, 'ceiling' | 'earlierDrops' | 'recovery'> & {
-    cacheMode: 'direct' | 'buffered';
-  },
+  options: AnalyzeOptions,
 ): { summary: ResultDocument['summary']; findings: Finding[] } {
+  const paired = files.some((f) => f.target !== undefined);
   return {
     summary: {
       write: phaseSummary(files.filter((f) => f.phase === 'write')),
       read: phaseSummary(files.filter((f) => f.phase === 'read')),
     },
-    findings: findings({
-      files,
-      cacheMode: options.cacheMode,
-      ceiling: options.ceiling,
-      earlierDrops: options.earlierDrops,
-      recoverySeconds: options.recovery ? options.recovery.recoverySeconds : undefined,
-    }),
+    findings: paired
+      ? pairedFindings(files, options)
+      : findings({
+          files,
+          cacheMode: options.cacheMode,
+          ceiling: options.ceiling,
+          earlierDrops: options.earlierDrops,
+          recoverySeconds: options.recovery ? options.recovery.recoverySeconds : undefined,
+        }),
   };
 }
 
@@ -52,6 +91,7 @@ export function buildResult(parts: ResultParts): ResultDocument {
   const { summary, findings: found } = analyzeFiles(parts.files, {
     cacheMode: parts.environment.cacheMode,
     ceiling: parts.ceiling,
+    targetCeilings: parts.targetCeilings,
     earlierDrops: parts.earlierDrops,
     recovery: parts.recovery,
   });
@@ -69,6 +109,8 @@ export function buildResult(parts: ResultParts): ResultDocument {
   };
   if (parts.runs) document.runs = parts.runs;
   if (parts.recovery) document.recovery = parts.recovery;
+  if (parts.paired) document.paired = parts.paired;
+  if (parts.task) document.task = parts.task;
   if (parts.notices?.length) document.notices = parts.notices;
   return document;
 }

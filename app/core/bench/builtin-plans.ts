@@ -72,7 +72,37 @@ const presets: Plan = {
   runs: [...grid('read'), ...grid('write')],
 };
 
-export const builtinPlans: readonly Plan[] = [standard, series, sustained, presets];
+/**
+ * Seed 000: two targets alone, then together — both writing, both reading, one writing while the
+ * other reads — to tell whether they share a bottleneck (a dock's link, a hub, a controller).
+ */
+const paired: Plan = {
+  schema: planSchemaVersion,
+  name: 'paired',
+  description:
+    'Two folders: 10 files of 400 MB each alone, then both together (both writing, both reading, one writing while the other reads), to show whether they slow each other.',
+  kind: 'paired',
+  fileBytes: 400 * MB,
+  filesPerStage: 10,
+  direction: 'both',
+};
+
+/** Seed 002: is compressing a large file disk-bound on this volume? */
+const task: Plan = {
+  schema: planSchemaVersion,
+  name: 'task',
+  description:
+    'Compress a 4 GB partly compressible file with every core, from and to the disk and from and to memory, to show whether the task is disk-bound here.',
+  kind: 'task',
+  inputBytes: 4 * GB,
+  chunkBytes: 4 * MiB,
+  codec: 'auto',
+  workers: null,
+  compressibleShare: 0.5,
+  repeats: 2,
+};
+
+export const builtinPlans: readonly Plan[] = [standard, series, sustained, presets, paired, task];
 
 export function builtinPlan(name: string): Plan | undefined {
   return builtinPlans.find((plan) => plan.name === name);

@@ -60,7 +60,8 @@ const minScaledSeconds = 0.25;
 
 /**
  * The plan with every size multiplied by `factor` (rounded to whole 4 KiB blocks, at least one),
- * for quick runs and tests; preset durations shrink too. Idle times of the recovery probe do not:
+ * for quick runs and tests; preset durations shrink too (a task's chunks keep their size, so the
+ * work per thread stays real, unless the input is smaller). Idle times of the recovery probe do not:
  * a cache empties at its own pace.
  */
 export function scalePlan(plan: Plan, factor: number): Plan {
@@ -92,6 +93,14 @@ export function scalePlan(plan: Plan, factor: number): Plan {
         ...plan,
         fileBytes: size(plan.fileBytes),
         durationSeconds: Math.max(minScaledSeconds, plan.durationSeconds * factor),
+      };
+    case 'paired':
+      return { ...plan, fileBytes: size(plan.fileBytes) };
+    case 'task':
+      return {
+        ...plan,
+        inputBytes: size(plan.inputBytes),
+        chunkBytes: Math.min(size(plan.inputBytes), plan.chunkBytes),
       };
   }
 }

@@ -23,6 +23,8 @@ export interface RunContextOptions {
   /** Bytes the run plans to move in all (for progress), null when open-ended. */
   plannedBytes: number | null;
   emit: (event: BenchEvent) => void;
+  /** Bytes moved so far, shared by the contexts of one run (a paired run has one per target). */
+  tally?: { bytes: number };
 }
 
 /** A file this run wrote and still holds, oldest first, so rotation can remove it. */
@@ -41,11 +43,12 @@ export class RunContext {
   readonly cacheModes = new Set<CacheMode>();
   readonly held: HeldFile[] = [];
   private readonly started: number;
-  private bytesDone = 0;
+  private readonly tally: { bytes: number };
   private rotated = { count: 0, bytes: 0 };
 
   constructor(readonly options: RunContextOptions) {
     this.started = options.io.now();
+    this.tally = options.tally ?? { bytes: 0 };
   }
 
   get io(): BenchIO {
@@ -99,7 +102,7 @@ export class RunContext {
   }
 
   private progress(phase: 'write' | 'read' | 'recovery' | 'queue') {
-    const base = this.bytesDone;
+    const base = this.tally.bytes;
     return (bytesDone: number, seconds: number) => {
       this.emit({
         type: 'sample',
@@ -125,7 +128,7 @@ export class RunContext {
       onProgress: this.progress(phase),
     });
     this.cacheModes.add(result.cacheMode);
-    this.bytesDone += result.bytes;
+    this.tally.bytes += result.bytes;
     return result;
   }
 
@@ -137,7 +140,7 @@ export class RunContext {
       onProgress: this.progress('read'),
     });
     this.cacheModes.add(result.cacheMode);
-    this.bytesDone += result.bytes;
+    this.tally.bytes += result.bytes;
     return result;
   }
 
@@ -147,6 +150,8 @@ export class RunContext {
     transfer: TimedTransfer,
     phaseStart: number,
     count: number | null,
+    /** Extra fields of the row (a paired run's target, stage and pairing). */
+    tags: Pick<FileRecord, 'target' | 'stage' | 'pairing'> = {},
   ): Promise<FileRecord> {
     const previous = this.files.filter((f) => f.phase === phase);
     const cumulativeBytes = (previous.at(-1)?.cumulativeBytes ?? 0) + transfer.bytes;
@@ -159,6 +164,7 @@ export class RunContext {
       cumulativeBytes,
       t,
       temperatureC,
+      ...tags,
       ...(transfer.timings ? { timings: transfer.timings } : {}),
     };
     this.files.push(file);

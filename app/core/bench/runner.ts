@@ -3,19 +3,20 @@
  * reports events, removes its files whatever happens, and stores the results document.
  */
 import { readdir, stat } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import type { BenchEvent, Plan, ResultDocument } from '../../contract/bench.js';
-import { PlumbError, toErrorPayload } from '../../contract/errors.js';
+import type { BenchEvent, PairedDirection, Plan, ResultDocument } from '../../contract/bench.js';
+import { PlumbError } from '../../contract/errors.js';
 import { interfaceCeilingForBus, type InterfaceCeiling } from '../analysis/interface-ceiling.js';
 import { formatBytes } from '../units.js';
-import { cancelledError, isCancelled, type BenchIO, type VolumeFacts } from './bench-io.js';
+import type { BenchIO } from './bench-io.js';
 import { buildResult } from './build-result.js';
 import { earlierDrops } from './earlier-drops.js';
 import { planFileSizes } from './file-sizes.js';
+import { runPairedBenchmark } from './paired-run.js';
 import { runFilesPlan, runPresetsPlan, runSustainedPlan, sustainedTotal } from './phases.js';
 import { newResultId, type ResultsStore } from './results-store.js';
 import { RunContext } from './run-context.js';
+import { checkFolder, environment, finish, guardHint } from './run-shared.js';
 import { newSeed } from './seeded-random.js';
 import {
   cacheGuessBytes,
@@ -24,6 +25,7 @@ import {
   writeAllowance,
   type ReservePolicy,
 } from './space-guard.js';
+import { runTaskPlan, taskPlannedBytes, taskSpaceBytes } from './task.js';
 import { createTestFolder, removeStaleTestFolders, removeTestFolder } from './test-folder.js';
 
 export interface RunOptions {
@@ -46,73 +48,10 @@ export interface RunOptions {
   emit?: (event: BenchEvent) => void;
   /** Where the result is saved and earlier runs are looked up; not saved when absent. */
   store?: ResultsStore;
-}
-
-/** The folder, resolved, with a clear error when it is not a usable folder. */
-async function checkFolder(folder: string): Promise<string> {
-  const target = path.resolve(folder);
-  let stats;
-  try {
-    stats = await stat(target);
-  } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code ?? 'EIO';
-    if (code === 'ENOENT')
-      throw new PlumbError('ENOENT', `No such folder: ${target}. Check the path and try again.`, {
-        cause,
-      });
-    throw new PlumbError(code, `Cannot open ${target}: ${(cause as Error).message}`, { cause });
-  }
-  if (!stats.isDirectory())
-    throw new PlumbError('ENOTDIR', `${target} is a file, not a folder. Give a folder.`);
-  return target;
-}
-
-function osDescription(): string {
-  return `${os.type()} ${os.release()} ${os.arch()}`;
-}
-
-function environment(
-  volume: VolumeFacts,
-  cacheMode: 'direct' | 'buffered',
-  target: string,
-): ResultDocument['environment'] {
-  return {
-    os: osDescription(),
-    volume: {
-      path: target,
-      fsType: volume.fsType,
-      totalBytes: volume.totalBytes,
-      freeBytes: volume.freeBytes,
-      bus: volume.bus,
-    },
-    cacheMode,
-    cacheDefeat:
-      cacheMode === 'direct'
-        ? 'direct I/O: every transfer bypassed the OS cache (O_DIRECT, F_NOCACHE or FILE_FLAG_NO_BUFFERING)'
-        : 'buffered I/O: each file was flushed and dropped from the OS cache with hints, and files were read back oldest first; some reads may still have come from memory',
-  };
-}
-
-/** Emits the run's end, whatever it was, and rethrows failures as the caller should see them. */
-async function finish(
-  context: RunContext,
-  options: Pick<RunOptions, 'signal' | 'store'>,
-  work: () => Promise<ResultDocument>,
-): Promise<ResultDocument> {
-  try {
-    const document = await work();
-    for (const finding of document.findings) context.emit({ type: 'finding', finding });
-    if (options.store) await options.store.save(document);
-    context.emit({ type: 'finished', resultId: document.id, findings: document.findings });
-    return document;
-  } catch (error) {
-    if (options.signal.aborted || isCancelled(error)) {
-      context.emit({ type: 'cancelled' });
-      throw cancelledError();
-    }
-    context.emit({ type: 'failed', error: toErrorPayload(error) });
-    throw error;
-  }
+  /** The second folder of a paired plan. */
+  pairedWith?: string;
+  /** Overrides a paired plan's direction. */
+  direction?: PairedDirection;
 }
 
 /** Bytes a plan will move (for progress), or null when it runs until a limit. */
@@ -122,6 +61,7 @@ function plannedBytes(plan: Plan, seed: number, sustained: number | null): numbe
     return plan.readBack ? 2 * written : written;
   }
   if (plan.kind === 'sustained') return sustained;
+  if (plan.kind === 'task') return taskPlannedBytes(plan);
   return null;
 }
 
@@ -132,6 +72,14 @@ export async function runBenchmark(options: RunOptions, io: BenchIO): Promise<Re
   const startedAt = new Date().toISOString();
   const target = await checkFolder(options.target);
   const { plan } = options;
+  if (plan.kind === 'paired')
+    return runPairedBenchmark(
+      options,
+      options.direction ? { ...plan, direction: options.direction } : plan,
+      io,
+    );
+  if (options.pairedWith !== undefined)
+    throw new PlumbError('EUSAGE', `A second folder applies to the paired plan only.`);
   const seed = options.seed ?? ('seed' in plan && plan.seed !== undefined ? plan.seed : newSeed());
   const volume = await io.volume(target);
   const reserve = reserveBytes(volume.totalBytes, options.reserve ?? defaultReserve);
@@ -161,6 +109,13 @@ export async function runBenchmark(options: RunOptions, io: BenchIO): Promise<Re
         `A sustained run needs room for one ${formatBytes(plan.maxFileBytes)} file at a time, but only ${formatBytes(allowance)} may be used here. ${guardHint(reserve)}`,
       );
     }
+  } else if (plan.kind === 'task') {
+    const needed = taskSpaceBytes(plan);
+    if (needed > allowance)
+      throw new PlumbError(
+        'ENOSPC',
+        `The ${plan.name} plan needs ${formatBytes(needed)} (its input and the compressed output), but only ${formatBytes(allowance)} may be used here. ${guardHint(reserve)}`,
+      );
   } else if (plan.fileBytes > allowance) {
     throw new PlumbError(
       'ENOSPC',
@@ -195,10 +150,12 @@ export async function runBenchmark(options: RunOptions, io: BenchIO): Promise<Re
     const folder = await createTestFolder(target);
     let runs;
     let recovery;
+    let task;
     try {
       if (plan.kind === 'files') await runFilesPlan(context, folder, plan, seed);
       else if (plan.kind === 'sustained')
         recovery = await runSustainedPlan(context, folder, plan, seed, sustained!);
+      else if (plan.kind === 'task') task = await runTaskPlan(context, folder, plan, seed);
       else runs = await runPresetsPlan(context, folder, plan);
     } finally {
       if (options.keepFiles) context.notice(`Test files kept in ${folder} (--keep-files).`);
@@ -220,6 +177,7 @@ export async function runBenchmark(options: RunOptions, io: BenchIO): Promise<Re
       files: context.files,
       runs,
       recovery,
+      task,
       notices: context.notices,
       ceiling: options.ceiling ?? interfaceCeilingForBus(volume.bus),
       earlierDrops: options.store
@@ -227,10 +185,6 @@ export async function runBenchmark(options: RunOptions, io: BenchIO): Promise<Re
         : undefined,
     });
   });
-}
-
-function guardHint(reserve: number): string {
-  return `The free-space guard keeps ${formatBytes(reserve)} free; use --scale or --total for a smaller run, or --reserve to change the guard.`;
 }
 
 /** Every regular file under `dir`, depth first, in name order (symbolic links are not followed). */

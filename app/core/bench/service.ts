@@ -68,6 +68,8 @@ export function benchHandlers(
               ? undefined
               : { ...defaultReserve, minBytes: input.reserveBytes, fraction: 0 },
           ceiling,
+          pairedWith: input.pairedWith,
+          direction: input.direction,
           runId,
           appVersion: appVersion(),
           signal: controller.signal,

@@ -146,6 +146,37 @@ export function estimatePlan(
         fits: fileBytes <= allowanceBytes,
       };
     }
+    case 'paired': {
+      // This folder's share: its files alone, then together in each pairing it writes or reads in.
+      const stage = plan.filesPerStage * size(plan.fileBytes);
+      const writes = plan.direction === 'both' ? 3 : 2;
+      const reads = plan.direction === 'opposite' ? 0 : 2;
+      return {
+        files: null,
+        writeBytes: writes * stage,
+        readBytes: reads * stage,
+        spaceBytes: 2 * stage,
+        seconds: (2 * writes * stage) / rates.writeRate + (2 * reads * stage) / rates.readRate,
+        allowanceBytes,
+        fits: 2 * stage <= allowanceBytes,
+      };
+    }
+    case 'task': {
+      // A write of the input size, the input itself, and per repeat an uncached read, the task's
+      // read and its output (at most the input); compression time is not known in advance.
+      const input = size(plan.inputBytes);
+      return {
+        files: null,
+        writeBytes: (2 + plan.repeats) * input,
+        readBytes: 2 * plan.repeats * input,
+        spaceBytes: 2 * input,
+        seconds:
+          ((2 + plan.repeats) * input) / rates.writeRate +
+          (2 * plan.repeats * input) / rates.readRate,
+        allowanceBytes,
+        fits: 2 * input <= allowanceBytes,
+      };
+    }
   }
 }
 

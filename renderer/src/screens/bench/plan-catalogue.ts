@@ -31,6 +31,16 @@ const stories: Record<string, Omit<PlanStory, 'does'>> = {
     reveals:
       'The familiar grid of other benchmark tools (sequential and random, deep and shallow queues), for comparing with their figures.',
   },
+  paired: {
+    title: 'Two disks at once',
+    reveals:
+      'Whether two disks slow each other down when used together, as on one dock or hub: each alone, then both at once in the same and opposite directions.',
+  },
+  task: {
+    title: 'Real task',
+    reveals:
+      'Whether a real job (compressing a large file on every core) is held back by this disk, or would run no faster on a quicker one.',
+  },
 };
 
 function sizeText(bytes: number): string {
@@ -54,6 +64,10 @@ export function planDoes(plan: Plan): string {
       return `Files of ${sizeText(plan.minFileBytes)} to ${sizeText(plan.maxFileBytes)} written back to back${plan.recovery ? ', then idle-and-probe to time the recovery' : ''}.`;
     case 'presets':
       return `${plan.runs.length} queue-depth runs of ${+plan.durationSeconds.toFixed(2)} s each on one ${sizeText(plan.fileBytes)} file.`;
+    case 'paired':
+      return `${plan.filesPerStage} files of ${sizeText(plan.fileBytes)} per folder, each folder alone, then both together.`;
+    case 'task':
+      return `Compress a ${sizeText(plan.inputBytes)} file on every core, on the disk and in memory, ${plan.repeats} times each.`;
   }
 }
 
@@ -91,8 +105,9 @@ export function readPlanFile(text: string): Plan {
   if (!plan || typeof plan !== 'object' || plan.schema !== 'plumb.plan/1') {
     throw new Error('That file is not a Plumb plan (it has no "schema": "plumb.plan/1").');
   }
-  if (plan.kind !== 'files' && plan.kind !== 'sustained' && plan.kind !== 'presets') {
-    throw new Error('The plan\'s "kind" must be files, sustained or presets.');
+  const kinds = ['files', 'sustained', 'presets', 'paired', 'task'];
+  if (typeof plan.kind !== 'string' || !kinds.includes(plan.kind)) {
+    throw new Error('The plan\'s "kind" must be files, sustained, presets, paired or task.');
   }
   if (typeof plan.name !== 'string' || plan.name.trim() === '') {
     throw new Error('The plan needs a "name".');
