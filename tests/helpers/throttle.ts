@@ -7,6 +7,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { plumbBin } from './cli.js';
 
 const v1Root = '/sys/fs/cgroup/blkio';
 const v2Root = '/sys/fs/cgroup';
@@ -35,13 +37,54 @@ export interface WriteThrottle {
   /** Bytes written to the device since the throttle was made. */
   bytesWritten(): number;
   setWriteBytesPerSecond(bytesPerSecond: number): void;
+  /** Caps reads from the device too (the cap applies to reads the process itself issues). */
+  setReadBytesPerSecond(bytesPerSecond: number): void;
   /** Lowers the cap to `slow` once `afterBytes` were written; resolves the bytes seen then. */
   lowerAfter(
     afterBytes: number,
     slow: number,
     pollMs?: number,
   ): { done: Promise<number>; stop(): void };
+  /**
+   * An SLC cache that empties while the drive rests: once no write has reached the device for
+   * `quietSeconds` (the heavy writing is over), raises the cap to `fast` `recoverySeconds` after
+   * the last write. Writes in between (probes) do not delay it. Resolves the seconds from the
+   * last write to the raise, as measured.
+   */
+  raiseAfterIdle(
+    quietSeconds: number,
+    recoverySeconds: number,
+    fast: number,
+    pollMs?: number,
+  ): { done: Promise<number>; stop(): void };
   remove(): void;
+}
+
+/** Runs the built CLI inside the throttle's cgroup; resolves with its exit code and output. */
+export function runPlumbThrottled(
+  throttle: WriteThrottle,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      'sh',
+      [
+        '-c',
+        `echo $$ > '${throttle.procsFile}' && exec "$0" "$@"`,
+        process.execPath,
+        plumbBin,
+        ...args,
+      ],
+      { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
 /** Sectors the device has written (field 7 of /sys/block/NAME/stat, 512-byte units). */
@@ -62,14 +105,19 @@ export function createWriteThrottle(device: string, bytesPerSecond: number): Wri
     // The io controller must be enabled for children of the root.
     writeFileSync(path.join(v2Root, 'cgroup.subtree_control'), '+io');
   }
-  const set = (bps: number) => {
+  const limit = (direction: 'read' | 'write', bps: number) => {
     if (kind === 'v1')
       writeFileSync(
-        path.join(dir, 'blkio.throttle.write_bps_device'),
+        path.join(dir, `blkio.throttle.${direction}_bps_device`),
         `${majorMinor} ${Math.round(bps)}`,
       );
-    else writeFileSync(path.join(dir, 'io.max'), `${majorMinor} wbps=${Math.round(bps)}`);
+    else
+      writeFileSync(
+        path.join(dir, 'io.max'),
+        `${majorMinor} ${direction === 'read' ? 'r' : 'w'}bps=${Math.round(bps)}`,
+      );
   };
+  const set = (bps: number) => limit('write', bps);
   set(bytesPerSecond);
   const baseline = sectorsWritten(name);
   const bytesWritten = () => (sectorsWritten(name) - baseline) * 512;
@@ -77,6 +125,7 @@ export function createWriteThrottle(device: string, bytesPerSecond: number): Wri
     procsFile: path.join(dir, 'cgroup.procs'),
     bytesWritten,
     setWriteBytesPerSecond: set,
+    setReadBytesPerSecond: (bps) => limit('read', bps),
     lowerAfter(afterBytes, slow, pollMs = 5) {
       let timer: NodeJS.Timeout | undefined;
       const done = new Promise<number>((resolve) => {
@@ -86,6 +135,30 @@ export function createWriteThrottle(device: string, bytesPerSecond: number): Wri
             set(slow);
             clearInterval(timer);
             resolve(seen);
+          }
+        }, pollMs);
+      });
+      return { done, stop: () => clearInterval(timer) };
+    },
+    raiseAfterIdle(quietSeconds, recoverySeconds, fast, pollMs = 20) {
+      let timer: NodeJS.Timeout | undefined;
+      const done = new Promise<number>((resolve) => {
+        let seen = bytesWritten();
+        let lastWrite = performance.now();
+        let quietFrom: number | null = null;
+        timer = setInterval(() => {
+          const now = performance.now();
+          const bytes = bytesWritten();
+          if (quietFrom === null) {
+            if (bytes !== seen) {
+              seen = bytes;
+              lastWrite = now;
+            } else if (now - lastWrite >= quietSeconds * 1000) quietFrom = lastWrite;
+          }
+          if (quietFrom !== null && now - quietFrom >= recoverySeconds * 1000) {
+            set(fast);
+            clearInterval(timer);
+            resolve((now - quietFrom) / 1000);
           }
         }, pollMs);
       });
