@@ -9,5 +9,12 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     chunkSizeWarningLimit: 1500,
+    rolldownOptions: {
+      // The app, and the print layout of reports (opened by the printers, never by a user).
+      input: {
+        main: `${import.meta.dirname}/index.html`,
+        report: `${import.meta.dirname}/report.html`,
+      },
+    },
   },
 });

@@ -7,9 +7,10 @@ import { exitCode, UsageError, type Command, type CommandIO } from './command.js
 import { analyzeCommand } from './commands/analyze.js';
 import { benchCommand } from './commands/bench.js';
 import { infoCommand } from './commands/info.js';
-import { readCommand } from './commands/read.js';
-import { resultsCommand } from './commands/results.js';
 import { planCommand } from './commands/plan.js';
+import { readCommand } from './commands/read.js';
+import { reportCommand } from './commands/report.js';
+import { resultsCommand } from './commands/results.js';
 import { serveCommand } from './commands/serve.js';
 import { spaceCommand } from './commands/space.js';
 
@@ -20,6 +21,7 @@ export const commands: Command[] = [
   resultsCommand,
   infoCommand,
   planCommand,
+  reportCommand,
   spaceCommand,
   serveCommand,
 ];

@@ -9,6 +9,7 @@ import { appOperations } from './app.js';
 import { benchEvents, benchOperations } from './bench.js';
 import type { ErrorPayload } from './errors.js';
 import { plannerOperations } from './planner.js';
+import { reportOperations } from './report.js';
 import { spaceEvents, spaceOperations } from './space.js';
 import { volumeOperations } from './volume.js';
 import { volumesOperations } from './volumes.js';
@@ -17,6 +18,7 @@ export const operations = {
   ...appOperations,
   ...benchOperations,
   ...plannerOperations,
+  ...reportOperations,
   ...spaceOperations,
   ...volumeOperations,
   ...volumesOperations,

@@ -8,12 +8,13 @@ import { about } from './about.js';
 import { benchHandlers } from './bench/service.js';
 import type { Handlers } from './dispatch.js';
 import { plannerHandlers } from './planner/service.js';
+import { reportHandlers } from './report/service.js';
 import { spaceHandlers } from './space/service.js';
 import { volumeInfo } from './volume.js';
 import { listVolumes } from './volumes.js';
 
 /** Handlers a front door supplies itself, because only it can (a native dialog, say). */
-export type FrontDoorHandlers = Partial<Pick<Handlers, 'dialog.chooseFolder'>>;
+export type FrontDoorHandlers = Partial<Pick<Handlers, 'dialog.chooseFolder' | 'report.savePdf'>>;
 
 export function createHandlers(
   transport: AppAbout['transport'],
@@ -23,6 +24,7 @@ export function createHandlers(
     'app.about': async () => about(transport),
     ...benchHandlers(),
     ...plannerHandlers(),
+    ...reportHandlers(),
     ...spaceHandlers(),
     'volume.info': async ({ path }) => volumeInfo(path),
     'volumes.list': async () => ({ volumes: await listVolumes() }),

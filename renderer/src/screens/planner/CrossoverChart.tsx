@@ -45,7 +45,14 @@ function useThemeColors() {
 
 type Point = { x: number; y: number };
 
-export function CrossoverChart({ evaluation }: { evaluation: Evaluation }) {
+/** `print`: drawn at print resolution, for a printed report. */
+export function CrossoverChart({
+  evaluation,
+  print = false,
+}: {
+  evaluation: Evaluation;
+  print?: boolean;
+}) {
   const colors = useThemeColors();
   const { chart } = evaluation;
   const names = new Map(evaluation.options.map((o) => [o.index, o.name]));
@@ -81,6 +88,7 @@ export function CrossoverChart({ evaluation }: { evaluation: Evaluation }) {
     responsive: true,
     maintainAspectRatio: false,
     animation: false,
+    ...(print ? { devicePixelRatio: 3 } : {}),
     parsing: false,
     interaction: { mode: 'nearest', intersect: false },
     scales: {

@@ -1,6 +1,13 @@
 import type { Evaluation } from '../../../../app/contract/planner.js';
 
-export function Recommendation({ evaluation }: { evaluation: Evaluation }) {
+/** `print`: the assumptions shown open, for a printed report. */
+export function Recommendation({
+  evaluation,
+  print = false,
+}: {
+  evaluation: Evaluation;
+  print?: boolean;
+}) {
   const { recommendation } = evaluation;
   return (
     <section
@@ -14,7 +21,7 @@ export function Recommendation({ evaluation }: { evaluation: Evaluation }) {
           <li key={reason}>{reason}</li>
         ))}
       </ul>
-      <details className="plan-assumptions">
+      <details className="plan-assumptions" open={print || undefined}>
         <summary>Assumptions ({recommendation.assumptions.length})</summary>
         <ul>
           {recommendation.assumptions.map((assumption) => (

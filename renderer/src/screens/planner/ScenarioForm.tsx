@@ -8,13 +8,13 @@ import type {
 } from '../../../../app/contract/planner.js';
 import { formatSize, formatUsd, fromGb, toGb } from './format.js';
 
-const hostKinds: { value: HostKind; label: string }[] = [
+export const hostKinds: { value: HostKind; label: string }[] = [
   { value: 'apple-silicon', label: 'Apple silicon Mac' },
   { value: 'intel-mac', label: 'Intel Mac' },
   { value: 'windows-pc', label: 'Windows PC' },
 ];
 
-const ports: { value: PortKind; label: string; intel: boolean }[] = [
+export const ports: { value: PortKind; label: string; intel: boolean }[] = [
   { value: 'tb5', label: 'Thunderbolt 5', intel: false },
   { value: 'tb4-usb4', label: 'Thunderbolt 4 / USB4', intel: false },
   { value: 'tb3', label: 'Thunderbolt 3', intel: true },

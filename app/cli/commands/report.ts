@@ -1,0 +1,151 @@
+import { readFile } from 'node:fs/promises';
+import { ResultDocument, resultSchemaVersion } from '../../contract/bench.js';
+import { PlumbError } from '../../contract/errors.js';
+import type { Scenario } from '../../contract/planner.js';
+import { Paper, type ReportModel } from '../../contract/report.js';
+import { resultsDir } from '../../core/bench/results-dir.js';
+import { resultCsv, ResultsStore, writeFileAtomic } from '../../core/bench/results-store.js';
+import { builtInCatalogue } from '../../core/planner/catalogue.js';
+import { evaluateScenario } from '../../core/planner/evaluate.js';
+import { measuredProfiles } from '../../core/planner/measured.js';
+import { parseScenario } from '../../core/planner/scenario-file.js';
+import { comparisonReport, plannerReport, resultReport } from '../../core/report/model.js';
+import { printReportPdf } from '../../core/report/print-pdf.js';
+import { formatBytes } from '../../core/units.js';
+import { appVersion } from '../../core/version.js';
+import { parseCommandArgs } from '../args.js';
+import { exitCode, UsageError, type Command } from '../command.js';
+
+const usage = `plumb report RESULT [RESULT...] | SCENARIO.json  [--pdf OUT.pdf] [--csv OUT.csv] [--json OUT.json]
+                    [--paper a4|letter] [--browser PATH]
+
+  One result gives its report, two or more a comparison, a planner scenario file the plan.
+  RESULT is a results document (plumb.result/1 JSON) or a stored result's id (any unique beginning).
+
+  --pdf OUT       print the report to a PDF with the Chrome, Chromium or Edge on this computer
+  --csv OUT       the per-file rows of one result: phase,bytes,seconds,cumulativeBytes,t,temperatureC
+  --json OUT      the whole document: the result, or the plan's scenario and evaluation
+  --paper SIZE    a4 (the default) or letter
+  --browser PATH  the browser program to print with (default: found on its own; or PLUMB_BROWSER)`;
+
+type Source =
+  { kind: 'result'; document: ResultDocument } | { kind: 'scenario'; scenario: Scenario };
+
+function looksLikePath(argument: string): boolean {
+  return /[/\\]/.test(argument) || /\.json$/i.test(argument);
+}
+
+async function readSource(argument: string, store: ResultsStore): Promise<Source> {
+  let text: string;
+  try {
+    text = await readFile(argument, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && !looksLikePath(argument))
+      return { kind: 'result', document: await store.get(argument) };
+    if (code === 'ENOENT') throw new PlumbError('ENOENT', `No such file: ${argument}.`);
+    throw new PlumbError(code ?? 'EIO', `Cannot read ${argument}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new PlumbError('EINVAL', `${argument} is not JSON (${(error as Error).message}).`, {
+      cause: error,
+    });
+  }
+  const schema = (data as { schema?: unknown } | null)?.schema;
+  if (schema === resultSchemaVersion) {
+    const parsed = ResultDocument.safeParse(data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new PlumbError(
+        'EINVAL',
+        `${argument} is not a valid ${resultSchemaVersion} document: ${issue.path.join('.')}: ${issue.message}.`,
+      );
+    }
+    return { kind: 'result', document: parsed.data };
+  }
+  if (data && typeof data === 'object' && 'options' in data && 'host' in data)
+    return { kind: 'scenario', scenario: parseScenario(data, argument) };
+  throw new PlumbError(
+    'EINVAL',
+    `${argument} is neither a benchmark result (${resultSchemaVersion}) nor a planner scenario.`,
+  );
+}
+
+async function modelOf(sources: Source[], paper: Paper): Promise<ReportModel> {
+  const common = { paper, appVersion: appVersion() };
+  const scenarios = sources.filter((s) => s.kind === 'scenario');
+  if (scenarios.length > 0) {
+    if (sources.length > 1)
+      throw new UsageError('A planner report takes one scenario file and nothing else.');
+    const { scenario } = scenarios[0]!;
+    const { devices } = await measuredProfiles();
+    return plannerReport(scenario, evaluateScenario(scenario, builtInCatalogue(), devices), common);
+  }
+  const documents = sources.map((s) => (s as Extract<Source, { kind: 'result' }>).document);
+  return documents.length === 1
+    ? resultReport(documents[0]!, common)
+    : comparisonReport(documents, common);
+}
+
+export const reportCommand: Command = {
+  name: 'report',
+  summary: 'a report to hand on: PDF of a result, a comparison or a plan; CSV and JSON',
+  usage,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(
+      args,
+      {
+        pdf: { type: 'string' },
+        csv: { type: 'string' },
+        json: { type: 'string' },
+        paper: { type: 'string' },
+        browser: { type: 'string' },
+      },
+      'report',
+    );
+    if (values.help) {
+      io.stdout.write(`Usage: ${this.usage}\n`);
+      return exitCode.ok;
+    }
+    if (positionals.length === 0)
+      throw new UsageError('Give a result (file or id), several to compare, or a scenario file.');
+    if (!values.pdf && !values.csv && !values.json)
+      throw new UsageError('Say what to write: --pdf OUT.pdf, --csv OUT.csv or --json OUT.json.');
+    const paper = Paper.safeParse((values.paper ?? 'a4').toLowerCase());
+    if (!paper.success) throw new UsageError(`Unknown paper "${values.paper}": use a4 or letter.`);
+    if (positionals.length > 8) throw new UsageError('Compare at most 8 results in one report.');
+
+    const store = new ResultsStore(resultsDir());
+    const sources: Source[] = [];
+    for (const argument of positionals) sources.push(await readSource(argument, store));
+    const model = await modelOf(sources, paper.data);
+
+    if (values.csv) {
+      if (model.kind !== 'result')
+        throw new UsageError('--csv writes the files of one result: give exactly one.');
+      await writeFileAtomic(values.csv, resultCsv(model.result));
+      io.stdout.write(`Wrote ${values.csv} (${model.result.files.length} files).\n`);
+    }
+    if (values.json) {
+      if (model.kind === 'comparison')
+        throw new UsageError('--json writes one document: give one result or a scenario.');
+      const document =
+        model.kind === 'result'
+          ? model.result
+          : { scenario: model.scenario, evaluation: model.evaluation };
+      await writeFileAtomic(values.json, `${JSON.stringify(document, null, 2)}\n`);
+      io.stdout.write(`Wrote ${values.json}.\n`);
+    }
+    if (values.pdf) {
+      const pdf = await printReportPdf(model, { browserPath: values.browser, signal: io.signal });
+      await writeFileAtomic(values.pdf, pdf);
+      io.stdout.write(`Wrote ${values.pdf} (${formatBytes(pdf.length)}): ${model.title}.\n`);
+    }
+    return exitCode.ok;
+  },
+};
