@@ -191,4 +191,6 @@ export interface PlumbNative {
   punchHole(path: string, offset: number, length: number): Promise<void>;
   /** Creates `path` (must not exist) as an all-hole file of `bytes`. */
   createSparseFile(path: string, bytes: number): Promise<void>;
+  /** Syncs the volume holding `path` (Linux syncfs) so free space read next is up to date. */
+  flushVolume(path: string): Promise<void>;
 }

@@ -77,6 +77,10 @@ bool QueryDataRanges(const std::string& path, DataMap* out, SysError* err);
 // Deallocates [offset, offset + length) keeping the size; the range then reads as zeros.
 bool PunchHole(const std::string& path, uint64_t offset, uint64_t length, SysError* err);
 
+// Flushes the file system holding `path` (Linux syncfs, which also runs deferred frees such as
+// XFS inode inactivation), so free space read afterwards reflects what was released.
+bool FlushVolume(const std::string& path, SysError* err);
+
 // Creates `path` (which must not exist) as a sparse file of `bytes`, all hole.
 bool CreateSparseFile(const std::string& path, uint64_t bytes, SysError* err);
 

@@ -35,8 +35,10 @@ describe('space primitives on an xfs reflink file system', { skip: loopSkipReaso
   after(() => fs.unmount());
   const at = (name: string) => path.join(fs.dir, name);
 
-  test('sharingSupport says yes here', async () => {
+  test('sharingSupport says yes here; flushVolume syncs it', async () => {
     assert.equal(await native.sharingSupport(randomFile(at('probe'), 10)), true);
+    await native.flushVolume(fs.dir);
+    await assert.rejects(native.flushVolume(at('missing')), { code: 'ENOENT' });
   });
 
   test('fileSharing shows physical extents, and the shared flag only on clones', async () => {

@@ -8,6 +8,7 @@
 //   dataRanges(path)                    data/hole map, logical and allocated size
 //   punchHole(path, offset, length)     deallocate a range, keeping the size
 //   createSparseFile(path, bytes)       a new all-hole file
+//   flushVolume(path)                   sync the volume so free space is up to date
 #include "space.h"
 
 #include <napi.h>
@@ -226,6 +227,13 @@ Napi::Value PunchHoleJs(const Napi::CallbackInfo& info) {
       Undefined);
 }
 
+Napi::Value FlushVolumeJs(const Napi::CallbackInfo& info) {
+  std::string path = RequireString(info, 0, "path");
+  return Start<Nothing>(
+      info.Env(), "flushVolume", [path](Nothing*, SysError* err) { return FlushVolume(path, err); },
+      Undefined);
+}
+
 Napi::Value CreateSparseFileJs(const Napi::CallbackInfo& info) {
   std::string path = RequireString(info, 0, "path");
   uint64_t bytes = RequireBytes(info, 1, "bytes");
@@ -246,6 +254,7 @@ void RegisterSpace(Napi::Env env, Napi::Object exports) {
   exports.Set("setTimes", Napi::Function::New(env, SetTimesJs, "setTimes"));
   exports.Set("dataRanges", Napi::Function::New(env, DataRangesJs, "dataRanges"));
   exports.Set("punchHole", Napi::Function::New(env, PunchHoleJs, "punchHole"));
+  exports.Set("flushVolume", Napi::Function::New(env, FlushVolumeJs, "flushVolume"));
   exports.Set("createSparseFile", Napi::Function::New(env, CreateSparseFileJs, "createSparseFile"));
 }
 

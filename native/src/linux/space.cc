@@ -340,6 +340,19 @@ bool CopyMetadata(const std::string& from, const std::string& to, SysError* err)
   return true;
 }
 
+bool FlushVolume(const std::string& path, SysError* err) {
+  Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.fd < 0) {
+    *err = MakeSysError(errno, "open", path);
+    return false;
+  }
+  if (syncfs(fd.fd) != 0) {
+    *err = MakeSysError(errno, "syncfs", path);
+    return false;
+  }
+  return true;
+}
+
 bool PunchHole(const std::string& path, uint64_t offset, uint64_t length, SysError* err) {
   Fd file(open(path.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC));
   if (file.fd < 0) {
