@@ -10,16 +10,19 @@ import { pairedPlannedBytes, runPairedPlan, type PairedSide } from './paired.js'
 import { newResultId } from './results-store.js';
 import { RunContext } from './run-context.js';
 import { checkFolder, environment, finish, guardHint } from './run-shared.js';
-import type { RunOptions } from './runner.js';
+import type { PreparedRun, RunOptions } from './runner.js';
 import { defaultReserve, reserveBytes, writeAllowance } from './space-guard.js';
 import { createTestFolder, removeStaleTestFolders, removeTestFolder } from './test-folder.js';
 
-/** Runs a paired plan on `options.target` (a) and `options.pairedWith` (b). */
-export async function runPairedBenchmark(
+/**
+ * Checks a paired plan on `options.target` (a) and `options.pairedWith` (b): both folders, and
+ * the free-space guard on each volume; refusals are thrown here, before any event.
+ */
+export async function preparePairedBenchmark(
   options: RunOptions,
   plan: PairedPlan,
   io: BenchIO,
-): Promise<ResultDocument> {
+): Promise<PreparedRun> {
   if (options.pairedWith === undefined)
     throw new PlumbError(
       'EUSAGE',
@@ -27,7 +30,6 @@ export async function runPairedBenchmark(
     );
   const runId = options.runId ?? newResultId();
   const emit = options.emit ?? (() => undefined);
-  const startedAt = new Date().toISOString();
   const targets = {
     a: await checkFolder(options.target),
     b: await checkFolder(options.pairedWith),
@@ -54,80 +56,87 @@ export async function runPairedBenchmark(
       );
   }
 
-  const tally = { bytes: 0 };
-  const contextFor = (target: 'a' | 'b') =>
-    new RunContext({
-      io,
-      runId,
-      target: targets[target],
-      signal: options.signal,
-      buffered: options.buffered ?? false,
-      reserveBytes: reserves[target],
-      plannedBytes: pairedPlannedBytes(plan),
-      emit,
-      tally,
+  const run = (): Promise<ResultDocument> => {
+    const startedAt = new Date().toISOString();
+    const tally = { bytes: 0 };
+    const contextFor = (target: 'a' | 'b') =>
+      new RunContext({
+        io,
+        runId,
+        target: targets[target],
+        signal: options.signal,
+        buffered: options.buffered ?? false,
+        reserveBytes: reserves[target],
+        plannedBytes: pairedPlannedBytes(plan),
+        emit,
+        tally,
+      });
+    const contexts = { a: contextFor('a'), b: contextFor('b') };
+    contexts.a.emit({
+      type: 'plan-started',
+      plan: plan.name,
+      target: `${targets.a} + ${targets.b}`,
+      files: null,
+      bytes: contexts.a.options.plannedBytes,
     });
-  const contexts = { a: contextFor('a'), b: contextFor('b') };
-  contexts.a.emit({
-    type: 'plan-started',
-    plan: plan.name,
-    target: `${targets.a} + ${targets.b}`,
-    files: null,
-    bytes: contexts.a.options.plannedBytes,
-  });
 
-  return finish(contexts.a, options, async () => {
-    for (const target of ['a', 'b'] as const) {
-      for (const removed of await removeStaleTestFolders(targets[target]))
-        contexts.a.notice(`Removed ${removed}, left behind by an earlier run that did not finish.`);
-    }
-    contexts.a.checkCancelled();
-    const folders: string[] = [];
-    let outcome;
-    try {
-      const sides: Record<'a' | 'b', PairedSide> = {
-        a: { context: contexts.a, folder: await createTestFolder(targets.a) },
-        b: { context: contexts.b, folder: '' },
-      };
-      folders.push(sides.a.folder);
-      sides.b.folder = await createTestFolder(targets.b);
-      folders.push(sides.b.folder);
-      outcome = await runPairedPlan(sides, plan, sameVolume);
-    } finally {
-      for (const folder of folders) {
-        if (options.keepFiles) contexts.a.notice(`Test files kept in ${folder} (--keep-files).`);
-        else await removeTestFolder(folder);
+    return finish(contexts.a, options, async () => {
+      for (const target of ['a', 'b'] as const) {
+        for (const removed of await removeStaleTestFolders(targets[target]))
+          contexts.a.notice(
+            `Removed ${removed}, left behind by an earlier run that did not finish.`,
+          );
       }
-    }
-    const buffered = contexts.a.cacheMode() === 'buffered' || contexts.b.cacheMode() === 'buffered';
-    const b = volumes.b;
-    return buildResult({
-      id: runId,
-      startedAt,
-      finishedAt: new Date().toISOString(),
-      appVersion: options.appVersion,
-      environment: {
-        ...environment(volumes.a, buffered ? 'buffered' : 'direct', targets.a),
-        pairedVolume: {
-          path: targets.b,
-          fsType: b.fsType,
-          totalBytes: b.totalBytes,
-          freeBytes: b.freeBytes,
-          bus: b.bus,
+      contexts.a.checkCancelled();
+      const folders: string[] = [];
+      let outcome;
+      try {
+        const sides: Record<'a' | 'b', PairedSide> = {
+          a: { context: contexts.a, folder: await createTestFolder(targets.a) },
+          b: { context: contexts.b, folder: '' },
+        };
+        folders.push(sides.a.folder);
+        sides.b.folder = await createTestFolder(targets.b);
+        folders.push(sides.b.folder);
+        outcome = await runPairedPlan(sides, plan, sameVolume);
+      } finally {
+        for (const folder of folders) {
+          if (options.keepFiles) contexts.a.notice(`Test files kept in ${folder} (--keep-files).`);
+          else await removeTestFolder(folder);
+        }
+      }
+      const buffered =
+        contexts.a.cacheMode() === 'buffered' || contexts.b.cacheMode() === 'buffered';
+      const b = volumes.b;
+      return buildResult({
+        id: runId,
+        startedAt,
+        finishedAt: new Date().toISOString(),
+        appVersion: options.appVersion,
+        environment: {
+          ...environment(volumes.a, buffered ? 'buffered' : 'direct', targets.a),
+          pairedVolume: {
+            path: targets.b,
+            fsType: b.fsType,
+            totalBytes: b.totalBytes,
+            freeBytes: b.freeBytes,
+            bus: b.bus,
+          },
         },
-      },
-      plan: {
-        ...plan,
-        ...(options.scale && options.scale !== 1 ? { scale: options.scale } : {}),
-      },
-      files: outcome.files,
-      paired: outcome.paired,
-      notices: [...contexts.a.notices, ...contexts.b.notices],
-      ceiling: options.ceiling ?? interfaceCeilingForBus(volumes.a.bus),
-      targetCeilings: {
-        a: options.ceiling ?? interfaceCeilingForBus(volumes.a.bus),
-        b: options.ceiling ?? interfaceCeilingForBus(volumes.b.bus),
-      },
+        plan: {
+          ...plan,
+          ...(options.scale && options.scale !== 1 ? { scale: options.scale } : {}),
+        },
+        files: outcome.files,
+        paired: outcome.paired,
+        notices: [...contexts.a.notices, ...contexts.b.notices],
+        ceiling: options.ceiling ?? interfaceCeilingForBus(volumes.a.bus),
+        targetCeilings: {
+          a: options.ceiling ?? interfaceCeilingForBus(volumes.a.bus),
+          b: options.ceiling ?? interfaceCeilingForBus(volumes.b.bus),
+        },
+      });
     });
-  });
+  };
+  return { runId, target: targets.a, run };
 }

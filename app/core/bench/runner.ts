@@ -12,7 +12,7 @@ import type { BenchIO } from './bench-io.js';
 import { buildResult } from './build-result.js';
 import { earlierDrops } from './earlier-drops.js';
 import { planFileSizes } from './file-sizes.js';
-import { runPairedBenchmark } from './paired-run.js';
+import { preparePairedBenchmark } from './paired-run.js';
 import { runFilesPlan, runPresetsPlan, runSustainedPlan, sustainedTotal } from './phases.js';
 import { newResultId, type ResultsStore } from './results-store.js';
 import { RunContext } from './run-context.js';
@@ -65,16 +65,32 @@ function plannedBytes(plan: Plan, seed: number, sustained: number | null): numbe
   return null;
 }
 
+/**
+ * A run whose checks passed (folder, volume, free-space guard) and that has not written a byte
+ * yet: `run()` does the work, reports through `emit` and ends with `finished`, `failed` or
+ * `cancelled`. Refusals are thrown by the prepare step, before any event.
+ */
+export interface PreparedRun {
+  runId: string;
+  /** The folder tested (resolved). */
+  target: string;
+  run(): Promise<ResultDocument>;
+}
+
 /** Runs a benchmark plan on `options.target` and returns (and stores) its results document. */
 export async function runBenchmark(options: RunOptions, io: BenchIO): Promise<ResultDocument> {
+  return (await prepareBenchmark(options, io)).run();
+}
+
+/** Checks a plan can run on `options.target` (throwing the guard's refusal if not), ready to run. */
+export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promise<PreparedRun> {
   const runId = options.runId ?? newResultId();
   const emit = options.emit ?? (() => undefined);
-  const startedAt = new Date().toISOString();
   const target = await checkFolder(options.target);
   const { plan } = options;
   if (plan.kind === 'paired')
-    return runPairedBenchmark(
-      options,
+    return preparePairedBenchmark(
+      { ...options, runId },
       options.direction ? { ...plan, direction: options.direction } : plan,
       io,
     );
@@ -123,68 +139,71 @@ export async function runBenchmark(options: RunOptions, io: BenchIO): Promise<Re
     );
   }
 
-  const context = new RunContext({
-    io,
-    runId,
-    target,
-    signal: options.signal,
-    buffered: options.buffered ?? false,
-    reserveBytes: reserve,
-    plannedBytes: plannedBytes(plan, seed, sustained),
-    emit,
-  });
-  context.emit({
-    type: 'plan-started',
-    plan: plan.name,
-    target,
-    files:
-      plan.kind === 'files' ? planFileSizes(plan, seed).length * (plan.readBack ? 2 : 1) : null,
-    bytes: context.options.plannedBytes,
-  });
-
-  return finish(context, options, async () => {
-    for (const removed of await removeStaleTestFolders(target)) {
-      context.notice(`Removed ${removed}, left behind by an earlier run that did not finish.`);
-    }
-    context.checkCancelled();
-    const folder = await createTestFolder(target);
-    let runs;
-    let recovery;
-    let task;
-    try {
-      if (plan.kind === 'files') await runFilesPlan(context, folder, plan, seed);
-      else if (plan.kind === 'sustained')
-        recovery = await runSustainedPlan(context, folder, plan, seed, sustained!);
-      else if (plan.kind === 'task') task = await runTaskPlan(context, folder, plan, seed);
-      else runs = await runPresetsPlan(context, folder, plan);
-    } finally {
-      if (options.keepFiles) context.notice(`Test files kept in ${folder} (--keep-files).`);
-      else await removeTestFolder(folder);
-    }
-    const recordedPlan = {
-      ...plan,
-      ...(plan.kind === 'presets' ? {} : { seed }),
-      ...(options.scale && options.scale !== 1 ? { scale: options.scale } : {}),
-      ...(sustained !== null ? { totalBytes: sustained } : {}),
-    };
-    return buildResult({
-      id: runId,
-      startedAt,
-      finishedAt: new Date().toISOString(),
-      appVersion: options.appVersion,
-      environment: environment(volume, context.cacheMode(), target),
-      plan: recordedPlan,
-      files: context.files,
-      runs,
-      recovery,
-      task,
-      notices: context.notices,
-      ceiling: options.ceiling ?? interfaceCeilingForBus(volume.bus),
-      earlierDrops: options.store
-        ? await earlierDrops(options.store, plan.name, target, runId)
-        : undefined,
+  const run = (): Promise<ResultDocument> => {
+    const startedAt = new Date().toISOString();
+    const context = new RunContext({
+      io,
+      runId,
+      target,
+      signal: options.signal,
+      buffered: options.buffered ?? false,
+      reserveBytes: reserve,
+      plannedBytes: plannedBytes(plan, seed, sustained),
+      emit,
     });
-  });
+    context.emit({
+      type: 'plan-started',
+      plan: plan.name,
+      target,
+      files:
+        plan.kind === 'files' ? planFileSizes(plan, seed).length * (plan.readBack ? 2 : 1) : null,
+      bytes: context.options.plannedBytes,
+    });
+    return finish(context, options, async () => {
+      for (const removed of await removeStaleTestFolders(target)) {
+        context.notice(`Removed ${removed}, left behind by an earlier run that did not finish.`);
+      }
+      context.checkCancelled();
+      const folder = await createTestFolder(target);
+      let runs;
+      let recovery;
+      let task;
+      try {
+        if (plan.kind === 'files') await runFilesPlan(context, folder, plan, seed);
+        else if (plan.kind === 'sustained')
+          recovery = await runSustainedPlan(context, folder, plan, seed, sustained!);
+        else if (plan.kind === 'task') task = await runTaskPlan(context, folder, plan, seed);
+        else runs = await runPresetsPlan(context, folder, plan);
+      } finally {
+        if (options.keepFiles) context.notice(`Test files kept in ${folder} (--keep-files).`);
+        else await removeTestFolder(folder);
+      }
+      const recordedPlan = {
+        ...plan,
+        ...(plan.kind === 'presets' ? {} : { seed }),
+        ...(options.scale && options.scale !== 1 ? { scale: options.scale } : {}),
+        ...(sustained !== null ? { totalBytes: sustained } : {}),
+      };
+      return buildResult({
+        id: runId,
+        startedAt,
+        finishedAt: new Date().toISOString(),
+        appVersion: options.appVersion,
+        environment: environment(volume, context.cacheMode(), target),
+        plan: recordedPlan,
+        files: context.files,
+        runs,
+        recovery,
+        task,
+        notices: context.notices,
+        ceiling: options.ceiling ?? interfaceCeilingForBus(volume.bus),
+        earlierDrops: options.store
+          ? await earlierDrops(options.store, plan.name, target, runId)
+          : undefined,
+      });
+    });
+  };
+  return { runId, target, run };
 }
 
 /** Every regular file under `dir`, depth first, in name order (symbolic links are not followed). */
@@ -202,11 +221,23 @@ export async function filesUnder(dir: string): Promise<string[]> {
 
 /** `plumb read DIR`: times reading every file under a folder, uncached, e.g. one written long ago. */
 export async function runReadFolder(
-  options: Omit<RunOptions, 'plan' | 'totalBytes' | 'keepFiles' | 'reserve' | 'seed' | 'scale'>,
+  options: ReadFolderOptions,
   io: BenchIO,
 ): Promise<ResultDocument> {
+  return (await prepareReadFolder(options, io)).run();
+}
+
+export type ReadFolderOptions = Omit<
+  RunOptions,
+  'plan' | 'totalBytes' | 'keepFiles' | 'reserve' | 'seed' | 'scale' | 'pairedWith' | 'direction'
+>;
+
+/** Lists the files to read (refusing a folder with none), ready to time them. */
+export async function prepareReadFolder(
+  options: ReadFolderOptions,
+  io: BenchIO,
+): Promise<PreparedRun> {
   const runId = options.runId ?? newResultId();
-  const startedAt = new Date().toISOString();
   const target = await checkFolder(options.target);
   const volume = await io.volume(target);
   const files: { path: string; bytes: number }[] = [];
@@ -217,43 +248,47 @@ export async function runReadFolder(
   if (files.length === 0)
     throw new PlumbError('ENOENT', `There are no files with data under ${target} to read.`);
   const planned = files.reduce((sum, f) => sum + f.bytes, 0);
-  const context = new RunContext({
-    io,
-    runId,
-    target,
-    signal: options.signal,
-    buffered: options.buffered ?? false,
-    reserveBytes: 0,
-    plannedBytes: planned,
-    emit: options.emit ?? (() => undefined),
-  });
-  context.emit({
-    type: 'plan-started',
-    plan: 'read-folder',
-    target,
-    files: files.length,
-    bytes: planned,
-  });
-  return finish(context, options, async () => {
-    context.emit({ type: 'phase-started', phase: 'read' });
-    const start = io.now();
-    for (const file of files) {
-      const transfer = await context.timedRead(file.path);
-      await context.record('read', transfer, start, files.length);
-    }
-    return buildResult({
-      id: runId,
-      startedAt,
-      finishedAt: new Date().toISOString(),
-      appVersion: options.appVersion,
-      environment: environment(volume, context.cacheMode(), target),
-      plan: { name: 'read-folder', folder: target, fileCount: files.length },
-      files: context.files,
-      notices: context.notices,
-      ceiling: options.ceiling ?? interfaceCeilingForBus(volume.bus),
-      earlierDrops: options.store
-        ? await earlierDrops(options.store, 'read-folder', target, runId)
-        : undefined,
+  const run = (): Promise<ResultDocument> => {
+    const startedAt = new Date().toISOString();
+    const context = new RunContext({
+      io,
+      runId,
+      target,
+      signal: options.signal,
+      buffered: options.buffered ?? false,
+      reserveBytes: 0,
+      plannedBytes: planned,
+      emit: options.emit ?? (() => undefined),
     });
-  });
+    context.emit({
+      type: 'plan-started',
+      plan: 'read-folder',
+      target,
+      files: files.length,
+      bytes: planned,
+    });
+    return finish(context, options, async () => {
+      context.emit({ type: 'phase-started', phase: 'read' });
+      const start = io.now();
+      for (const file of files) {
+        const transfer = await context.timedRead(file.path);
+        await context.record('read', transfer, start, files.length);
+      }
+      return buildResult({
+        id: runId,
+        startedAt,
+        finishedAt: new Date().toISOString(),
+        appVersion: options.appVersion,
+        environment: environment(volume, context.cacheMode(), target),
+        plan: { name: 'read-folder', folder: target, fileCount: files.length },
+        files: context.files,
+        notices: context.notices,
+        ceiling: options.ceiling ?? interfaceCeilingForBus(volume.bus),
+        earlierDrops: options.store
+          ? await earlierDrops(options.store, 'read-folder', target, runId)
+          : undefined,
+      });
+    });
+  };
+  return { runId, target, run };
 }

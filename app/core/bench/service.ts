@@ -13,7 +13,7 @@ import { builtinPlans } from './builtin-plans.js';
 import { resolvePlan, scalePlan } from './plans.js';
 import { resultsDir } from './results-dir.js';
 import { newResultId, resultCsv, ResultsStore } from './results-store.js';
-import { runBenchmark } from './runner.js';
+import { prepareBenchmark } from './runner.js';
 import { defaultReserve } from './space-guard.js';
 
 type BenchOperation =
@@ -54,8 +54,9 @@ export function benchHandlers(
       const ceiling = chosenCeiling(input.interface);
       const runId = newResultId();
       const controller = new AbortController();
-      running.set(runId, controller);
-      void runBenchmark(
+      // The checks (folder, volume, free-space guard) run before the reply, so a refusal rejects
+      // the call with its code and sentence; anything later ends in a `failed` event.
+      const prepared = await prepareBenchmark(
         {
           target: input.path,
           plan,
@@ -77,7 +78,10 @@ export function benchHandlers(
           store,
         },
         io(),
-      )
+      );
+      running.set(runId, controller);
+      void prepared
+        .run()
         .catch(() => undefined) // reported as a `failed` or `cancelled` event
         .finally(() => running.delete(runId));
       return { runId };

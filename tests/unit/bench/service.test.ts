@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -99,6 +99,65 @@ describe('bench operations', () => {
     assert.equal((await ended).type, 'cancelled');
     assert.deepEqual(await readdir(target), []);
     assert.deepEqual(await handlers['bench.cancel']({ runId }, context), { cancelled: false });
+  });
+
+  it('bench.start rejects a run the checks refuse, with the code and sentence, and sends nothing', async () => {
+    const handlers = benchHandlers(
+      new ResultsStore(path.join(dataDir, 'results')),
+      () => new FakeDrive({ totalBytes: 1e9, availableBytes: 50e6 }),
+    );
+    const { events, context } = collector();
+    const start = (input: Partial<Parameters<(typeof handlers)['bench.start']>[0]>) =>
+      handlers['bench.start'](
+        { path: target, plan: 'series', scale: 1, buffered: false, keepFiles: false, ...input },
+        context,
+      );
+    await assert.rejects(start({}), {
+      code: 'ENOSPC',
+      message:
+        /The series plan writes .* but only .* may be used here\. The free-space guard keeps/,
+    });
+    const file = path.join(target, 'a-file');
+    await writeFile(file, 'x');
+    await assert.rejects(start({ path: file, scale: 0.001 }), {
+      code: 'ENOTDIR',
+      message: `${file} is a file, not a folder. Give a folder.`,
+    });
+    await assert.rejects(start({ path: path.join(target, 'missing'), scale: 0.001 }), {
+      code: 'ENOENT',
+    });
+    await assert.rejects(start({ plan: 'paired', scale: 0.001 }), { code: 'EUSAGE' });
+    assert.deepEqual(events, [], 'a refused run sends no event');
+  });
+
+  it('a run that fails after it started ends with a failed event', async () => {
+    const handlers = benchHandlers(new ResultsStore(path.join(dataDir, 'results')), () => {
+      const drive = new FakeDrive();
+      // Another process fills the disk during the run: the guard stops it mid-way.
+      drive.options.beforeWrite = (index, d) => {
+        if (index === 5) d.externalBytes = d.options.availableBytes;
+      };
+      return drive;
+    });
+    const { events, ended, context } = collector();
+    const { runId } = await handlers['bench.start'](
+      {
+        path: target,
+        plan: 'series',
+        scale: 0.001,
+        buffered: false,
+        keepFiles: false,
+        reserveBytes: 0,
+      },
+      context,
+    );
+    const last = await ended;
+    assert.equal(last.type, 'failed');
+    assert.equal(last.runId, runId);
+    assert.equal(last.type === 'failed' && last.error.code, 'ENOSPC');
+    assert.equal(last.type === 'failed' && last.error.message, 'No space left on device');
+    assert.equal(events.filter((e) => e.type === 'file-done').length, 5);
+    assert.deepEqual(await readdir(target), [], 'its files are removed');
   });
 
   it('bench.plans lists the built-ins and analysis.csv analyses text', async () => {
