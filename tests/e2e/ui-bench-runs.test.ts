@@ -5,16 +5,25 @@
  * test-artifacts/ui-*.png.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumMissingReason, launchChromium } from '../helpers/chromium.js';
-import { repoRoot, startServe } from '../helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { plumbBin, repoRoot, startServe } from '../helpers/cli.js';
+import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
+import {
+  createWriteThrottle,
+  throttleSkipReason,
+  type WriteThrottle,
+} from '../helpers/throttle.js';
 
 const noChromium = chromiumMissingReason();
 if (noChromium) console.log(`# skipping the benchmark run UI tests: ${noChromium}`);
+const noThrottle = noChromium ?? loopSkipReason('ext4') ?? throttleSkipReason();
+if (noThrottle) console.log(`# skipping the live cliff UI test: ${noThrottle}`);
 
 const artifacts = path.join(repoRoot, 'test-artifacts');
 let server: Awaited<ReturnType<typeof startServe>>;
@@ -46,7 +55,11 @@ function newFolder(name: string): string {
   return folder;
 }
 
-async function openPage(colorScheme: 'light' | 'dark', hash = '#/bench'): Promise<Page> {
+async function openPage(
+  colorScheme: 'light' | 'dark',
+  hash = '#/bench',
+  url = server.url,
+): Promise<Page> {
   const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
   await page.emulateMedia({ colorScheme });
   page.on('console', (message) => {
@@ -54,8 +67,13 @@ async function openPage(colorScheme: 'light' | 'dark', hash = '#/bench'): Promis
       problems.push(`${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(error.message));
-  await page.goto(`${server.url.href.replace(/#.*$/, '')}${hash}`);
+  await page.goto(`${url.href.replace(/#.*$/, '')}${hash}`);
   return page;
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  await page.waitForTimeout(250); // let the charts draw their last frame
+  await page.screenshot({ path: path.join(artifacts, `ui-${name}.png`), fullPage: true });
 }
 
 /** Chooses `folder` and a plan on the "Test a disk" screen. */
@@ -85,6 +103,103 @@ test(
     assert.equal(await page.getByText('Getting ready').count(), 0, 'no run is shown');
     assert.equal(await page.getByRole('button', { name: 'Start test' }).isEnabled(), true);
     await page.close();
+  },
+);
+
+/** `plumb serve` inside the throttle's cgroup, so its writes to the device are throttled. */
+async function serveThrottled(throttle: WriteThrottle): Promise<{ url: URL; stop: () => void }> {
+  const child = spawn(
+    'sh',
+    [
+      '-c',
+      `echo $$ > '${throttle.procsFile}' && exec "$0" "$@"`,
+      process.execPath,
+      plumbBin,
+      'serve',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  const url = await new Promise<URL>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`plumb serve printed no URL: ${output}`)),
+      15_000,
+    );
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(new URL(match[1]!));
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`plumb serve exited (${code}): ${output}`)));
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+test(
+  'the live chart marks a cache cliff as soon as it is found, on a throttled disk',
+  { skip: noThrottle, timeout: 180_000 },
+  async () => {
+    // A large sparse ext4 (the guard keeps 10 % free, so a small one would be refused) on a loop
+    // device whose write cap drops from 40 to 8 MB/s after 80 MB, as a full SLC cache would.
+    const cliffBytes = 80e6;
+    let fs: MountedFs | undefined;
+    let throttle: WriteThrottle | undefined;
+    let serving: { url: URL; stop: () => void } | undefined;
+    try {
+      fs = mountLoopFs('ext4', {
+        sizeBytes: 200 * 1024 ** 3,
+        directIo: true,
+        mkfsArgs: [
+          '-N',
+          '4096',
+          '-O',
+          '^has_journal',
+          '-E',
+          'lazy_itable_init=0,lazy_journal_init=0',
+        ],
+      });
+      throttle = createWriteThrottle(fs.device!, 40e6);
+      const lowered = throttle.lowerAfter(cliffBytes, 8e6);
+      serving = await serveThrottled(throttle);
+      const page = await openPage('dark', '#/bench', serving.url);
+      await setUp(page, fs.dir, 'Sustained write');
+      await page.getByLabel('Write in all').fill('240MB');
+      await page.getByLabel('Time the recovery after a cliff').uncheck();
+      await page.getByRole('button', { name: 'Start test' }).click();
+      const live = page.getByRole('article', { name: /^Sustained write on / });
+      await live.waitFor();
+      const chart = live.getByRole('img', {
+        name: /^Rate against data written\. .* Cache cliff at /,
+      });
+      await chart.waitFor({ timeout: 90_000 });
+      // Marked while the disk is still being written, not at the end.
+      assert.equal(await live.locator('.status-pill').textContent(), 'Writing');
+      const name = (await chart.getAttribute('aria-label')) ?? '';
+      const at = /Cache cliff at ([\d.]+) MB/.exec(name);
+      assert.ok(at, name);
+      assert.ok(Math.abs(Number(at[1]) * 1e6 - cliffBytes) < 0.15 * cliffBytes, name);
+      await live.getByRole('list', { name: 'Findings' }).getByText('Speed dropped').waitFor();
+      await shoot(page, 'live-cliff-dark');
+      lowered.stop();
+      await page.getByRole('button', { name: 'Cancel test' }).click();
+      await page
+        .getByText(/^Cancelled\. Plumb removed its test files/)
+        .waitFor({ timeout: 60_000 });
+      assert.deepEqual(
+        readdirSync(fs.dir).filter((n) => n.startsWith('plumb-test-')),
+        [],
+      );
+      await page.close();
+    } finally {
+      serving?.stop();
+      throttle?.remove();
+      fs?.unmount();
+    }
   },
 );
 

@@ -1,4 +1,5 @@
 import { median } from 'simple-statistics';
+import { RunningMedian } from './running-median.js';
 
 /** One file of a phase, in the order it was transferred. */
 export interface SeriesPoint {
@@ -35,12 +36,30 @@ export interface CliffOptions {
   minScore?: number;
 }
 
-/** Sum of absolute deviations from the median: the L1 cost of describing `values` by one level. */
-function absoluteDeviationCost(values: readonly number[]): { level: number; cost: number } {
-  const level = median(values as number[]);
-  let cost = 0;
-  for (const value of values) cost += Math.abs(value - level);
-  return { level, cost };
+/**
+ * For every split k of `values`, the median and summed absolute deviation of values[0..k) and of
+ * values[k..n): running medians forward and backward, O(n log n) for all splits at once.
+ */
+function splitCosts(values: readonly number[]): {
+  before: { level: number; cost: number }[];
+  after: { level: number; cost: number }[];
+} {
+  const n = values.length;
+  const before = new Array<{ level: number; cost: number }>(n + 1);
+  const after = new Array<{ level: number; cost: number }>(n + 1);
+  const forward = new RunningMedian();
+  before[0] = { level: Number.NaN, cost: 0 };
+  for (let i = 0; i < n; i += 1) {
+    forward.push(values[i]!);
+    before[i + 1] = { level: forward.median(), cost: forward.absoluteDeviation() };
+  }
+  const backward = new RunningMedian();
+  after[n] = { level: Number.NaN, cost: 0 };
+  for (let i = n - 1; i >= 0; i -= 1) {
+    backward.push(values[i]!);
+    after[i] = { level: backward.median(), cost: backward.absoluteDeviation() };
+  }
+  return { before, after };
 }
 
 /** Share of the fast rate in a file of `bytes` that took `seconds`, from the rates either side. */
@@ -70,10 +89,11 @@ export function cacheCliff(
   if (n < 2 * minSegment) return null;
   const logs = usable.map((p) => Math.log(p.bytes / p.seconds));
 
+  const costs = splitCosts(logs);
   let best: { k: number; cost: number; before: number; after: number } | null = null;
   for (let k = minSegment; k <= n - minSegment; k += 1) {
-    const before = absoluteDeviationCost(logs.slice(0, k));
-    const after = absoluteDeviationCost(logs.slice(k));
+    const before = costs.before[k]!;
+    const after = costs.after[k]!;
     if (after.level >= before.level) continue;
     const cost = before.cost + after.cost;
     if (!best || cost < best.cost) best = { k, cost, before: before.level, after: after.level };

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type {
+  FileRecord,
   FilesPlan,
   PresetsPlan,
   QueueRunResult,
@@ -10,6 +11,7 @@ import type {
 import { cacheCliff } from '../analysis/cache-cliff.js';
 import { recoveryTime } from '../analysis/recovery-time.js';
 import { planFileSizes, randomLogUniformSize, sizeQuantum } from './file-sizes.js';
+import { LiveCliffWatch, liveCliffFinding } from './live-cliff.js';
 import type { RunContext } from './run-context.js';
 import { seededRandom } from './seeded-random.js';
 
@@ -26,13 +28,18 @@ export async function runFilesPlan(
   const written: string[] = [];
   context.emit({ type: 'phase-started', phase: 'write' });
   const writeStart = context.io.now();
+  const cliffWatch = new LiveCliffWatch();
   for (const [index, bytes] of sizes.entries()) {
     await context.ensureRoom(bytes, false);
     const file = path.join(folder, fileName(index));
     const transfer = await context.timedWrite(file, bytes, 'write');
     written.push(file);
     context.held.push({ path: file, bytes });
-    await context.record('write', transfer, writeStart, sizes.length);
+    reportLiveCliff(
+      context,
+      cliffWatch,
+      await context.record('write', transfer, writeStart, sizes.length),
+    );
   }
   if (!plan.readBack) return;
   context.emit({ type: 'phase-started', phase: 'read' });
@@ -41,6 +48,12 @@ export async function runFilesPlan(
     const transfer = await context.timedRead(file);
     await context.record('read', transfer, readStart, written.length);
   }
+}
+
+/** Emits a `finding` when the watch sees a cliff (first found, or moved) after this file. */
+function reportLiveCliff(context: RunContext, watch: LiveCliffWatch, file: FileRecord): void {
+  const cliff = watch.add(file);
+  if (cliff) context.emit({ type: 'finding', finding: liveCliffFinding('write', cliff) });
 }
 
 /** The total a sustained run writes: the option, the plan's, or the automatic default. */
@@ -68,6 +81,7 @@ export async function runSustainedPlan(
   const random = seededRandom(seed);
   context.emit({ type: 'phase-started', phase: 'write' });
   const start = context.io.now();
+  const cliffWatch = new LiveCliffWatch();
   let written = 0;
   let index = 0;
   while (written < totalBytes) {
@@ -81,7 +95,7 @@ export async function runSustainedPlan(
     const file = path.join(folder, fileName(index));
     const transfer = await context.timedWrite(file, bytes, 'write');
     context.held.push({ path: file, bytes });
-    await context.record('write', transfer, start, null);
+    reportLiveCliff(context, cliffWatch, await context.record('write', transfer, start, null));
     written += transfer.bytes;
     index += 1;
   }

@@ -213,6 +213,30 @@ describe('runBenchmark: sustained', () => {
     assert.deepEqual(await readdir(target), []);
   });
 
+  it('reports the cliff as a finding event as soon as it is clear, before the writing ends', async () => {
+    const drive = new FakeDrive({ fastRate: 2e9, slowRate: 0.5e9, cacheBytes: 2e9 });
+    const events: BenchEvent[] = [];
+    const document = await runBenchmark(
+      options(sustained(), { seed: 3, emit: (event) => events.push(event) }),
+      drive,
+    );
+    const firstLive = events.findIndex((e) => e.type === 'finding');
+    const lastFile = events.findLastIndex((e) => e.type === 'file-done');
+    assert.ok(firstLive > 0 && firstLive < lastFile, 'found while files were still written');
+    const live = events[firstLive]!;
+    assert.ok(live.type === 'finding' && live.finding.kind === 'cliff');
+    assert.ok(Math.abs(live.finding.atBytes - 2e9) < 0.1 * 2e9, `live at ${live.finding.atBytes}`);
+    const writtenThen = events
+      .slice(0, firstLive)
+      .filter((e) => e.type === 'file-done')
+      .reduce((sum, e) => sum + (e.type === 'file-done' ? e.file.bytes : 0), 0);
+    assert.ok(writtenThen < 3e9, `reported after ${writtenThen} bytes`);
+    // The final findings stay authoritative: they close the run.
+    const finished = events.at(-1)!;
+    assert.ok(finished.type === 'finished');
+    assert.deepEqual(finished.findings, document.findings);
+  });
+
   it('says when the rate did not come back, and cannot then tell cache from heat', async () => {
     const drive = new FakeDrive({ fastRate: 2e9, slowRate: 0.5e9, cacheBytes: 2e9, drainRate: 0 });
     const plan = sustained({ recovery: { idleSeconds: 5, probeBytes: 100e6, maxProbes: 3 } });

@@ -9,6 +9,7 @@ import {
   secondsLeft,
   type LiveRun,
 } from '../../../renderer/src/screens/bench/live-run.js';
+import { cliffMarks } from '../../../renderer/src/screens/bench/series.js';
 
 function fold(
   events: BenchEvent[],
@@ -238,4 +239,51 @@ test('small files that finish between samples still move progress and the rate',
   assert.equal(run.currentRate, 4e8);
   assert.equal(secondsLeft(run), null, 'no time yet from samples');
   assert.equal(secondsLeft(run, 2), 2, 'the viewer clock gives the time');
+});
+
+test('a cliff found during the run is marked at once, and a revised or final one replaces it', () => {
+  const cliff = (atBytes: number, cause: 'unknown' | 'cache') => ({
+    kind: 'cliff' as const,
+    phase: 'write' as const,
+    atBytes,
+    atSeconds: null,
+    beforeRate: 2e9,
+    afterRate: 0.5e9,
+    confidence: 1,
+    cause,
+    reason: 'r',
+    recoverySeconds: null,
+    message: `at ${atBytes}`,
+  });
+  const small = {
+    kind: 'small-files' as const,
+    phase: 'write' as const,
+    count: 3,
+    thresholdBytes: 2e6,
+    message: 'small',
+  };
+  let run = fold([
+    { type: 'plan-started', runId: 'r1', plan: 'sustained', target: '/t', files: null, bytes: 8e9 },
+    { type: 'finding', runId: 'r1', finding: cliff(2e9, 'unknown') },
+  ]);
+  assert.deepEqual(
+    cliffMarks(run.findings).map((m) => m.atBytes),
+    [2e9],
+  );
+  run = fold(
+    [
+      { type: 'finding', runId: 'r1', finding: cliff(2.4e9, 'unknown') },
+      { type: 'finding', runId: 'r1', finding: small },
+      { type: 'finding', runId: 'r1', finding: cliff(2.1e9, 'cache') },
+    ],
+    run,
+  );
+  assert.deepEqual(
+    run.findings.map((f) => f.message),
+    ['small', 'at 2100000000'],
+  );
+  assert.deepEqual(
+    cliffMarks(run.findings).map((m) => [m.atBytes, m.label]),
+    [[2.1e9, 'Cache cliff']],
+  );
 });

@@ -97,6 +97,19 @@ function queueSample(run: LiveRun, name: string, seconds: number, rate: number):
   return { queueRuns, queueOffset };
 }
 
+const isDrop = (finding: Finding) => finding.kind === 'cliff' || finding.kind === 'throttling';
+
+/**
+ * The findings with `finding` added: a cliff found again (its place revised while the run goes
+ * on, or the final one) replaces the earlier one of its phase, so the chart marks one.
+ */
+export function withFinding(findings: readonly Finding[], finding: Finding): Finding[] {
+  const kept = isDrop(finding)
+    ? findings.filter((f) => !(isDrop(f) && f.phase === finding.phase))
+    : findings;
+  return [...kept, finding];
+}
+
 /** The state after `event`; events of other runs leave it as it is. */
 export function applyBenchEvent(run: LiveRun, event: BenchEvent): LiveRun {
   if (event.runId !== run.runId) return run;
@@ -146,7 +159,7 @@ export function applyBenchEvent(run: LiveRun, event: BenchEvent): LiveRun {
       return next(changes);
     }
     case 'finding':
-      return next({ findings: [...run.findings, event.finding] });
+      return next({ findings: withFinding(run.findings, event.finding) });
     case 'notice':
       return next({ notices: [...run.notices, event.message] });
     case 'finished':

@@ -98,7 +98,7 @@ function annotations(
         borderWidth: 2,
         label: {
           display: true,
-          content: `${cliff.label} at ${formatBytes(cliff.atBytes)}: ${formatRate(cliff.beforeRate)} → ${formatRate(cliff.afterRate)}`,
+          content: cliffText(cliff),
           position: 'start',
           backgroundColor: theme.cliff,
           color: theme.surface,
@@ -109,6 +109,11 @@ function annotations(
     });
   }
   return out;
+}
+
+/** A cliff in words, on the chart and in its accessible name. */
+function cliffText(cliff: CliffMark): string {
+  return `${cliff.label} at ${formatBytes(cliff.atBytes)}: ${formatRate(cliff.beforeRate)} → ${formatRate(cliff.afterRate)}`;
 }
 
 export function RateChart({
@@ -235,7 +240,7 @@ export function RateChart({
       </header>
       <div className="chart-body">
         <PlumbChart
-          label={`${title}. ${caption}`}
+          label={`${title}. ${caption}${cliffs.map((c) => ` ${cliffText(c)}.`).join('')}`}
           datasets={datasets}
           options={options}
           resetToken={resetToken}
