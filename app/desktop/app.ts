@@ -12,6 +12,7 @@ import { contentSecurityPolicy } from '../core/security/csp.js';
 import { createHandlers } from '../core/services.js';
 import { contentTypeOf, resolveStatic } from '../core/static-files.js';
 import { menuTemplate, type MenuItem } from './menu.js';
+import { ReportShelf, savePdfHandler, type PrintWindowLike } from './print-report.js';
 import {
   appEntryUrl,
   appScheme,
@@ -67,12 +68,12 @@ export interface ElectronLike {
       event: 'web-contents-created',
       listener: (event: unknown, contents: WebContentsLike) => void,
     ): unknown;
-    getPath(name: 'userData'): string;
+    getPath(name: 'userData' | 'documents'): string;
     quit(): void;
     name: string;
   };
   BrowserWindow: {
-    new (options: Record<string, unknown>): BrowserWindowLike;
+    new (options: Record<string, unknown>): BrowserWindowLike & PrintWindowLike;
     getAllWindows(): unknown[];
   };
   ipcMain: {
@@ -111,6 +112,11 @@ export interface ElectronLike {
       title?: string;
       properties: string[];
     }): Promise<{ canceled: boolean; filePaths: string[] }>;
+    showSaveDialog(options: {
+      title?: string;
+      defaultPath?: string;
+      filters?: { name: string; extensions: string[] }[];
+    }): Promise<{ canceled: boolean; filePath?: string }>;
   };
 }
 
@@ -132,9 +138,25 @@ export function mainWindowOptions(
   };
 }
 
-/** Serves the renderer build on plumb://app/ with the CSP, refusing anything outside it. */
-export async function serveAppRequest(url: string, root: string): Promise<Response> {
+/**
+ * Serves the renderer build on plumb://app/ with the CSP, refusing anything outside it; and a
+ * report's model, once, to the report page printing it.
+ */
+export async function serveAppRequest(
+  url: string,
+  root: string,
+  reports?: ReportShelf,
+): Promise<Response> {
   if (!isAppUrl(url)) return new Response('Not found', { status: 404 });
+  const model = reports?.take(new URL(url).pathname);
+  if (model) {
+    return new Response(model, {
+      headers: {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Security-Policy': contentSecurityPolicy,
+      },
+    });
+  }
   const file = await resolveStatic(root, new URL(url).pathname);
   if (!file) return new Response('Not found', { status: 404 });
   return new Response(await readFile(file), {
@@ -217,7 +239,8 @@ export function startDesktop(electron: ElectronLike, preloadPath: string): void 
     );
     session.defaultSession.setPermissionCheckHandler(() => false);
     const root = rendererDir();
-    protocol.handle(appScheme, (request) => serveAppRequest(request.url, root));
+    const reports = new ReportShelf();
+    protocol.handle(appScheme, (request) => serveAppRequest(request.url, root, reports));
     const dispatcher = createDispatcher(
       createHandlers('electron', {
         'dialog.chooseFolder': async ({ title }) => {
@@ -227,6 +250,7 @@ export function startDesktop(electron: ElectronLike, preloadPath: string): void 
           });
           return { path: choice.canceled ? null : (choice.filePaths[0] ?? null) };
         },
+        'report.savePdf': savePdfHandler(electron, reports),
       }),
     );
     const handleCall = createIpcHandler(dispatcher);

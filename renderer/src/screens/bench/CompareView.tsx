@@ -2,6 +2,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ResultDocument } from '../../../../app/contract/bench.js';
 import type { PlumbClient } from '../../client.js';
+import { ExportPdfButton } from '../../report/ExportPdfButton.js';
 import { RateChart, type RateSeries } from './charts/RateChart.js';
 import { comparisonRows, overlaySeries, type OverlaySeries } from './compare.js';
 import { formatRate } from './measure-format.js';
@@ -153,6 +154,9 @@ export function CompareView({
         ← All results
       </button>
       <h2 className="verdict-title">Comparing {ids.length} results</h2>
+      <div className="action-bar">
+        <ExportPdfButton client={client} request={{ kind: 'comparison', ids }} />
+      </div>
       <p className="lede">
         Circles are writes, diamonds reads; each result keeps its colour. The first result is the
         baseline.

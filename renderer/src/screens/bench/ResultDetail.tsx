@@ -2,6 +2,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { ResultDocument } from '../../../../app/contract/bench.js';
 import type { PlumbClient } from '../../client.js';
+import { ExportPdfButton } from '../../report/ExportPdfButton.js';
 import { resultTitle } from './compare.js';
 import { saveTextFile } from './download.js';
 import { Verdict } from './Verdict.js';
@@ -117,6 +118,7 @@ export function ResultActions({
           <button type="button" className="button button-small" onClick={() => void exportCsv()}>
             Export CSV
           </button>
+          <ExportPdfButton client={client} request={{ kind: 'result', id: document.id }} />
           <button
             type="button"
             className="button button-small button-quiet-danger"

@@ -1,5 +1,5 @@
-/** Saves text as a file the way a browser does (Electron shows its save dialog for it). */
-export function saveTextFile(fileName: string, text: string, type: string): void {
+/** Saves text (or bytes) as a file the way a browser does (Electron shows its save dialog for it). */
+export function saveTextFile(fileName: string, text: BlobPart, type: string): void {
   const url = URL.createObjectURL(new Blob([text], { type }));
   const link = document.createElement('a');
   link.href = url;

@@ -9,6 +9,7 @@ import type {
   Evaluation,
   Scenario,
 } from '../../../../app/contract/planner.js';
+import { ExportPdfButton } from '../../report/ExportPdfButton.js';
 import type { ViewProps } from '../../views.js';
 import { CrossoverChart } from './CrossoverChart.js';
 import { OptionCards } from './OptionCards.js';
@@ -113,6 +114,11 @@ export function PlannerScreen({ client }: ViewProps) {
               <h2 className="plan-section-title">Time against burst size</h2>
               <CrossoverChart evaluation={evaluation} />
               <SourcesList evaluation={evaluation} />
+              {scenario ? (
+                <div className="plan-export">
+                  <ExportPdfButton client={client} request={{ kind: 'planner', scenario }} />
+                </div>
+              ) : null}
             </div>
           ) : null}
         </div>
