@@ -419,7 +419,10 @@ const resultId = z.object({ id: z.string().trim().min(1).max(200) });
 
 export const StartBenchInput = z.object({
   path: z.string().trim().min(1, 'Give a folder path.').max(4096),
-  /** A built-in plan name or a plan. */
+  /**
+   * A built-in plan name, a plan, or "read-folder": time reading every file already under the
+   * folder, uncached (nothing is written).
+   */
   plan: z.union([z.string().min(1).max(100), Plan]).default('standard'),
   scale: z.number().positive().max(1).default(1),
   totalBytes: bytes.optional(),
@@ -436,11 +439,64 @@ export const StartBenchInput = z.object({
 });
 export type StartBenchInput = z.input<typeof StartBenchInput>;
 
+const livePhase = z.enum(['starting', 'write', 'read', 'queue', 'recovery']);
+
+/**
+ * A run going on in this process, as far as it got: enough for a page that was reloaded (or a
+ * second window) to draw it and follow its `bench.event`s from here on.
+ */
+export const RunningBench = z.object({
+  runId,
+  /** The plan as it runs (scaled); null for a read-folder run. */
+  plan: Plan.nullable(),
+  planName: z.string(),
+  target: z.string(),
+  /** What the run was started with. */
+  request: z.object({
+    path: z.string(),
+    scale: z.number(),
+    buffered: z.boolean(),
+    keepFiles: z.boolean(),
+    totalBytes: z.number().optional(),
+    pairedWith: z.string().optional(),
+    direction: PairedDirection.optional(),
+  }),
+  startedAt: z.string(),
+  phase: livePhase,
+  plannedFiles: z.number().int().nullable(),
+  filesDone: z.number().int().nonnegative(),
+  fileBytesDone: z.number().nonnegative(),
+  bytesDone: z.number().nonnegative(),
+  totalBytes: z.number().nullable(),
+  /** Seconds since the run started, as last reported. */
+  seconds: z.number().nonnegative(),
+  currentRate: nullableRate,
+  /** The most recent files (all of them up to a few thousand). */
+  files: z.array(FileRecord),
+  /** The most recent progress samples. */
+  samples: z.array(
+    z.object({
+      phase: livePhase.exclude(['starting']),
+      seconds: z.number().nonnegative(),
+      bytesPerSecond: rate,
+      run: z.string().optional(),
+    }),
+  ),
+  findings: z.array(Finding),
+  notices: z.array(z.string()),
+});
+export type RunningBench = z.infer<typeof RunningBench>;
+
 export const benchOperations = {
   /** The built-in plans. */
   'bench.plans': { input: z.object({}).strict(), output: z.object({ plans: z.array(Plan) }) },
   /** Starts a run in the background; progress and the result arrive as `bench.event`. */
   'bench.start': { input: StartBenchInput, output: z.object({ runId }) },
+  /** The runs going on now, from any window or page, so a reloaded page can follow them again. */
+  'bench.running': {
+    input: z.object({}).strict(),
+    output: z.object({ runs: z.array(RunningBench) }),
+  },
   /** Cancels a run; its test files are removed. False when no such run is going. */
   'bench.cancel': { input: z.object({ runId }), output: z.object({ cancelled: z.boolean() }) },
   'results.list': {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { ipcChannels, type Reply } from '../contract/index.js';
 import { toErrorPayload, PlumbError } from '../contract/errors.js';
 import { createDispatcher, type CallContext, type Dispatcher } from '../core/dispatch.js';
+import { eventHub, type EventHub } from '../core/event-hub.js';
 import { rendererDir } from '../core/paths.js';
 import { contentSecurityPolicy } from '../core/security/csp.js';
 import { createHandlers } from '../core/services.js';
@@ -167,8 +168,26 @@ export async function serveAppRequest(
   });
 }
 
-/** The IPC handler: refuses untrusted senders, validates and runs the call, returns a Reply. */
-export function createIpcHandler(dispatcher: Dispatcher) {
+/**
+ * The IPC handler: refuses untrusted senders, validates and runs the call, returns a Reply. Each
+ * window gets one call context, subscribed to the event hub, so it hears every run once.
+ */
+export function createIpcHandler(dispatcher: Dispatcher, hub: EventHub = eventHub) {
+  const contexts = new Map<number, CallContext>();
+  const contextFor = (sender: WebContentsLike): CallContext => {
+    const known = contexts.get(sender.id);
+    if (known) return known;
+    const context: CallContext = {
+      emit: (eventName, payload) => {
+        if (!sender.isDestroyed()) return sender.send(ipcChannels.event, eventName, payload);
+        unsubscribe();
+        contexts.delete(sender.id);
+      },
+    };
+    const unsubscribe = hub.subscribe(context);
+    contexts.set(sender.id, context);
+    return context;
+  };
   return async (event: IpcInvokeEvent, name: unknown, input: unknown): Promise<Reply> => {
     if (!isTrustedSender(event.senderFrame)) {
       return {
@@ -178,12 +197,7 @@ export function createIpcHandler(dispatcher: Dispatcher) {
         ),
       };
     }
-    const sender = event.sender;
-    const context: CallContext = {
-      emit: (eventName, payload) => {
-        if (!sender.isDestroyed()) sender.send(ipcChannels.event, eventName, payload);
-      },
-    };
+    const context = contextFor(event.sender);
     try {
       return { ok: true, value: await dispatcher.call(name, input, context) };
     } catch (error) {

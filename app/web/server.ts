@@ -10,6 +10,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { CallMessage, ServerMessage } from '../contract/index.js';
 import { toErrorPayload } from '../contract/errors.js';
 import { createDispatcher, type CallContext } from '../core/dispatch.js';
+import { eventHub } from '../core/event-hub.js';
 import { rendererDir } from '../core/paths.js';
 import { contentSecurityPolicy } from '../core/security/csp.js';
 import { createHandlers } from '../core/services.js';
@@ -54,6 +55,9 @@ function serveConnection(socket: WebSocket): void {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
   };
   const context: CallContext = { emit: (name, payload) => send({ type: 'event', name, payload }) };
+  // Every page hears every run, so a reloaded page can follow one it did not start.
+  const unsubscribe = eventHub.subscribe(context);
+  socket.on('close', unsubscribe);
   const dispatcher = createDispatcher(createHandlers('web'));
   socket.on('message', (data, isBinary) => {
     let message: unknown;

@@ -85,6 +85,17 @@ async function setUp(page: Page, folder: string, planTitle: string): Promise<voi
   await page.getByText(planTitle, { exact: true }).click();
 }
 
+/** Polls the live "Files" figure until `enough` says so. */
+async function waitForFiles(page: Page, enough: (done: number) => boolean, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = (await page.getByTestId('live-files').textContent()) ?? '';
+    if (enough(Number(text.split('/')[0]))) return;
+    if (Date.now() > deadline) throw new Error(`the file count stayed at "${text}"`);
+    await page.waitForTimeout(40);
+  }
+}
+
 test(
   'a run the engine refuses says why at once, instead of waiting forever',
   { skip: noChromium, timeout: 60_000 },
@@ -102,6 +113,42 @@ test(
     );
     assert.equal(await page.getByText('Getting ready').count(), 0, 'no run is shown');
     assert.equal(await page.getByRole('button', { name: 'Start test' }).isEnabled(), true);
+    await page.close();
+  },
+);
+
+test(
+  'a running test survives a page reload: the live view picks it up and can cancel it',
+  { skip: noChromium, timeout: 180_000 },
+  async () => {
+    const folder = newFolder('reload');
+    const page = await openPage('light');
+    await setUp(page, folder, 'Sustained write');
+    await page.getByLabel('Write in all').fill('4GB');
+    await page.getByLabel('Time the recovery after a cliff').uncheck();
+    await page.getByRole('button', { name: 'Start test' }).click();
+    await page.getByRole('article', { name: /^Sustained write on / }).waitFor();
+    await waitForFiles(page, (done) => done >= 5, 60_000);
+    const filesBefore = Number(await page.getByTestId('live-files').textContent());
+
+    await page.reload();
+    const live = page.getByRole('article', { name: `Sustained write on ${folder}` });
+    await live.waitFor({ timeout: 15_000 });
+    assert.ok(
+      Number(await page.getByTestId('live-files').textContent()) >= filesBefore,
+      'the files so far are back',
+    );
+    assert.equal(await live.locator('.status-pill').textContent(), 'Writing');
+    assert.match((await live.locator('.verdict-meta').textContent()) ?? '', /scale 0\.01/);
+    // And it goes on: new files arrive after the reload.
+    const afterReload = Number(await page.getByTestId('live-files').textContent());
+    await waitForFiles(page, (done) => done >= afterReload + 3, 60_000);
+    await page.getByText('Points appear as each file finishes.').waitFor({ state: 'hidden' });
+    await shoot(page, 'live-reloaded-light');
+
+    await page.getByRole('button', { name: 'Cancel test' }).click();
+    await page.getByText(/^Cancelled\. Plumb removed its test files/).waitFor({ timeout: 60_000 });
+    assert.deepEqual(readdirSync(folder), [], 'nothing is left in the folder');
     await page.close();
   },
 );

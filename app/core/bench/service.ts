@@ -1,11 +1,13 @@
 /**
  * The bench and results operations of the contract: runs started here go on in the background,
- * report through `bench.event`, and can be cancelled by runId from any connection.
+ * report through `bench.event` to the caller and every subscribed front end, can be listed again
+ * (a reloaded page) and cancelled by runId from any connection.
  */
-import type { Plan } from '../../contract/bench.js';
+import type { BenchEvent, Plan } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
 import { interfaceCeilingById, type InterfaceCeiling } from '../analysis/interface-ceiling.js';
 import type { Handlers } from '../dispatch.js';
+import { eventHub, type EventHub } from '../event-hub.js';
 import { appVersion } from '../version.js';
 import { analyzeCsvText } from './analyze.js';
 import { nativeBenchIO, type BenchIO } from './bench-io.js';
@@ -13,12 +15,14 @@ import { builtinPlans } from './builtin-plans.js';
 import { resolvePlan, scalePlan } from './plans.js';
 import { resultsDir } from './results-dir.js';
 import { newResultId, resultCsv, ResultsStore } from './results-store.js';
-import { prepareBenchmark } from './runner.js';
+import { prepareBenchmark, prepareReadFolder } from './runner.js';
+import { RunTracker } from './run-tracker.js';
 import { defaultReserve } from './space-guard.js';
 
 type BenchOperation =
   | 'bench.plans'
   | 'bench.start'
+  | 'bench.running'
   | 'bench.cancel'
   | 'results.list'
   | 'results.get'
@@ -28,7 +32,7 @@ type BenchOperation =
   | 'analysis.csv';
 
 /** Runs going on in this process, by runId, shared by every connection. */
-const running = new Map<string, AbortController>();
+const running = new Map<string, { controller: AbortController; tracker: RunTracker }>();
 
 /** The ceiling named by `id`, or EUSAGE listing the known ones. */
 export function chosenCeiling(id: string | undefined): InterfaceCeiling | undefined {
@@ -46,50 +50,78 @@ export function chosenCeiling(id: string | undefined): InterfaceCeiling | undefi
 export function benchHandlers(
   store = new ResultsStore(resultsDir()),
   io: () => BenchIO = nativeBenchIO,
+  hub: EventHub = eventHub,
 ): Pick<Handlers, BenchOperation> {
   return {
     'bench.plans': async () => ({ plans: [...builtinPlans] as Plan[] }),
     'bench.start': async (input, context) => {
-      const plan = scalePlan(await resolvePlan(input.plan), input.scale);
+      const readFolder = input.plan === 'read-folder';
+      const plan = readFolder ? null : scalePlan(await resolvePlan(input.plan), input.scale);
       const ceiling = chosenCeiling(input.interface);
       const runId = newResultId();
       const controller = new AbortController();
-      // The checks (folder, volume, free-space guard) run before the reply, so a refusal rejects
-      // the call with its code and sentence; anything later ends in a `failed` event.
-      const prepared = await prepareBenchmark(
-        {
-          target: input.path,
-          plan,
+      const tracker = new RunTracker({
+        runId,
+        plan,
+        planName: plan?.name ?? 'read-folder',
+        target: input.path,
+        request: {
+          path: input.path,
           scale: input.scale,
-          totalBytes: input.totalBytes,
           buffered: input.buffered,
           keepFiles: input.keepFiles,
-          reserve:
-            input.reserveBytes === undefined
-              ? undefined
-              : { ...defaultReserve, minBytes: input.reserveBytes, fraction: 0 },
-          ceiling,
-          pairedWith: input.pairedWith,
-          direction: input.direction,
-          runId,
-          appVersion: appVersion(),
-          signal: controller.signal,
-          emit: (event) => context.emit('bench.event', event),
-          store,
+          ...(input.totalBytes === undefined ? {} : { totalBytes: input.totalBytes }),
+          ...(input.pairedWith === undefined ? {} : { pairedWith: input.pairedWith }),
+          ...(input.direction === undefined ? {} : { direction: input.direction }),
         },
-        io(),
-      );
-      running.set(runId, controller);
+      });
+      const common = {
+        target: input.path,
+        buffered: input.buffered,
+        ceiling,
+        runId,
+        appVersion: appVersion(),
+        signal: controller.signal,
+        emit: (event: BenchEvent) => {
+          tracker.apply(event);
+          hub.publish('bench.event', event, context);
+        },
+        store,
+      };
+      // The checks (folder, volume, free-space guard) run before the reply, so a refusal rejects
+      // the call with its code and sentence; anything later ends in a `failed` event.
+      const prepared = plan
+        ? await prepareBenchmark(
+            {
+              ...common,
+              plan,
+              scale: input.scale,
+              totalBytes: input.totalBytes,
+              keepFiles: input.keepFiles,
+              reserve:
+                input.reserveBytes === undefined
+                  ? undefined
+                  : { ...defaultReserve, minBytes: input.reserveBytes, fraction: 0 },
+              pairedWith: input.pairedWith,
+              direction: input.direction,
+            },
+            io(),
+          )
+        : await prepareReadFolder(common, io());
+      running.set(runId, { controller, tracker });
       void prepared
         .run()
         .catch(() => undefined) // reported as a `failed` or `cancelled` event
         .finally(() => running.delete(runId));
       return { runId };
     },
+    'bench.running': async () => ({
+      runs: [...running.values()].map(({ tracker }) => tracker.snapshot()),
+    }),
     'bench.cancel': async ({ runId }) => {
-      const controller = running.get(runId);
-      controller?.abort();
-      return { cancelled: controller !== undefined };
+      const run = running.get(runId);
+      run?.controller.abort();
+      return { cancelled: run !== undefined };
     },
     'results.list': async () => ({ results: await store.list() }),
     'results.get': async ({ id }) => store.get(id),

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { BenchEvent } from '../../../app/contract/bench.js';
+import type { BenchEvent, RunningBench } from '../../../app/contract/bench.js';
 import {
   applyBenchEvent,
   bytesWritten,
+  inSnapshot,
+  liveRunFromSnapshot,
   newLiveRun,
   progressFraction,
   secondsLeft,
@@ -286,4 +288,94 @@ test('a cliff found during the run is marked at once, and a revised or final one
     cliffMarks(run.findings).map((m) => [m.atBytes, m.label]),
     [[2.1e9, 'Cache cliff']],
   );
+});
+
+test('a run picked up after a reload draws as it stood, and follows on without doubles', () => {
+  const files = [file('write', 1e9, 1e9), file('write', 2e9, 3e9)];
+  const snapshot: RunningBench = {
+    runId: 'r9',
+    plan: null,
+    planName: 'sustained',
+    target: '/t',
+    request: { path: '/t', scale: 0.01, buffered: false, keepFiles: false },
+    startedAt: '2025-01-01T00:00:00.000Z',
+    phase: 'write',
+    plannedFiles: null,
+    // More files than the snapshot keeps: the counts come from the engine, not the list.
+    filesDone: 40,
+    fileBytesDone: 41e9,
+    bytesDone: 41.5e9,
+    totalBytes: 80e9,
+    seconds: 30,
+    currentRate: 1e9,
+    files,
+    samples: [
+      { phase: 'write', seconds: 29, bytesPerSecond: 1.1e9 },
+      { phase: 'write', seconds: 30, bytesPerSecond: 1e9 },
+    ],
+    findings: [],
+    notices: ['Removed an old folder.'],
+  };
+  let run = liveRunFromSnapshot(snapshot);
+  assert.equal(run.runId, 'r9');
+  assert.equal(run.status, 'running');
+  assert.equal(run.phase, 'write');
+  assert.equal(run.filesDone, 40);
+  assert.equal(run.bytesDone, 41.5e9);
+  assert.equal(progressFraction(run), 41.5e9 / 80e9);
+  assert.deepEqual(
+    run.throughput.map((p) => p.x),
+    [29, 30],
+  );
+  assert.equal(run.files.length, 2);
+  assert.deepEqual(run.notices, ['Removed an old folder.']);
+
+  const late: BenchEvent[] = [
+    {
+      type: 'plan-started',
+      runId: 'r9',
+      plan: 'sustained',
+      target: '/t',
+      files: null,
+      bytes: 80e9,
+    },
+    { type: 'file-done', runId: 'r9', index: 1, count: null, file: files[1]!, rate: 1e9 },
+    {
+      type: 'sample',
+      runId: 'r9',
+      phase: 'write',
+      bytesDone: 41e9,
+      totalBytes: 80e9,
+      seconds: 30,
+      bytesPerSecond: 1e9,
+    },
+    { type: 'notice', runId: 'r9', message: 'Removed an old folder.' },
+    {
+      type: 'sample',
+      runId: 'r9',
+      phase: 'write',
+      bytesDone: 42e9,
+      totalBytes: 80e9,
+      seconds: 31,
+      bytesPerSecond: 1e9,
+    },
+    {
+      type: 'file-done',
+      runId: 'r9',
+      index: 40,
+      count: null,
+      file: file('write', 1e9, 42e9),
+      rate: 1e9,
+    },
+    { type: 'cancelled', runId: 'r9' },
+  ];
+  const fresh = late.filter((event) => !inSnapshot(snapshot, event));
+  assert.deepEqual(
+    fresh.map((e) => e.type),
+    ['sample', 'file-done', 'cancelled'],
+  );
+  run = fold(fresh, run);
+  assert.equal(run.filesDone, 41);
+  assert.equal(run.files.length, 3);
+  assert.equal(run.status, 'cancelled');
 });

@@ -213,7 +213,7 @@ export function LiveRunPanel({
         />
       </div>
 
-      {plan.kind === 'presets' ? (
+      {plan?.kind === 'presets' ? (
         <div className="chart-grid">
           <section className="card grid-card" aria-label="Queue-depth grid">
             <h3 className="chart-title">Queue-depth grid</h3>

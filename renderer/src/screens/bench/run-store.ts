@@ -1,15 +1,28 @@
 /**
  * The run in progress, kept outside any one screen so it survives moving between views: starts
  * and cancels through the client, folds `bench.event`s into a LiveRun, and tells subscribers at
- * most a few times a second (a fast disk reports far more often than anyone can read).
+ * most a few times a second (a fast disk reports far more often than anyone can read). A run
+ * already going when the page loads (a reload, another window) is picked up from `bench.running`.
  */
-import type { BenchEvent, Plan, StartBenchInput } from '../../../../app/contract/bench.js';
+import type {
+  BenchEvent,
+  Plan,
+  RunningBench,
+  StartBenchInput,
+} from '../../../../app/contract/bench.js';
 import type { PlumbClient } from '../../client.js';
-import { applyBenchEvent, newLiveRun, type LiveRun } from './live-run.js';
+import {
+  applyBenchEvent,
+  inSnapshot,
+  liveRunFromSnapshot,
+  newLiveRun,
+  type LiveRun,
+} from './live-run.js';
 
 export interface RunSession {
   live: LiveRun;
-  plan: Plan;
+  /** The plan; null for reading a folder. */
+  plan: Plan | null;
   request: StartBenchInput;
   /** The viewer's clock when the run started and ended (for elapsed time between samples). */
   startedAtMs: number;
@@ -21,12 +34,42 @@ const notifyEveryMs = 150;
 export class RunStore {
   private session: RunSession | null = null;
   private starting = false;
+  private attaching = true;
   private early: BenchEvent[] = [];
   private readonly listeners = new Set<() => void>();
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly client: PlumbClient) {
     client.on('bench.event', (event) => this.receive(event));
+    void this.attach();
+  }
+
+  /** Follows a run that was already going when this page loaded. */
+  private async attach(): Promise<void> {
+    let runs: RunningBench[] = [];
+    try {
+      ({ runs } = await this.client.call('bench.running', {}));
+    } catch {
+      // Nothing to pick up: the page starts with the test setup, as it would anyway.
+    }
+    const snapshot = runs.at(-1);
+    if (snapshot && !this.session && !this.starting) {
+      let live = liveRunFromSnapshot(snapshot);
+      for (const event of this.early)
+        if (event.runId === snapshot.runId && !inSnapshot(snapshot, event))
+          live = applyBenchEvent(live, event);
+      const ended = live.status !== 'running';
+      this.session = {
+        live,
+        plan: snapshot.plan,
+        request: snapshot.request,
+        startedAtMs: Date.now() - snapshot.seconds * 1000,
+        endedAtMs: ended ? Date.now() : null,
+      };
+    }
+    this.attaching = false;
+    if (!this.starting) this.early = [];
+    this.notify(true);
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -41,7 +84,7 @@ export class RunStore {
   }
 
   /** Starts a run; rejects (with the engine's message) when the engine refuses it. */
-  async start(request: StartBenchInput, plan: Plan): Promise<void> {
+  async start(request: StartBenchInput, plan: Plan | null): Promise<void> {
     if (this.running)
       throw new Error('A test is already running. Cancel it or wait for it to end.');
     this.starting = true;
@@ -50,7 +93,7 @@ export class RunStore {
     try {
       const startedAtMs = Date.now();
       const { runId } = await this.client.call('bench.start', request);
-      let live = newLiveRun(runId, plan.name, request.path);
+      let live = newLiveRun(runId, plan?.name ?? 'read-folder', request.path);
       for (const event of this.early) live = applyBenchEvent(live, event);
       this.session = { live, plan, request, startedAtMs, endedAtMs: null };
     } finally {
@@ -88,7 +131,7 @@ export class RunStore {
   }
 
   private receive(event: BenchEvent): void {
-    if (this.starting && !this.session) {
+    if ((this.starting || this.attaching) && !this.session) {
       this.early.push(event);
       return;
     }

@@ -1,0 +1,172 @@
+/**
+ * Runs that outlive the page that started them: the event hub delivers each run's events to every
+ * front end once, and `bench.running` hands a reloaded page the run as it stands.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { BenchEvent, RunningBench } from '../../../app/contract/bench.js';
+import { ipcChannels } from '../../../app/contract/index.js';
+import { ResultsStore } from '../../../app/core/bench/results-store.js';
+import { benchHandlers } from '../../../app/core/bench/service.js';
+import { createDispatcher, type CallContext, type Handlers } from '../../../app/core/dispatch.js';
+import { EventHub } from '../../../app/core/event-hub.js';
+import { createIpcHandler, type WebContentsLike } from '../../../app/desktop/app.js';
+import { appEntryUrl } from '../../../app/desktop/security.js';
+import { FakeDrive } from '../../helpers/fake-bench-io.js';
+
+let target: string;
+let dataDir: string;
+beforeEach(async () => {
+  target = await mkdtemp(path.join(os.tmpdir(), 'plumb-running-'));
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'plumb-running-data-'));
+});
+afterEach(async () => {
+  await rm(target, { recursive: true, force: true });
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** A front end's context that keeps the bench events it is sent. */
+function listener() {
+  const events: BenchEvent[] = [];
+  const context: CallContext = {
+    emit: (name, payload) => {
+      assert.equal(name, 'bench.event');
+      events.push(BenchEvent.parse(payload));
+    },
+  };
+  return { events, context };
+}
+
+/** A drive whose writes each wait a little, so a run is still going while the test looks at it. */
+function slowDrive(): FakeDrive {
+  const drive = new FakeDrive();
+  const write = drive.write.bind(drive);
+  drive.write = async (...args) => {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    return write(...args);
+  };
+  return drive;
+}
+
+const until = async (done: () => boolean) => {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
+};
+
+describe('EventHub', () => {
+  it('sends to the caller and every subscriber, each once', () => {
+    const hub = new EventHub();
+    const [a, b, c] = [listener(), listener(), listener()];
+    const event: BenchEvent = { type: 'cancelled', runId: 'r1' };
+    hub.publish('bench.event', event, a.context); // nobody subscribed: only the caller
+    const unsubscribeA = hub.subscribe(a.context);
+    hub.subscribe(b.context);
+    hub.publish('bench.event', event, a.context); // a subscribed: not twice
+    hub.publish('bench.event', event, c.context); // c is not: it and both subscribers
+    unsubscribeA();
+    hub.publish('bench.event', event);
+    assert.deepEqual([a.events.length, b.events.length, c.events.length], [3, 3, 1]);
+    assert.equal(hub.size, 1);
+  });
+});
+
+describe('bench.running and events for every page', () => {
+  it('lists a run with its plan, target and progress, and every page hears it', async () => {
+    const hub = new EventHub();
+    const handlers = benchHandlers(new ResultsStore(path.join(dataDir, 'results')), slowDrive, hub);
+    const [starter, reloaded] = [listener(), listener()];
+    hub.subscribe(starter.context);
+    const { runId } = await handlers['bench.start'](
+      {
+        path: target,
+        plan: 'standard',
+        scale: 0.001,
+        buffered: false,
+        keepFiles: false,
+        reserveBytes: 0,
+      },
+      starter.context,
+    );
+    await until(() => starter.events.filter((e) => e.type === 'file-done').length >= 20);
+    // A page loaded now: it subscribes, then asks what is going on.
+    hub.subscribe(reloaded.context);
+    const { runs } = await handlers['bench.running']({}, reloaded.context);
+    assert.equal(runs.length, 1);
+    const run = RunningBench.parse(runs[0]);
+    assert.equal(run.runId, runId);
+    assert.equal(run.planName, 'standard');
+    assert.equal(run.plan?.kind, 'files');
+    assert.equal(run.target, target);
+    assert.equal(run.request.scale, 0.001);
+    assert.equal(run.phase, 'write');
+    assert.equal(run.plannedFiles, 320);
+    assert.ok(run.filesDone >= 20 && run.filesDone === run.files.length);
+    assert.equal(
+      run.fileBytesDone,
+      run.files.reduce((sum, f) => sum + f.bytes, 0),
+    );
+    assert.ok(run.samples.length > 0 && run.seconds > 0 && run.bytesDone > 0);
+
+    const cancel = await handlers['bench.cancel']({ runId }, reloaded.context);
+    assert.deepEqual(cancel, { cancelled: true });
+    await until(() => reloaded.events.some((e) => e.type === 'cancelled'));
+    await until(() => starter.events.some((e) => e.type === 'cancelled'));
+    // Both heard everything after the reload once; the starter heard the whole run once.
+    assert.equal(starter.events.filter((e) => e.type === 'plan-started').length, 1);
+    assert.equal(starter.events.filter((e) => e.type === 'cancelled').length, 1);
+    assert.deepEqual(
+      reloaded.events,
+      starter.events.slice(starter.events.length - reloaded.events.length),
+    );
+    assert.deepEqual((await handlers['bench.running']({}, reloaded.context)).runs, []);
+    assert.deepEqual(await readdir(target), []);
+  });
+
+  it('reaches every Electron window once, however many calls each made', async () => {
+    const hub = new EventHub();
+    const dispatcher = createDispatcher({
+      'app.about': async (_input: unknown, context: CallContext) => {
+        // As the bench service does: to the caller and to every subscribed window.
+        hub.publish('bench.event', { type: 'cancelled', runId: 'from-a-call' }, context);
+        return { name: 'Plumb', version: '0', transport: 'electron' };
+      },
+    } as unknown as Handlers);
+    const handle = createIpcHandler(dispatcher, hub);
+    const windows = [1, 2].map((id) => {
+      const sent: unknown[][] = [];
+      const sender = {
+        id,
+        send: (...args: unknown[]) => sent.push(args),
+        isDestroyed: () => false,
+      } as unknown as WebContentsLike;
+      return { sent, sender };
+    });
+    const call = (w: (typeof windows)[number]) =>
+      handle(
+        { sender: w.sender, senderFrame: { url: appEntryUrl, parent: null } },
+        'app.about',
+        {},
+      );
+    await call(windows[0]!);
+    await call(windows[0]!);
+    await call(windows[1]!);
+    assert.equal(hub.size, 2, 'one subscription per window');
+    hub.publish('bench.event', { type: 'cancelled', runId: 'elsewhere' });
+    const runIds = (w: (typeof windows)[number]) =>
+      w.sent.map(([channel, name, payload]) => {
+        assert.equal(channel, ipcChannels.event);
+        assert.equal(name, 'bench.event');
+        return (payload as BenchEvent).runId;
+      });
+    // Window 1's own calls: once each; window 2's call reached window 1 too (it is subscribed).
+    assert.deepEqual(runIds(windows[0]!), [
+      'from-a-call',
+      'from-a-call',
+      'from-a-call',
+      'elsewhere',
+    ]);
+    assert.deepEqual(runIds(windows[1]!), ['from-a-call', 'elsewhere']);
+  });
+});
