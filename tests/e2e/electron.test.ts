@@ -3,6 +3,9 @@
  * macOS and Windows CI jobs install; machines that cannot download it skip with the reason.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { _electron } from 'playwright-core';
@@ -51,6 +54,58 @@ test(
       assert.equal(about.value.transport, 'electron');
     } finally {
       await app.close();
+    }
+  },
+);
+
+test(
+  'the desktop app prints a report to PDF with printToPDF and saves it where the user chose',
+  { skip: electron.reason },
+  async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'plumb-electron-pdf-'));
+    const target = path.join(out, 'plan.pdf');
+    const scenario = JSON.parse(
+      readFileSync(path.join(repoRoot, 'examples/scenarios/tb5-vs-usb4-100gb.json'), 'utf8'),
+    ) as unknown;
+    const app = await _electron.launch({ executablePath: electron.path, args: [repoRoot] });
+    try {
+      // Only the native save dialog is replaced: it would wait for a person.
+      await app.evaluate(({ dialog }, file) => {
+        dialog.showSaveDialog = (async () => ({
+          canceled: false,
+          filePath: file,
+        })) as typeof dialog.showSaveDialog;
+      }, target);
+      const window = await app.firstWindow();
+      await window.getByRole('heading', { name: 'Where should Plumb look?' }).waitFor();
+      const reply = await window.evaluate(
+        async (input) => {
+          const bridge = (
+            globalThis as unknown as {
+              plumb: {
+                invoke(
+                  n: string,
+                  i: unknown,
+                ): Promise<{
+                  ok: boolean;
+                  value?: { path: string | null };
+                  error?: { message: string };
+                }>;
+              };
+            }
+          ).plumb;
+          return bridge.invoke('report.savePdf', input);
+        },
+        { request: { kind: 'planner', scenario }, paper: 'a4' },
+      );
+      assert.equal(reply.ok, true, reply.error?.message ?? 'report.savePdf failed');
+      assert.equal(reply.value?.path, target);
+      const pdf = readFileSync(target);
+      assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
+      assert.ok(pdf.length > 20_000, `a report with a chart is more than ${pdf.length} bytes`);
+    } finally {
+      await app.close();
+      rmSync(out, { recursive: true, force: true });
     }
   },
 );
