@@ -6,6 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ResultDocument } from '../../app/contract/bench.js';
+import type { VolumeInfo } from '../../app/contract/volume.js';
+import { builtinPlan } from '../../app/core/bench/builtin-plans.js';
+import { estimatePlan, typicalRates } from '../../renderer/src/screens/bench/estimates.js';
 import { plumbBin, runPlumb } from '../helpers/cli.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
 
@@ -62,6 +65,37 @@ describe('plumb bench (real disk, tiny scale)', () => {
       ],
     );
     assert.deepEqual((await readdir(target)).sort(), ['a.bin', 'b.bin']);
+  });
+
+  it('a scaled sustained run with no total shrinks the default total too, as the UI estimates it', async () => {
+    const target = await emptyFolder('sustained-default');
+    const scale = 0.0001;
+    // The built-in sustained plan without its recovery probe (30 s idles).
+    const plan = path.join(work, 'sustained-no-probe.json');
+    const builtin = builtinPlan('sustained')!;
+    await writeFile(plan, JSON.stringify({ ...builtin, recovery: null }));
+    const info = runPlumb(['info', target, '--json'], { env });
+    assert.equal(info.status, 0, info.stderr);
+    const volume = JSON.parse(info.stdout) as VolumeInfo;
+    const out = path.join(work, 'sustained-default.json');
+    const result = runPlumb(
+      ['bench', target, '--plan', plan, '--scale', String(scale), '--json', out],
+      { env },
+    );
+    assert.equal(result.status, 0, result.stderr);
+    const document = ResultDocument.parse(JSON.parse(await readFile(out, 'utf8')));
+    const total = Number(document.plan.totalBytes);
+    const unscaled = estimatePlan(builtin, { scale: 1 }, volume, typicalRates(volume)).writeBytes;
+    const estimated = estimatePlan(builtin, { scale }, volume, typicalRates(volume)).writeBytes;
+    // Free space moves a little between `plumb info` and the run: agree within 1 %.
+    assert.ok(
+      Math.abs(total - estimated) <= 0.01 * estimated,
+      `ran ${total}, UI said ${estimated}`,
+    );
+    assert.ok(Math.abs(total - unscaled * scale) <= 0.01 * unscaled * scale + 4096);
+    const written = document.files.reduce((sum, f) => sum + f.bytes, 0);
+    assert.ok(Math.abs(written - total) <= 4096, `wrote ${written} of ${total}`);
+    assert.deepEqual(await readdir(target), []);
   });
 
   it('refuses bad input with exit 2 and one line', async () => {

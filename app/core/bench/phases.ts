@@ -10,7 +10,7 @@ import type {
 } from '../../contract/bench.js';
 import { cacheCliff } from '../analysis/cache-cliff.js';
 import { recoveryTime } from '../analysis/recovery-time.js';
-import { planFileSizes, randomLogUniformSize, sizeQuantum } from './file-sizes.js';
+import { planFileSizes, randomLogUniformSize, sizeQuantum, toBlocks } from './file-sizes.js';
 import { LiveCliffWatch, liveCliffFinding } from './live-cliff.js';
 import type { RunContext } from './run-context.js';
 import { seededRandom } from './seeded-random.js';
@@ -56,14 +56,19 @@ function reportLiveCliff(context: RunContext, watch: LiveCliffWatch, file: FileR
   if (cliff) context.emit({ type: 'finding', finding: liveCliffFinding('write', cliff) });
 }
 
-/** The total a sustained run writes: the option, the plan's, or the automatic default. */
+/**
+ * The total a sustained run writes: the option, the plan's, or the automatic default (the smaller
+ * of the allowance and 4 × the cache guess) shrunk by `scale` like every other size of the plan.
+ */
 export function sustainedTotal(
   plan: SustainedPlan,
   totalOption: number | undefined,
   allowanceBytes: number,
   cacheGuess: number,
+  scale = 1,
 ): number {
-  return totalOption ?? plan.totalBytes ?? Math.min(allowanceBytes, 4 * cacheGuess);
+  const automatic = Math.min(allowanceBytes, 4 * cacheGuess);
+  return totalOption ?? plan.totalBytes ?? (scale === 1 ? automatic : toBlocks(automatic * scale));
 }
 
 /**

@@ -118,6 +118,7 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
       options.totalBytes,
       allowance,
       cacheGuessBytes(volume.totalBytes, space.availableBytes),
+      options.scale,
     );
     if (allowance < plan.maxFileBytes && allowance < sustained) {
       throw new PlumbError(

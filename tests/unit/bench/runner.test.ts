@@ -266,6 +266,16 @@ describe('runBenchmark: sustained', () => {
     assert.equal(document.plan.totalBytes, 8e9);
   });
 
+  it('shrinks that default total by the scale, like every other size', async () => {
+    const drive = new FakeDrive({ totalBytes: 20e9, availableBytes: 15e9 });
+    const plan = scalePlan(sustained({ totalBytes: null }), 0.01);
+    const document = await runBenchmark(options(plan, { scale: 0.01 }), drive);
+    // 8 GB × 0.01, in whole 4 KiB blocks.
+    assert.equal(document.plan.totalBytes, Math.round(80e6 / 4096) * 4096);
+    const written = document.files.reduce((sum, f) => sum + f.bytes, 0);
+    assert.ok(Math.abs(written - 80e6) <= 4096, `wrote ${written}`);
+  });
+
   it('stops at the time limit', async () => {
     const drive = new FakeDrive({ fastRate: 1e9 });
     const document = await runBenchmark(options(sustained({ timeLimitSeconds: 1 })), drive);

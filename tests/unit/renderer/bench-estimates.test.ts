@@ -67,6 +67,8 @@ test('a sustained run defaults to four times a cache guess, capped by the free-s
   assert.equal(estimate.allowanceBytes, 1300 * GB);
   const capped = estimatePlan(sustained, { scale: 1, totalBytes: 64e6 }, bigDisk, rates);
   assert.equal(capped.writeBytes, 64e6);
+  // Scaled, the default total shrinks with everything else (800 GB × 0.01 = 8 GB).
+  assert.equal(estimatePlan(sustained, { scale: 0.01 }, bigDisk, rates).writeBytes, 8 * GB);
 });
 
 test('warnings: too big for the guard, a large write, no direct I/O', () => {

@@ -120,7 +120,7 @@ export function estimatePlan(
         options.totalBytes ??
         (plan.totalBytes !== null
           ? size(plan.totalBytes)
-          : Math.min(allowanceBytes, 4 * cacheGuess));
+          : size(Math.min(allowanceBytes, 4 * cacheGuess)));
       const probes = plan.recovery ? plan.recovery.idleSeconds * 2 : 0;
       return {
         files: null,
