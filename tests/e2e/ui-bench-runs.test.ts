@@ -5,7 +5,8 @@
  * test-artifacts/ui-*.png.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -13,7 +14,13 @@ import type { Browser, Page } from 'playwright-core';
 import { chromiumMissingReason, launchChromium } from '../helpers/chromium.js';
 import { spawn } from 'node:child_process';
 import { plumbBin, repoRoot, startServe } from '../helpers/cli.js';
-import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
+import {
+  loopSkipReason,
+  mountLoopFs,
+  mountTmpfs,
+  tmpfsSkipReason,
+  type MountedFs,
+} from '../helpers/loopfs.js';
 import {
   createWriteThrottle,
   throttleSkipReason,
@@ -149,6 +156,142 @@ test(
     await page.getByRole('button', { name: 'Cancel test' }).click();
     await page.getByText(/^Cancelled\. Plumb removed its test files/).waitFor({ timeout: 60_000 });
     assert.deepEqual(readdirSync(folder), [], 'nothing is left in the folder');
+    await page.close();
+  },
+);
+
+/** Waits for the run to finish and its verdict to open; shoots it light, then dark. */
+async function verdictInBothSchemes(page: Page, title: RegExp, name: string) {
+  await page.getByText('Finished and saved to').waitFor({ timeout: 150_000 });
+  const verdict = page.getByRole('article', { name: title });
+  await verdict.waitFor();
+  await shoot(page, `${name}-light`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await shoot(page, `${name}-dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+  return verdict;
+}
+
+test(
+  'two disks at once: a second folder and the direction, then alone against together in words',
+  { skip: noChromium, timeout: 200_000 },
+  async () => {
+    const [a, b] = [newFolder('pair-a'), newFolder('pair-b')];
+    const page = await openPage('light');
+    await setUp(page, a, 'Two disks at once');
+    const start = page.getByRole('button', { name: 'Start test' });
+    assert.equal(await start.isEnabled(), false, 'the second folder comes first');
+    await page.getByText('The two-disk test needs a second folder').waitFor();
+    await page.getByLabel('Second folder (B)').fill(b);
+    await page.getByLabel('Together', { exact: true }).selectOption('both');
+    await shoot(page, 'setup-paired-light');
+    await start.click();
+    await page.getByRole('article', { name: /^Two disks at once on / }).waitFor();
+    const verdict = await verdictInBothSchemes(
+      page,
+      /^Verdict: Two disks at once/,
+      'verdict-paired',
+    );
+    const note = verdict.getByTestId('paired-verdict');
+    // One volume: whatever the rates, the sentence says what the two share.
+    assert.match((await note.textContent()) ?? '', /^(No interference|They slow each other down)/);
+    const table = verdict.getByRole('table', { name: 'Each disk alone and together' });
+    assert.deepEqual(await table.locator('tbody th .method-name').allTextContents(), [
+      'Both writing',
+      'Both reading',
+      'A writing, B reading',
+    ]);
+    assert.match((await table.locator('tbody td').first().textContent()) ?? '', /B\/s$/);
+    assert.equal(
+      await verdict
+        .getByRole('list', { name: 'Each pairing in words' })
+        .getByRole('listitem')
+        .count(),
+      3,
+    );
+    assert.deepEqual([readdirSync(a), readdirSync(b)], [[], []], 'both folders are left clean');
+    await page.close();
+  },
+);
+
+test(
+  'a two-disk run the free-space guard refuses on the second disk says so on screen',
+  { skip: noChromium ?? tmpfsSkipReason(), timeout: 60_000 },
+  async () => {
+    const small = mountTmpfs(32 * 1024 * 1024);
+    try {
+      const page = await openPage('dark');
+      await setUp(page, newFolder('pair-big'), 'Two disks at once');
+      await page.getByLabel('Second folder (B)').fill(small.dir);
+      await page.getByRole('button', { name: 'Start test' }).click();
+      const alert = page.getByRole('alert');
+      await alert.waitFor({ timeout: 15_000 });
+      assert.match(
+        (await alert.textContent()) ?? '',
+        new RegExp(
+          `^The paired plan needs .* on the volume of ${small.dir}, but only 0 B may be used there\\. The free-space guard keeps`,
+        ),
+      );
+      assert.equal(await page.getByRole('article').count(), 0, 'no run is shown');
+      await shoot(page, 'setup-refused-dark');
+      assert.deepEqual(readdirSync(small.dir), [], 'nothing was written');
+      await page.close();
+    } finally {
+      small.unmount();
+    }
+  },
+);
+
+test(
+  'a real task: disk against memory, and whether it is disk-bound',
+  { skip: noChromium, timeout: 200_000 },
+  async () => {
+    const folder = newFolder('task');
+    const page = await openPage('light');
+    await setUp(page, folder, 'Real task');
+    await page.getByRole('button', { name: 'Start test' }).click();
+    await page.getByRole('article', { name: /^Real task on / }).waitFor();
+    const verdict = await verdictInBothSchemes(page, /^Verdict: Real task/, 'verdict-task');
+    assert.match(
+      (await verdict.getByTestId('task-verdict').textContent()) ?? '',
+      /^(Held back by the disk|Partly held back by the disk|The processor sets the pace)The task ran at .* on this volume and .* in memory/,
+    );
+    assert.match((await verdict.getByTestId('task-on-this-disk').textContent()) ?? '', /B\/s$/);
+    assert.match((await verdict.getByTestId('task-in-memory').textContent()) ?? '', /B\/s$/);
+    assert.match((await verdict.getByTestId('task-disk-cost').textContent()) ?? '', /^\d+ %$/);
+    assert.deepEqual(readdirSync(folder), []);
+    await page.close();
+  },
+);
+
+test(
+  'reading a folder: every file timed uncached, nothing written, a verdict like the others',
+  { skip: noChromium, timeout: 120_000 },
+  async () => {
+    const folder = newFolder('old-files');
+    mkdirSync(path.join(folder, 'nested'));
+    const sizes = [1, 2, 3, 5, 8, 13].map((m) => m * 1024 * 1024);
+    for (const [i, bytes] of sizes.entries())
+      writeFileSync(path.join(folder, i % 2 ? 'nested' : '.', `f${i}.bin`), randomBytes(bytes));
+    const before = readdirSync(folder, { recursive: true }).sort();
+    const page = await openPage('light');
+    await setUp(page, folder, 'Read a folder');
+    assert.equal(await page.getByLabel('Scale', { exact: true }).count(), 0, 'nothing to scale');
+    await page.getByText(/^Read a folder .*: every file under it is read once, uncached/).waitFor();
+    await shoot(page, 'setup-read-folder-light');
+    await page.getByRole('button', { name: 'Start test' }).click();
+    const verdict = await verdictInBothSchemes(
+      page,
+      /^Verdict: Read a folder/,
+      'verdict-read-folder',
+    );
+    assert.match((await verdict.getByTestId('headline-read').textContent()) ?? '', /B\/s$/);
+    assert.equal(await verdict.getByTestId('headline-transferred').textContent(), '33.6 MB');
+    assert.deepEqual(
+      readdirSync(folder, { recursive: true }).sort(),
+      before,
+      'nothing was written',
+    );
     await page.close();
   },
 );

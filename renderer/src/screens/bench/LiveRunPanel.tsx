@@ -187,7 +187,11 @@ export function LiveRunPanel({
       ) : null}
 
       <div className="live-figures">
-        <Figure label="Written" value={formatBytes(bytesWritten(live))} testId="live-written" />
+        {plan ? (
+          <Figure label="Written" value={formatBytes(bytesWritten(live))} testId="live-written" />
+        ) : (
+          <Figure label="Read" value={formatBytes(live.bytesDone)} testId="live-read" />
+        )}
         <Figure label="Rate now" value={formatRate(live.currentRate)} testId="live-rate" />
         <Figure label="Elapsed" value={formatDuration(elapsed)} />
         <Figure label="Time left" value={running ? formatDuration(left) : '—'} />

@@ -8,7 +8,12 @@ import {
   type ChangeEvent,
   type FormEvent,
 } from 'react';
-import type { Plan, ResultListItem, StartBenchInput } from '../../../../app/contract/bench.js';
+import type {
+  PairedDirection,
+  Plan,
+  ResultListItem,
+  StartBenchInput,
+} from '../../../../app/contract/bench.js';
 import type { AppAbout } from '../../../../app/contract/app.js';
 import type { VolumeInfo } from '../../../../app/contract/volume.js';
 import type { MountedVolume } from '../../../../app/contract/volumes.js';
@@ -23,13 +28,17 @@ import {
   typicalRates,
 } from './estimates.js';
 import { formatDuration, parseSizeInput } from './measure-format.js';
-import { planFileText, planStory, readPlanFile } from './plan-catalogue.js';
+import { planFileText, planStory, readFolderStory, readPlanFile } from './plan-catalogue.js';
+import { PairedOptions } from './PairedOptions.js';
 import { VolumePicker } from './VolumePicker.js';
 
 export interface Target {
   path: string;
   info: VolumeInfo;
 }
+
+/** The test choice that reads a folder instead of running a plan. */
+const readFolderChoice = 'read-folder';
 
 const scales = [
   { value: 1, label: 'Full size' },
@@ -44,7 +53,8 @@ export function TestSetup({
 }: {
   client: PlumbClient;
   about: AppAbout | null;
-  onStart: (request: StartBenchInput, plan: Plan) => Promise<void>;
+  /** Starts the run; `plan` is null when reading a folder. */
+  onStart: (request: StartBenchInput, plan: Plan | null) => Promise<void>;
 }) {
   const [volumes, setVolumes] = useState<MountedVolume[] | null>(null);
   const [volumesError, setVolumesError] = useState<string | null>(null);
@@ -58,6 +68,8 @@ export function TestSetup({
   const [timeRecovery, setTimeRecovery] = useState(true);
   const [keepFiles, setKeepFiles] = useState(false);
   const [buffered, setBuffered] = useState(false);
+  const [pairedWith, setPairedWith] = useState('');
+  const [direction, setDirection] = useState<PairedDirection>('both');
   const [confirming, setConfirming] = useState(false);
   const [starting, setStarting] = useState(false);
   const [message, setMessage] = useState<{ tone: 'error' | 'info'; text: string } | null>(null);
@@ -84,7 +96,9 @@ export function TestSetup({
   }, [client]);
 
   const plans = useMemo(() => [...builtins, ...imported], [builtins, imported]);
-  const plan = plans.find((p) => p.name === planName) ?? plans[0];
+  const readFolder = planName === readFolderChoice;
+  const plan = readFolder ? undefined : (plans.find((p) => p.name === planName) ?? plans[0]);
+  const needsSecond = plan?.kind === 'paired' && pairedWith.trim() === '';
   const totalBytes = totalText.trim() ? parseSizeInput(totalText) : undefined;
   const totalInvalid = totalBytes === null;
 
@@ -101,7 +115,12 @@ export function TestSetup({
   const estimate = plan ? estimateFor(plan) : null;
   const warnings =
     estimate && target ? targetWarnings(estimate, target.info, buffered, formatBytes) : [];
-  const blocked = !target || !plan || totalInvalid || warnings.some((w) => w.level === 'danger');
+  const blocked =
+    !target ||
+    (!plan && !readFolder) ||
+    needsSecond ||
+    totalInvalid ||
+    warnings.some((w) => w.level === 'danger');
 
   /** The plan as it will run: built-ins by name unless an option changed them. */
   const planToSend = (): string | Plan => {
@@ -113,7 +132,19 @@ export function TestSetup({
 
   const start = async (event: FormEvent) => {
     event.preventDefault();
-    if (blocked || !target || !plan) return;
+    if (blocked || !target) return;
+    if (readFolder) {
+      setStarting(true);
+      setMessage(null);
+      try {
+        await onStart({ path: target.path, plan: readFolderChoice, buffered }, null);
+      } catch (error) {
+        setMessage({ tone: 'error', text: (error as Error).message });
+        setStarting(false);
+      }
+      return;
+    }
+    if (!plan) return;
     if (estimate && estimate.writeBytes >= largeWriteBytes && !confirming) {
       setConfirming(true);
       return;
@@ -127,6 +158,7 @@ export function TestSetup({
       buffered,
       keepFiles,
       ...(plan.kind === 'sustained' && totalBytes ? { totalBytes } : {}),
+      ...(plan.kind === 'paired' ? { pairedWith: pairedWith.trim(), direction } : {}),
     };
     try {
       await onStart(request, plan);
@@ -215,6 +247,25 @@ export function TestSetup({
               </label>
             );
           })}
+          <label className="choice plan-choice">
+            <input
+              type="radio"
+              name="plan"
+              className="visually-hidden"
+              value={readFolderChoice}
+              checked={readFolder}
+              onChange={() => {
+                setPlanName(readFolderChoice);
+                setConfirming(false);
+              }}
+            />
+            <span className="choice-body">
+              <span className="choice-title">{readFolderStory.title}</span>
+              <span className="choice-text">{readFolderStory.reveals}</span>
+              <span className="choice-detail">{readFolderStory.does}</span>
+              <span className="choice-estimate">Nothing written · as long as the folder takes</span>
+            </span>
+          </label>
         </div>
         {rates && estimate ? (
           <p className="estimate-basis muted">
@@ -231,25 +282,38 @@ export function TestSetup({
           </span>
           Options
         </h2>
+        {plan?.kind === 'paired' ? (
+          <PairedOptions
+            client={client}
+            about={about}
+            pairedWith={pairedWith}
+            onPairedWith={setPairedWith}
+            direction={direction}
+            onDirection={setDirection}
+            onError={(text) => setMessage({ tone: 'error', text })}
+          />
+        ) : null}
         <div className="options-row">
-          <div className="option">
-            <label htmlFor={scaleId}>Scale</label>
-            <select
-              id={scaleId}
-              className="select-input"
-              value={scale}
-              onChange={(event) => {
-                setScale(Number(event.target.value));
-                setConfirming(false);
-              }}
-            >
-              {scales.map((s) => (
-                <option key={s.value} value={s.value}>
-                  {s.label}
-                </option>
-              ))}
-            </select>
-          </div>
+          {readFolder ? null : (
+            <div className="option">
+              <label htmlFor={scaleId}>Scale</label>
+              <select
+                id={scaleId}
+                className="select-input"
+                value={scale}
+                onChange={(event) => {
+                  setScale(Number(event.target.value));
+                  setConfirming(false);
+                }}
+              >
+                {scales.map((s) => (
+                  <option key={s.value} value={s.value}>
+                    {s.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
           {plan?.kind === 'sustained' ? (
             <>
               <div className="option">
@@ -275,14 +339,16 @@ export function TestSetup({
               ) : null}
             </>
           ) : null}
-          <label className="option option-check">
-            <input
-              type="checkbox"
-              checked={keepFiles}
-              onChange={(event) => setKeepFiles(event.target.checked)}
-            />
-            Keep the test files
-          </label>
+          {readFolder ? null : (
+            <label className="option option-check">
+              <input
+                type="checkbox"
+                checked={keepFiles}
+                onChange={(event) => setKeepFiles(event.target.checked)}
+              />
+              Keep the test files
+            </label>
+          )}
           <label className="option option-check">
             <input
               type="checkbox"
@@ -321,6 +387,11 @@ export function TestSetup({
           </button>
         </div>
         {totalInvalid ? <p className="inline-error">Type a size such as 200 GB or 512MB.</p> : null}
+        {needsSecond ? (
+          <p className="muted option-hint">
+            The two-disk test needs a second folder, on the other disk: A is where to test above.
+          </p>
+        ) : null}
       </section>
 
       <div className="start-area" aria-live="polite">
@@ -342,9 +413,11 @@ export function TestSetup({
         ) : null}
         <div className="start-row">
           <p className="start-summary">
-            {target && plan && estimate
-              ? `${planStory(plan).title} on ${target.path}: ${formatBytes(estimate.writeBytes)} written, about ${formatDuration(estimate.seconds)}.`
-              : 'Choose where to test, then a test.'}
+            {target && readFolder
+              ? `${readFolderStory.title} ${target.path}: every file under it is read once, uncached; nothing is written.`
+              : target && plan && estimate
+                ? `${planStory(plan).title} on ${target.path}: ${formatBytes(estimate.writeBytes)} written, about ${formatDuration(estimate.seconds)}.`
+                : 'Choose where to test, then a test.'}
           </p>
           {confirming && estimate ? (
             <>

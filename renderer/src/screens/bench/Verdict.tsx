@@ -7,6 +7,7 @@ import { RateChart, type RateSeries } from './charts/RateChart.js';
 import { resultTitle } from './compare.js';
 import { FileTable } from './FileTable.js';
 import { FindingsList } from './FindingsList.js';
+import { PairedVerdict, TaskVerdict } from './PairedTaskVerdict.js';
 import { planTitle } from './plan-catalogue.js';
 import { capitalise, formatDateTime, formatDuration, formatRate } from './measure-format.js';
 import { presetGrid } from './presets-grid.js';
@@ -131,6 +132,9 @@ export function Verdict({
           </div>
         ))}
       </div>
+
+      {document.paired ? <PairedVerdict section={document.paired} id={document.id} /> : null}
+      {document.task ? <TaskVerdict task={document.task} id={document.id} /> : null}
 
       <section className="verdict-section" aria-labelledby={`${document.id}-findings`}>
         <h3 id={`${document.id}-findings`} className="section-title">

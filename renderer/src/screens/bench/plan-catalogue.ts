@@ -36,6 +36,11 @@ const stories: Record<string, Omit<PlanStory, 'does'>> = {
     reveals:
       'Whether two disks slow each other down when used together, as on one dock or hub: each alone, then both at once in the same and opposite directions.',
   },
+  'read-folder': {
+    title: 'Read a folder',
+    reveals:
+      'How fast files already on the disk read back, such as a folder written long ago or by another tool. Nothing is written.',
+  },
   task: {
     title: 'Real task',
     reveals:
@@ -70,6 +75,13 @@ export function planDoes(plan: Plan): string {
       return `Compress a ${sizeText(plan.inputBytes)} file on every core, on the disk and in memory, ${plan.repeats} times each.`;
   }
 }
+
+/** The read-folder test is no plan: it reads what the chosen folder already holds. */
+export const readFolderStory: PlanStory = {
+  title: stories['read-folder']!.title,
+  reveals: stories['read-folder']!.reveals,
+  does: 'Every file under the chosen folder, read once with the cache out of the way.',
+};
 
 /** The name a plan goes by on screen. */
 export function planTitle(name: string): string {
