@@ -160,6 +160,40 @@ describe('bench operations', () => {
     assert.deepEqual(await readdir(target), [], 'its files are removed');
   });
 
+  it('bench.start with "read-folder" times the files already there, and refuses an empty folder', async () => {
+    const handlers = benchHandlers(
+      new ResultsStore(path.join(dataDir, 'results')),
+      () => new FakeDrive(),
+    );
+    const start = (folder: string, context: CallContext) =>
+      handlers['bench.start'](
+        { path: folder, plan: 'read-folder', scale: 1, buffered: false, keepFiles: false },
+        context,
+      );
+    await assert.rejects(start(target, collector().context), {
+      code: 'ENOENT',
+      message: `There are no files with data under ${target} to read.`,
+    });
+    await writeFile(path.join(target, 'a.bin'), 'aaaa');
+    await writeFile(path.join(target, 'b.bin'), 'bbbbbbbb');
+    const { events, ended, context } = collector();
+    const { runId } = await start(target, context);
+    const last = await ended;
+    assert.equal(last.type, 'finished');
+    const document = await handlers['results.get']({ id: runId }, context);
+    assert.equal(document.plan.name, 'read-folder');
+    // The fake drive reads a file it did not write as one 4 KiB block.
+    assert.deepEqual(
+      document.files.map((f) => [f.phase, f.cumulativeBytes]),
+      [
+        ['read', 4096],
+        ['read', 8192],
+      ],
+    );
+    assert.equal(events.filter((e) => e.type === 'file-done').length, 2);
+    assert.deepEqual((await readdir(target)).sort(), ['a.bin', 'b.bin'], 'nothing written');
+  });
+
   it('bench.plans lists the built-ins and analysis.csv analyses text', async () => {
     const handlers = benchHandlers(new ResultsStore(dataDir), () => new FakeDrive());
     const { context } = collector();
