@@ -194,3 +194,54 @@ export interface PlumbNative {
   /** Syncs the volume holding `path` (Linux syncfs) so free space read next is up to date. */
   flushVolume(path: string): Promise<void>;
 }
+
+// ── Content hashing for duplicate detection (src/common/hash_files.cc) ──────────────────────
+
+export interface HashFilesOptions {
+  /** Hash only the first and last `edgeBytes` of each file; 0 or absent: the whole file. */
+  edgeBytes?: number;
+  /** Files read and hashed at once (1–64, default 4). */
+  threads?: number;
+  cancel?: CancelHandle;
+  /** About every 100 ms, and once at the end: files finished and bytes read so far. */
+  onProgress?: (progress: { files: number; bytes: number }) => void;
+}
+
+export interface HashFilesResult {
+  /** 16 bytes per path, in order (LaneHash128, non-cryptographic); zeros where a file failed. */
+  digests: Buffer;
+  bytesRead: number;
+  /** Files that could not be read, ascending by index, with Node-shaped errors (code, syscall, path). */
+  failures: { index: number; error: NodeJS.ErrnoException }[];
+}
+
+export interface PlumbNative {
+  /**
+   * Non-cryptographic 128-bit digests of many files, read with large sequential reads on a small
+   * thread pool. For grouping candidates only: duplicates are byte-verified before any change.
+   */
+  hashFiles(paths: readonly string[], options?: HashFilesOptions): Promise<HashFilesResult>;
+  /** LaneHash128 of a buffer (the definition `hashFiles` applies to file content). */
+  hashBytes(data: Uint8Array): Buffer;
+}
+
+// ── Folder listing for the space scan's walk (src/common/walk_js.cc) ─────────────────────────
+
+/** One folder's entries as columns; entry i's numbers are `numbers[7 * i … 7 * i + 6]`. */
+export interface NativeFolderListing {
+  /** Why the folder could not be read (then it has no entries); ENOTSUP where there is no backend. */
+  error: NodeJS.ErrnoException | null;
+  names: string[];
+  /** Per entry: 0 file, 1 folder, 2 symbolic link, 3 FIFO/socket/device, 4 metadata unreadable. */
+  kinds: Uint8Array;
+  /** Per entry: dev, ino, links, size, allocated bytes, mtimeMs, ctimeMs (as Node's lstat). */
+  numbers: Float64Array;
+}
+
+export interface PlumbNative {
+  /** The entries of each folder with their metadata (symbolic links not followed), in order. */
+  listFolders(
+    dirs: readonly string[],
+    options?: { threads?: number; cancel?: CancelHandle },
+  ): Promise<NativeFolderListing[]>;
+}

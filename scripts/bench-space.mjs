@@ -119,6 +119,7 @@ const tools = [
     command: process.execPath,
     args: (dir) => [path.join(root, 'bin', 'plumb.js'), 'space', 'scan', dir, '--json'],
     groups: (out) => JSON.parse(out).groups.length,
+    stages: (out) => JSON.parse(out).stageSeconds ?? null,
   },
   {
     name: 'fclones group',
@@ -154,18 +155,20 @@ try {
   if (!canDrop) console.log('bench:space: cannot drop caches (not root): cold runs are skipped.');
   const rows = [];
   for (const tool of tools) {
-    const row = { name: tool.name, warm: [], cold: [], peak: 0, groups: null };
+    const row = { name: tool.name, warm: [], cold: [], peak: 0, groups: null, stages: [] };
     measure(tool.command, tool.args(dir)); // warm the cache (and the tool)
     for (let i = 0; i < runs; i += 1) {
       const warm = measure(tool.command, tool.args(dir));
       row.warm.push(warm.seconds);
       row.peak = Math.max(row.peak, warm.peakBytes);
       row.groups = tool.groups(warm.stdout);
+      if (tool.stages) row.stages.push({ cache: 'warm', ...tool.stages(warm.stdout) });
       if (canDrop) {
         dropCaches();
         const cold = measure(tool.command, tool.args(dir));
         row.cold.push(cold.seconds);
         row.peak = Math.max(row.peak, cold.peakBytes);
+        if (tool.stages) row.stages.push({ cache: 'cold', ...tool.stages(cold.stdout) });
       }
     }
     rows.push(row);
@@ -180,12 +183,30 @@ try {
     );
   }
   const plumb = rows[0];
+  // Where Plumb's time goes (seconds inside the scan, from its own report; the rest is start-up).
+  for (const stage of plumb.stages) {
+    const parts = ['walk', 'compare', 'hash', 'sharing'].map((k) => `${k} ${stage[k]?.toFixed(2)}`);
+    console.log(`plumb stages (${stage.cache}): ${parts.join(', ')} s`);
+  }
+  // A Node process costs memory before it does anything: report Plumb's peak above that too.
+  const addon = path.join(root, 'native', 'build', 'Release', 'plumb.node');
+  const nodeBase = measure(process.execPath, ['-e', `require(${JSON.stringify(addon)})`]);
+  const cliBase = measure(process.execPath, [path.join(root, 'bin', 'plumb.js'), '--version']);
+  const mb = (bytes) => `${(bytes / 1e6).toFixed(0)} MB`;
+  console.log(
+    `plumb baseline: node + addon ${mb(nodeBase.peakBytes)} (${nodeBase.seconds.toFixed(2)} s), ` +
+      `plumb --version ${mb(cliBase.peakBytes)} (${cliBase.seconds.toFixed(2)} s); scan peak over ` +
+      `node + addon ${mb(plumb.peak - nodeBase.peakBytes)}, over plumb --version ${mb(plumb.peak - cliBase.peakBytes)}`,
+  );
   for (const peer of rows.slice(1)) {
     const ratio = (a, b) => (b > 0 ? (a / b).toFixed(2) : '—');
     console.log(
       `plumb / ${peer.name}: warm time ×${ratio(median(plumb.warm), median(peer.warm))}, cold time ×${
         plumb.cold.length ? ratio(median(plumb.cold), median(peer.cold)) : '—'
-      }, peak memory ×${ratio(plumb.peak, peer.peak)} (below 1 is better for plumb)`,
+      }, peak memory ×${ratio(plumb.peak, peer.peak)}, peak over node + addon ×${ratio(
+        plumb.peak - nodeBase.peakBytes,
+        peer.peak,
+      )} (below 1 is better for plumb)`,
     );
   }
 } finally {

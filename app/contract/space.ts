@@ -79,6 +79,15 @@ export const ScanResult = z.object({
   files: z.number().int().nonnegative(),
   bytes: Bytes,
   seconds: z.number().nonnegative(),
+  /** Wall seconds spent in each stage (for profiling; absent in scans saved before it existed). */
+  stageSeconds: z
+    .object({
+      walk: z.number().nonnegative(),
+      compare: z.number().nonnegative(),
+      hash: z.number().nonnegative(),
+      sharing: z.number().nonnegative(),
+    })
+    .optional(),
   skipped: ScanSkips,
   /** Sorted by reclaimable bytes, largest first (unknown after known). */
   groups: z.array(DuplicateGroup),

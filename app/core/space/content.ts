@@ -1,9 +1,8 @@
 /**
  * Reading file content for duplicate detection without disturbing it: no access-time updates where
- * the OS allows (O_NOATIME), partial keys (head and tail), a full hash computed off the JS thread,
- * and a byte-for-byte comparison.
+ * the OS allows (O_NOATIME) and a byte-for-byte comparison. The partial keys (head and tail) and
+ * full hashes are computed in the addon (see digests.ts).
  */
-import { createHash, webcrypto } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 
@@ -11,8 +10,6 @@ import { open, type FileHandle } from 'node:fs/promises';
 export const edgeBytes = 4096;
 /** Files up to this size are hashed whole at once: a partial key would read most of them anyway. */
 export const smallFileBytes = 64 * 1024;
-/** Chunk of the full hash: each chunk is digested on the thread pool, in parallel with reading. */
-export const hashChunkBytes = 4 * 1024 * 1024;
 
 const noAtime = (constants as { O_NOATIME?: number }).O_NOATIME ?? 0;
 const noFollow = (constants as { O_NOFOLLOW?: number }).O_NOFOLLOW ?? 0;
@@ -37,59 +34,6 @@ async function readFully(handle: FileHandle, buffer: Buffer, position: number): 
     done += bytesRead;
   }
   return done;
-}
-
-function digest(data: Buffer): string {
-  return createHash('sha256').update(data).digest('base64url');
-}
-
-/** A key from the first and last 4 KiB and the size: files that differ there cannot be equal. */
-export async function edgeKey(file: string, size: number): Promise<string> {
-  const handle = await openForReading(file);
-  try {
-    const head = Buffer.allocUnsafe(Math.min(edgeBytes, size));
-    const tail = Buffer.allocUnsafe(Math.min(edgeBytes, size));
-    const headRead = await readFully(handle, head, 0);
-    const tailRead = await readFully(handle, tail, Math.max(0, size - tail.length));
-    return `${size}:${digest(Buffer.concat([head.subarray(0, headRead), tail.subarray(0, tailRead)]))}`;
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * SHA-256 over the file in 4 MiB chunks, each digested on the thread pool while the next is read,
- * combined as SHA-256(size, chunk digests). Reports bytes as they are read.
- */
-export async function contentHash(
-  file: string,
-  size: number,
-  onBytes?: (bytes: number) => void,
-  signal?: AbortSignal,
-): Promise<string> {
-  const handle = await openForReading(file);
-  try {
-    const chunks: Promise<ArrayBuffer>[] = [];
-    let position = 0;
-    let total = 0;
-    for (;;) {
-      signal?.throwIfAborted();
-      const buffer = Buffer.allocUnsafe(Math.min(hashChunkBytes, Math.max(1, size - position)));
-      const got = await readFully(handle, buffer, position);
-      if (got > 0) chunks.push(webcrypto.subtle.digest('SHA-256', buffer.subarray(0, got)));
-      position += got;
-      total += got;
-      onBytes?.(got);
-      if (got < buffer.length) break;
-      // Keep at most a few chunks in memory per file: wait for the oldest digest.
-      if (chunks.length >= 4) await chunks[chunks.length - 4];
-    }
-    const combined = createHash('sha256').update(`${total}:`);
-    for (const part of await Promise.all(chunks)) combined.update(Buffer.from(part));
-    return combined.digest('base64url');
-  } finally {
-    await handle.close();
-  }
 }
 
 /** True when both files hold exactly the same bytes (compared in 1 MiB blocks). */

@@ -15,8 +15,9 @@ import type {
 import { ScanOptions as ScanOptionsSchema } from '../../contract/space.js';
 import type { NativeFileSharing } from '../../../native/index.js';
 import { loadNative } from '../native/load.js';
-import { contentHash, edgeKey, smallFileBytes } from './content.js';
-import { groupsOf, mapLimit, refineGroups } from './groups.js';
+import { edgeBytes, smallFileBytes } from './content.js';
+import { refineByDigest } from './digests.js';
+import { groupsOf, mapLimit } from './groups.js';
 import { groupSharing, type MemberStorage } from './sharing.js';
 import { walkFolder, type WalkedFile } from './walk.js';
 
@@ -26,9 +27,7 @@ export interface ScanHooks {
   onProgress?: (progress: ScanProgress) => void;
 }
 
-const edgeConcurrency = 16;
-const hashConcurrency = 4;
-const sharingConcurrency = 8;
+const sharingConcurrency = 16;
 const progressIntervalMs = 100;
 
 /** Storage facts of a file as the sharing analysis wants them; unknown when the OS refuses. */
@@ -87,21 +86,50 @@ function byPreference(a: WalkedFile, b: WalkedFile): number {
 const noSharingNote =
   'This file system cannot share storage between files (no clones), so cloning frees nothing here.';
 
-async function describeGroup(
-  files: WalkedFile[],
+/** Storage facts of every member of every group, queried `sharingConcurrency` at a time overall. */
+async function storageOfGroups(
+  groups: readonly WalkedFile[][],
+  signal: AbortSignal | undefined,
+): Promise<(MemberStorage & { compressed: boolean | null })[][]> {
+  const flat = await mapLimit(
+    groups.flat(),
+    sharingConcurrency,
+    (f) => memberStorage(f.path),
+    signal,
+  );
+  let offset = 0;
+  return groups.map((members) => flat.slice(offset, (offset += members.length)));
+}
+
+/**
+ * On a file system that cannot share storage (no clones), nothing is shared (hard links are
+ * counted once by the walk) and cloning frees nothing: the per-file storage queries are skipped.
+ */
+function unsharedGroup(count: number): ReturnType<typeof groupSharing> {
+  return {
+    keeperIndex: 0,
+    sharedBytes: 0,
+    reclaimableBytes: 0,
+    memberReclaimable: Array.from({ length: count }, () => 0),
+    memberAlreadyClone: Array.from({ length: count }, () => false),
+    note: noSharingNote,
+  };
+}
+
+function describeGroup(
+  members: WalkedFile[],
   hash: string,
+  storage: (MemberStorage & { compressed: boolean | null })[] | null,
   sharingSupported: boolean | null,
-): Promise<DuplicateGroup> {
-  const members = [...files].sort(byPreference);
-  const storage = await mapLimit(members, sharingConcurrency, (f) => memberStorage(f.path));
-  const sharing = groupSharing(storage);
+): DuplicateGroup {
+  const sharing = storage ? groupSharing(storage) : unsharedGroup(members.length);
   if (sharingSupported === false) {
     sharing.reclaimableBytes = 0;
     sharing.memberReclaimable = members.map(() => 0);
     sharing.note = noSharingNote;
   }
   const size = members[0]!.size;
-  const compressed = storage.some((s) => s.compressed === true);
+  const compressed = storage?.some((s) => s.compressed === true) ?? false;
   return {
     id: `${size}-${hash.slice(0, 16)}`,
     size,
@@ -167,7 +195,12 @@ async function runScan(options: ScanOptions, hooks: ScanHooks): Promise<ScanResu
     }
     hooks.onProgress({ ...state });
   };
+  const stageSeconds = { walk: 0, compare: 0, hash: 0, sharing: 0 };
+  let stageStarted = started;
   const setPhase = (phase: ScanProgress['phase']): void => {
+    const now = performance.now();
+    if (state.phase !== 'done') stageSeconds[state.phase] += (now - stageStarted) / 1000;
+    stageStarted = now;
     state.phase = phase;
     emit(true);
   };
@@ -189,41 +222,38 @@ async function runScan(options: ScanOptions, hooks: ScanHooks): Promise<ScanResu
   const bySize = groupsOf(walked.files, (f) => f.size);
   const small = bySize.filter((g) => g[0]!.size <= smallFileBytes);
   setPhase('compare');
-  const edges = await refineGroups(
+  const edges = await refineByDigest(
     bySize.filter((g) => g[0]!.size > smallFileBytes),
-    (f) => edgeKey(f.path, f.size),
-    edgeConcurrency,
-    hooks.signal,
+    (f) => f.path,
+    { edgeBytes, signal: hooks.signal },
   );
   const toHash = [...small, ...edges.groups];
-  state.bytesToHash = toHash.flat().reduce((sum, f) => sum + f.size, 0);
+  state.bytesToHash = toHash.reduce((sum, g) => sum + g.length * g[0]!.size, 0);
   hashStarted = performance.now();
   setPhase('hash');
-  const hashed = await refineGroups(
-    toHash,
-    (f) =>
-      contentHash(
-        f.path,
-        f.size,
-        (bytes) => {
-          state.bytesHashed += bytes;
-          emit();
-        },
-        hooks.signal,
-      ),
-    hashConcurrency,
-    hooks.signal,
-  );
+  const hashed = await refineByDigest(toHash, (f) => f.path, {
+    signal: hooks.signal,
+    onBytes: (bytes) => {
+      state.bytesHashed = bytes;
+      emit();
+    },
+  });
+  state.bytesHashed = state.bytesToHash;
   state.secondsLeft = 0;
   setPhase('sharing');
   const native = loadNative();
   const probe = hashed.groups[0]?.[0]?.path;
   const sharingSupported = probe ? await native.sharingSupport(probe).catch(() => null) : null;
-  const groups: DuplicateGroup[] = [];
-  for (const files of hashed.groups) {
-    hooks.signal?.throwIfAborted();
-    groups.push(await describeGroup(files, hashed.keys.get(files[0]!)!, sharingSupported));
-  }
+  const ordered = hashed.groups.map((files) => [...files].sort(byPreference));
+  const storage = sharingSupported === false ? null : await storageOfGroups(ordered, hooks.signal);
+  const groups = ordered.map((members, index) =>
+    describeGroup(
+      members,
+      hashed.keys.get(members[0]!)!,
+      storage ? storage[index]! : null,
+      sharingSupported,
+    ),
+  );
   groups.sort(compareGroups);
   setPhase('done');
   const volume = await native.volumeInfo(walked.root).catch(() => null);
@@ -235,6 +265,7 @@ async function runScan(options: ScanOptions, hooks: ScanHooks): Promise<ScanResu
     files: walked.fileCount,
     bytes: walked.byteCount,
     seconds: (performance.now() - started) / 1000,
+    stageSeconds,
     skipped: {
       ...walked.skipped,
       unreadable: walked.skipped.unreadable + edges.failed + hashed.failed,

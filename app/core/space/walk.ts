@@ -6,6 +6,8 @@ import type { Dirent, Stats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
+import type { NativeFolderListing } from '../../../native/index.js';
+import { loadNative } from '../native/load.js';
 
 export interface WalkOptions {
   minBytes: number;
@@ -94,6 +96,47 @@ export function looksSparse(size: number, allocatedBytes: number): boolean {
 }
 
 const folderConcurrency = 8;
+/** Folders listed per native call (each call lists them on a few threads). */
+const foldersPerCall = 256;
+
+/** What the walk needs to know about one entry, from Node's lstat or the addon's listing. */
+interface EntryFacts {
+  kind: 'file' | 'folder' | 'symlink' | 'special' | 'unreadable';
+  dev: number;
+  ino: number;
+  links: number;
+  size: number;
+  allocatedBytes: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
+const nativeKinds: readonly EntryFacts['kind'][] = [
+  'file',
+  'folder',
+  'symlink',
+  'special',
+  'unreadable',
+];
+
+function factsOfStats(stats: Stats): EntryFacts {
+  return {
+    kind: stats.isSymbolicLink()
+      ? 'symlink'
+      : stats.isDirectory()
+        ? 'folder'
+        : stats.isFile()
+          ? 'file'
+          : 'special',
+    dev: stats.dev,
+    ino: stats.ino,
+    links: stats.nlink,
+    size: stats.size,
+    allocatedBytes: stats.blocks * 512,
+    mtimeMs: stats.mtimeMs,
+    ctimeMs: stats.ctimeMs,
+  };
+}
 
 function cancelled(): PlumbError {
   return new PlumbError('ECANCELED', 'The scan was cancelled.');
@@ -130,8 +173,8 @@ export async function walkFolder(root: string, options: WalkOptions): Promise<Wa
   };
   const linked = new Map<string, WalkedFile | null>();
 
-  const addFile = (file: string, stats: Stats): void => {
-    if (stats.nlink > 1) {
+  const addFile = (file: string, stats: EntryFacts): void => {
+    if (stats.links > 1) {
       const key = `${stats.dev}:${stats.ino}`;
       if (linked.has(key)) {
         const first = linked.get(key);
@@ -143,7 +186,7 @@ export async function walkFolder(root: string, options: WalkOptions): Promise<Wa
     }
     result.fileCount += 1;
     result.byteCount += stats.size;
-    const allocated = stats.blocks * 512;
+    const allocated = stats.allocatedBytes;
     if (looksSparse(stats.size, allocated)) {
       result.sparse.files += 1;
       result.sparse.logicalBytes += stats.size;
@@ -160,7 +203,7 @@ export async function walkFolder(root: string, options: WalkOptions): Promise<Wa
       ctimeMs: stats.ctimeMs,
       links: 1,
     };
-    if (stats.nlink > 1) linked.set(`${stats.dev}:${stats.ino}`, entry);
+    if (stats.links > 1) linked.set(`${stats.dev}:${stats.ino}`, entry);
     result.files.push(entry);
   };
 
@@ -186,11 +229,75 @@ export async function walkFolder(root: string, options: WalkOptions): Promise<Wa
       result.skipped.unreadable += 1;
       return;
     }
-    if (stats.isSymbolicLink()) result.skipped.symlinks += 1;
-    else if (stats.dev !== result.dev) result.skipped.otherVolumes += 1;
-    else if (stats.isDirectory()) pending.push(full);
-    else if (stats.isFile()) addFile(full, stats);
-    else result.skipped.special += 1;
+    place(full, factsOfStats(stats), pending);
+  };
+
+  /** Counts or keeps an entry whose metadata is known; folders to visit go to `pending`. */
+  const place = (full: string, facts: EntryFacts, pending: string[]): void => {
+    if (facts.kind === 'symlink') result.skipped.symlinks += 1;
+    else if (facts.kind === 'unreadable') result.skipped.unreadable += 1;
+    else if (facts.kind === 'special') result.skipped.special += 1;
+    else if (facts.dev !== result.dev) result.skipped.otherVolumes += 1;
+    else if (facts.kind === 'folder') pending.push(full);
+    else addFile(full, facts);
+  };
+
+  /** One folder listed by the addon: the same rules as visitEntry, without a request per entry. */
+  const placeListing = (dir: string, listing: NativeFolderListing, pending: string[]): void => {
+    if (listing.error) {
+      result.skipped.unreadable += 1;
+      return;
+    }
+    const { names, kinds, numbers } = listing;
+    for (let i = 0; i < names.length; i += 1) {
+      const kind = nativeKinds[kinds[i]!] ?? 'unreadable';
+      const name = names[i]!;
+      if (kind === 'symlink') {
+        result.skipped.symlinks += 1;
+        continue;
+      }
+      const excluded =
+        kind === 'folder' ? isSkippedFolder(name, options) : isSkippedFile(name, options);
+      if (excluded) {
+        result.skipped.excluded += 1;
+        continue;
+      }
+      const n = i * 7;
+      place(
+        path.join(dir, name),
+        {
+          kind,
+          dev: numbers[n]!,
+          ino: numbers[n + 1]!,
+          links: numbers[n + 2]!,
+          size: numbers[n + 3]!,
+          allocatedBytes: numbers[n + 4]!,
+          mtimeMs: numbers[n + 5]!,
+          ctimeMs: numbers[n + 6]!,
+        },
+        pending,
+      );
+    }
+    options.onProgress?.(result.fileCount, result.byteCount);
+  };
+
+  /**
+   * Lists folders through the addon, many per call. False when this OS has no native listing (the
+   * root's listing says ENOTSUP): the caller then walks with Node's fs.
+   */
+  const walkNative = async (): Promise<boolean> => {
+    const native = loadNative();
+    const pending: string[] = [top];
+    let first = true;
+    while (pending.length > 0) {
+      options.signal?.throwIfAborted();
+      const batch = pending.splice(0, foldersPerCall);
+      const listings = await native.listFolders(batch);
+      if (first && listings[0]?.error?.code === 'ENOTSUP') return false;
+      first = false;
+      listings.forEach((listing, index) => placeListing(batch[index]!, listing, pending));
+    }
+    return true;
   };
 
   const visitFolder = async (dir: string, pending: string[]): Promise<void> => {
@@ -205,6 +312,12 @@ export async function walkFolder(root: string, options: WalkOptions): Promise<Wa
     options.onProgress?.(result.fileCount, result.byteCount);
   };
 
+  try {
+    if (await walkNative()) return result;
+  } catch (error) {
+    if (options.signal?.aborted) throw cancelled();
+    throw error;
+  }
   await new Promise<void>((resolve, reject) => {
     const pending: string[] = [top];
     let active = 0;

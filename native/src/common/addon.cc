@@ -10,6 +10,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   plumb::RegisterVolume(env, exports);
   plumb::RegisterSpace(env, exports);
   plumb::RegisterIo(env, exports);
+  plumb::RegisterContentHash(env, exports);
+  plumb::RegisterWalk(env, exports);
   return exports;
 }
 

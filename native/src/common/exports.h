@@ -8,5 +8,7 @@ namespace plumb {
 void RegisterVolume(Napi::Env env, Napi::Object exports);
 void RegisterSpace(Napi::Env env, Napi::Object exports);
 void RegisterIo(Napi::Env env, Napi::Object exports);
+void RegisterContentHash(Napi::Env env, Napi::Object exports);
+void RegisterWalk(Napi::Env env, Napi::Object exports);
 
 }  // namespace plumb
