@@ -7,6 +7,7 @@ import type { PlumbClient } from './client.js';
 import { ResultsScreen } from './screens/bench/ResultsScreen.js';
 import { TestScreen } from './screens/bench/TestScreen.js';
 import { PlannerScreen } from './screens/planner/PlannerScreen.js';
+import { SpaceScreen } from './screens/space/SpaceScreen.js';
 import { VolumeScreen } from './screens/VolumeScreen.js';
 
 export interface ViewProps {
@@ -40,6 +41,12 @@ export const views: ViewDefinition[] = [
     title: 'Results',
     hint: 'Verdicts, history, compare',
     render: (props) => <ResultsScreen client={props.client} />,
+  },
+  {
+    id: 'space',
+    title: 'Reclaim space',
+    hint: 'Copies into clones, sparse files',
+    render: (props) => <SpaceScreen {...props} />,
   },
   {
     id: 'planner',

@@ -1,0 +1,59 @@
+/** A modal confirmation (native <dialog>: focus kept inside, Escape cancels). */
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  busy,
+  confirmDisabled = false,
+  onConfirm,
+  onCancel,
+}: {
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  busy: boolean;
+  confirmDisabled?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+
+  return (
+    <dialog
+      ref={ref}
+      className="space-dialog"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        if (!busy) onCancel();
+      }}
+    >
+      <h2 id={titleId} className="space-dialog-title">
+        {title}
+      </h2>
+      <div className="space-dialog-body">{children}</div>
+      <div className="space-dialog-actions">
+        <button type="button" className="button" onClick={onCancel} disabled={busy} autoFocus>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={onConfirm}
+          disabled={busy || confirmDisabled}
+        >
+          {busy ? 'Working…' : confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,425 @@
+/** Scan a folder for copies, show honest totals, and turn the chosen copies into clones. */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { AppAbout } from '../../../../app/contract/app.js';
+import type {
+  DedupeReport,
+  ScanProgress,
+  ScanResult,
+  SpaceEvent,
+} from '../../../../app/contract/space.js';
+import type { PlumbClient } from '../../client.js';
+import { formatBytes } from '../../format.js';
+import { formatDuration } from '../bench/measure-format.js';
+import { ConfirmDialog } from './ConfirmDialog.js';
+import {
+  confirmationSentences,
+  freedComparison,
+  methodNames,
+  progressFigures,
+  selectionText,
+  sortGroups,
+  summariseSelection,
+  totalLines,
+} from './duplicates-view.js';
+import { FolderField } from './FolderField.js';
+import { GroupTable } from './GroupTable.js';
+
+type ScanState =
+  | { kind: 'idle' }
+  | { kind: 'scanning'; path: string; scanId: string | null; progress: ScanProgress | null }
+  | { kind: 'done'; result: ScanResult }
+  | { kind: 'cancelled'; path: string }
+  | { kind: 'error'; message: string };
+
+type ApplyState =
+  | { kind: 'none' }
+  | { kind: 'planning' }
+  | { kind: 'confirm'; plan: DedupeReport; groupIds: string[] }
+  | { kind: 'applying'; plan: DedupeReport; groupIds: string[] }
+  | { kind: 'applied'; report: DedupeReport };
+
+export function DuplicatesPanel({
+  client,
+  about,
+}: {
+  client: PlumbClient;
+  about: AppAbout | null;
+}) {
+  const [scan, setScan] = useState<ScanState>({ kind: 'idle' });
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [apply, setApply] = useState<ApplyState>({ kind: 'none' });
+  const [applyError, setApplyError] = useState<string | null>(null);
+  const scanIdRef = useRef<string | null>(null);
+  // Events can arrive before the scan call returns its id: keep the last one per scan.
+  const early = useRef(new Map<string, SpaceEvent>());
+
+  useEffect(() => {
+    const handle = (event: SpaceEvent) => {
+      const id = event.type === 'progress' ? event.progress.scanId : event.scanId;
+      if (id !== scanIdRef.current) {
+        if (scanIdRef.current === null) early.current.set(id, event);
+        return;
+      }
+      if (event.type === 'progress')
+        setScan((s) => (s.kind === 'scanning' ? { ...s, progress: event.progress } : s));
+      else if (event.type === 'done') {
+        setScan({ kind: 'done', result: event.result });
+        setSelected(new Set());
+      } else if (event.type === 'cancelled')
+        setScan((s) => ({ kind: 'cancelled', path: s.kind === 'scanning' ? s.path : '' }));
+      else setScan({ kind: 'error', message: event.error.message });
+    };
+    const off = client.on('space.event', handle);
+    return off;
+  }, [client]);
+
+  const startScan = async (path: string) => {
+    if (!path) {
+      setScan({ kind: 'error', message: 'Type the path of a folder to look for copies in.' });
+      return;
+    }
+    scanIdRef.current = null;
+    early.current.clear();
+    setApply({ kind: 'none' });
+    setApplyError(null);
+    setScan({ kind: 'scanning', path, scanId: null, progress: null });
+    try {
+      const { scanId } = await client.call('space.scan', { path });
+      scanIdRef.current = scanId;
+      setScan((s) => (s.kind === 'scanning' ? { ...s, scanId } : s));
+      const pending = early.current.get(scanId);
+      early.current.clear();
+      if (pending?.type === 'done') setScan({ kind: 'done', result: pending.result });
+      else if (pending?.type === 'failed')
+        setScan({ kind: 'error', message: pending.error.message });
+      else if (pending?.type === 'progress')
+        setScan((s) => (s.kind === 'scanning' ? { ...s, progress: pending.progress } : s));
+    } catch (error) {
+      setScan({ kind: 'error', message: (error as Error).message });
+    }
+  };
+
+  const cancelScan = async () => {
+    if (scan.kind !== 'scanning' || !scan.scanId) return;
+    await client.call('space.cancel', { scanId: scan.scanId });
+  };
+
+  const result = scan.kind === 'done' ? scan.result : null;
+  const groups = useMemo(() => (result ? sortGroups(result.groups) : []), [result]);
+  const summary = summariseSelection(groups, selected);
+  const applied = apply.kind === 'applied';
+
+  const review = async () => {
+    if (!result) return;
+    const groupIds = groups.filter((g) => selected.has(g.id)).map((g) => g.id);
+    setApplyError(null);
+    setApply({ kind: 'planning' });
+    try {
+      const plan = await client.call('space.dedupe', { scanId: result.scanId, groupIds });
+      setApply({ kind: 'confirm', plan, groupIds });
+    } catch (error) {
+      setApply({ kind: 'none' });
+      setApplyError((error as Error).message);
+    }
+  };
+
+  const confirm = async () => {
+    if (apply.kind !== 'confirm' || !result) return;
+    setApply({ ...apply, kind: 'applying' });
+    try {
+      const report = await client.call('space.dedupe', {
+        scanId: result.scanId,
+        groupIds: apply.groupIds,
+        apply: true,
+      });
+      setApply({ kind: 'applied', report });
+    } catch (error) {
+      setApply({ kind: 'none' });
+      setApplyError((error as Error).message);
+    }
+  };
+
+  const toggle = (id: string) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+
+  return (
+    <div className="space-panel">
+      <FolderField
+        client={client}
+        label="Folder to look for copies in"
+        placeholder={about ? about.homeDir : '/path/to/folder'}
+        actionLabel="Scan"
+        busy={scan.kind === 'scanning' || apply.kind === 'applying'}
+        dialogTitle="Choose a folder to look for copies in"
+        onSubmit={(path) => void startScan(path)}
+      />
+      <div aria-live="polite" className="space-status">
+        {scan.kind === 'idle' ? <FirstSteps /> : null}
+        {scan.kind === 'scanning' ? (
+          <ScanProgressCard
+            path={scan.path}
+            progress={scan.progress}
+            canCancel={scan.scanId !== null}
+            onCancel={() => void cancelScan()}
+          />
+        ) : null}
+        {scan.kind === 'cancelled' ? (
+          <div className="banner banner-warning" role="status">
+            Scan cancelled. Nothing was changed; scan again when you are ready.
+          </div>
+        ) : null}
+        {scan.kind === 'error' ? (
+          <div className="banner banner-error" role="alert">
+            {scan.message}
+          </div>
+        ) : null}
+      </div>
+      {result ? (
+        <>
+          <ScanSummary result={result} />
+          <Totals result={result} />
+          {applyError ? (
+            <div className="banner banner-error" role="alert">
+              {applyError}
+            </div>
+          ) : null}
+          {apply.kind === 'applied' ? <AppliedSummary report={apply.report} /> : null}
+          {groups.length === 0 ? (
+            <p className="empty-state">
+              No duplicate copies here: every file in this folder is one of a kind. Try a larger
+              folder, such as your home folder or a folder of downloads and backups.
+            </p>
+          ) : (
+            <section className="space-groups" aria-labelledby="groups-title">
+              <div className="toolbar">
+                <h2 id="groups-title" className="section-title">
+                  {groups.length.toLocaleString('en-US')} duplicate{' '}
+                  {groups.length === 1 ? 'group' : 'groups'}, largest saving first
+                </h2>
+              </div>
+              <GroupTable
+                root={result.root}
+                groups={groups}
+                selected={selected}
+                disabled={applied || apply.kind === 'applying'}
+                onToggle={toggle}
+                onToggleAll={(all) =>
+                  setSelected(all ? new Set(groups.map((g) => g.id)) : new Set())
+                }
+              />
+              <div className="space-action-bar">
+                <span className="muted" data-testid="selection-summary">
+                  {applied
+                    ? 'These groups were changed: scan again to see the folder as it is now.'
+                    : selectionText(summary)}
+                </span>
+                {applied ? (
+                  <button
+                    type="button"
+                    className="button"
+                    onClick={() => void startScan(result.root)}
+                  >
+                    Scan again
+                  </button>
+                ) : (
+                  <button
+                    type="button"
+                    className="button button-primary"
+                    disabled={summary.groups === 0 || apply.kind !== 'none'}
+                    onClick={() => void review()}
+                  >
+                    {apply.kind === 'planning' ? 'Checking…' : 'Replace copies with clones…'}
+                  </button>
+                )}
+              </div>
+            </section>
+          )}
+        </>
+      ) : null}
+      {apply.kind === 'confirm' || apply.kind === 'applying' ? (
+        <ConfirmDialog
+          title="Replace copies with clones?"
+          confirmLabel="Replace with clones"
+          busy={apply.kind === 'applying'}
+          confirmDisabled={apply.plan.counts.planned === 0}
+          onConfirm={() => void confirm()}
+          onCancel={() => setApply({ kind: 'none' })}
+        >
+          <ul className="confirm-list" data-testid="confirm-sentences">
+            {confirmationSentences(apply.plan).map((sentence) => (
+              <li key={sentence}>{sentence}</li>
+            ))}
+          </ul>
+          <details className="confirm-files">
+            <summary>The files that will change</summary>
+            <ul>
+              {apply.plan.actions.map((action) => (
+                <li key={action.target} className="mono">
+                  {action.target}
+                  {action.status === 'skipped' ? ` — skipped: ${action.reason ?? ''}` : ''}
+                </li>
+              ))}
+            </ul>
+          </details>
+        </ConfirmDialog>
+      ) : null}
+    </div>
+  );
+}
+
+function FirstSteps() {
+  return (
+    <div className="empty-panel space-empty">
+      <h2 className="empty-title">Find copies that could share storage</h2>
+      <ol className="empty-steps">
+        <li>Type a folder above — your home folder is a good start — and press Scan.</li>
+        <li>
+          Plumb lists identical files and how much turning the copies into clones would really free.
+          Copies that are already clones count for nothing.
+        </li>
+        <li>
+          Tick the groups you want, review exactly what will happen, and confirm. No file is ever
+          deleted; each copy keeps its name, content and metadata.
+        </li>
+      </ol>
+      <p className="muted">Scanning only reads: nothing changes until you confirm.</p>
+    </div>
+  );
+}
+
+function ScanProgressCard({
+  path,
+  progress,
+  canCancel,
+  onCancel,
+}: {
+  path: string;
+  progress: ScanProgress | null;
+  canCancel: boolean;
+  onCancel: () => void;
+}) {
+  const figures = progressFigures(progress);
+  return (
+    <article className="card space-progress" aria-label={`Scanning ${path}`}>
+      <header className="space-progress-header">
+        <div>
+          <h2 className="card-title">Scanning</h2>
+          <span className="card-subtitle">{path}</span>
+        </div>
+        <button type="button" className="button" onClick={onCancel} disabled={!canCancel}>
+          Cancel scan
+        </button>
+      </header>
+      <div className="space-figures-row">
+        <Figure label="Files" value={figures.files} testId="scan-files" />
+        <Figure label="Read" value={figures.bytes} testId="scan-bytes" />
+        <Figure label="Time left" value={figures.timeLeft} testId="scan-time-left" />
+      </div>
+      <div
+        className="progress-track"
+        role="progressbar"
+        aria-label="Scan progress"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={figures.fraction === null ? undefined : Math.round(figures.fraction * 100)}
+        aria-valuetext={figures.phase}
+      >
+        <div
+          className={`progress-fill${figures.fraction === null ? ' progress-indeterminate' : ''}`}
+          style={{ width: `${(figures.fraction ?? 1) * 100}%` }}
+        />
+      </div>
+      <span className="muted">{figures.phase}…</span>
+    </article>
+  );
+}
+
+function Figure({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <div className="space-figure">
+      <span className="space-figure-label">{label}</span>
+      <span className="space-figure-value" data-testid={testId}>
+        {value}
+      </span>
+    </div>
+  );
+}
+
+function ScanSummary({ result }: { result: ScanResult }) {
+  const skipped = result.skipped;
+  const skippedParts = [
+    skipped.symlinks ? `${skipped.symlinks} symbolic links` : null,
+    skipped.extraHardLinks ? `${skipped.extraHardLinks} extra hard links (counted once)` : null,
+    skipped.otherVolumes ? `${skipped.otherVolumes} items on other volumes` : null,
+    skipped.excluded ? `${skipped.excluded} excluded (packages, cloud folders)` : null,
+    skipped.unreadable ? `${skipped.unreadable} unreadable` : null,
+  ].filter(Boolean);
+  return (
+    <p className="space-scan-summary muted" data-testid="scan-summary">
+      Scanned <span className="mono">{result.root}</span>
+      {result.fsType ? ` (${result.fsType})` : ''}: {result.files.toLocaleString('en-US')} files,{' '}
+      {formatBytes(result.bytes)} in {formatDuration(result.seconds)}.
+      {skippedParts.length ? ` Skipped ${skippedParts.join(', ')}.` : ''}
+    </p>
+  );
+}
+
+function Totals({ result }: { result: ScanResult }) {
+  return (
+    <section className="space-totals" aria-label="Totals">
+      {totalLines(result.totals, result.sharingSupported).map((line) => (
+        <article
+          key={line.id}
+          className={`space-total space-total-${line.id}`}
+          aria-labelledby={`total-${line.id}`}
+        >
+          <span className="space-figure-label" id={`total-${line.id}`}>
+            {line.label}
+          </span>
+          <span className="space-total-value" data-testid={`total-${line.id}`}>
+            {line.value}
+          </span>
+          <p className="space-total-text">{line.explanation}</p>
+        </article>
+      ))}
+    </section>
+  );
+}
+
+function AppliedSummary({ report }: { report: DedupeReport }) {
+  const comparison = freedComparison(report);
+  const problems = report.actions.filter((a) => a.status === 'skipped' || a.status === 'failed');
+  return (
+    <article className="card space-applied" aria-label="What changed">
+      <header className="card-header">
+        <h2 className="card-title">Done: copies replaced with clones</h2>
+        <span className="card-subtitle">{methodNames[report.method]}</span>
+      </header>
+      <div className="space-figures-row">
+        <Figure label="Predicted" value={comparison.predicted} testId="applied-predicted" />
+        <Figure label="Measured freed" value={comparison.measured} testId="applied-measured" />
+        <Figure label="Files changed" value={String(report.counts.done)} testId="applied-done" />
+        <Figure
+          label="Skipped or failed"
+          value={String(report.counts.skipped + report.counts.failed)}
+        />
+      </div>
+      <p className="space-applied-text">{comparison.sentence}</p>
+      {problems.length ? (
+        <ul className="space-problems">
+          {problems.map((action) => (
+            <li key={action.target}>
+              <span className="mono">{action.target}</span>:{' '}
+              {action.status === 'failed' ? 'failed' : 'skipped'} —{' '}
+              {action.reason ?? action.code ?? 'no reason given'}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </article>
+  );
+}

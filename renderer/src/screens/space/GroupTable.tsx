@@ -1,0 +1,139 @@
+/** Duplicate groups, largest saving first, with a checkbox each; draws only the rows in view. */
+import { useState, type UIEvent } from 'react';
+import type { DuplicateGroup } from '../../../../app/contract/space.js';
+import { formatBytes } from '../../format.js';
+import { visibleRows } from '../bench/file-table.js';
+import { bytesOrUnknown, relativeToRoot } from './duplicates-view.js';
+
+const rowHeight = 58;
+const viewportHeight = 464;
+
+function baseName(file: string): string {
+  return file.split(/[\\/]/).filter(Boolean).at(-1) ?? file;
+}
+
+export function GroupTable({
+  root,
+  groups,
+  selected,
+  disabled,
+  onToggle,
+  onToggleAll,
+}: {
+  /** The scanned folder: paths read relative to it. */
+  root: string;
+  groups: DuplicateGroup[];
+  selected: ReadonlySet<string>;
+  disabled: boolean;
+  onToggle: (id: string) => void;
+  onToggleAll: (select: boolean) => void;
+}) {
+  const [scrollTop, setScrollTop] = useState(0);
+  const range = visibleRows(groups.length, rowHeight, scrollTop, viewportHeight);
+  const all = groups.length > 0 && groups.every((g) => selected.has(g.id));
+  const some = !all && groups.some((g) => selected.has(g.id));
+  const onScroll = (event: UIEvent<HTMLDivElement>) => setScrollTop(event.currentTarget.scrollTop);
+
+  return (
+    <div
+      className="group-table"
+      role="table"
+      aria-label="Duplicate groups"
+      aria-rowcount={groups.length + 1}
+    >
+      <div className="group-row group-head" role="row" aria-rowindex={1}>
+        <div role="columnheader" className="group-cell group-select">
+          <input
+            type="checkbox"
+            aria-label="Select every group"
+            checked={all}
+            ref={(el) => {
+              if (el) el.indeterminate = some;
+            }}
+            disabled={disabled}
+            onChange={() => onToggleAll(!all)}
+          />
+        </div>
+        <div role="columnheader" className="group-cell">
+          File and its copies
+        </div>
+        <div role="columnheader" className="group-cell numeric">
+          Size
+        </div>
+        <div role="columnheader" className="group-cell numeric">
+          Copies
+        </div>
+        <div role="columnheader" className="group-cell numeric">
+          Already shared
+        </div>
+        <div role="columnheader" className="group-cell numeric" aria-sort="descending">
+          Reclaimable
+        </div>
+      </div>
+      <div
+        className="group-body"
+        role="rowgroup"
+        style={{ maxHeight: viewportHeight }}
+        onScroll={onScroll}
+      >
+        <div style={{ height: range.totalHeight, position: 'relative' }}>
+          <div style={{ transform: `translateY(${range.offsetTop}px)` }}>
+            {groups.slice(range.first, range.last).map((group, index) => {
+              const name = baseName(group.keeper);
+              const copies = group.files.filter((f) => f.path !== group.keeper);
+              const isSelected = selected.has(group.id);
+              return (
+                <div
+                  key={group.id}
+                  className={`group-row${isSelected ? ' is-selected' : ''}`}
+                  role="row"
+                  aria-rowindex={range.first + index + 2}
+                  style={{ height: rowHeight }}
+                >
+                  <div role="cell" className="group-cell group-select">
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${name} and its ${copies.length === 1 ? 'copy' : `${copies.length} copies`}`}
+                      checked={isSelected}
+                      disabled={disabled}
+                      onChange={() => onToggle(group.id)}
+                    />
+                  </div>
+                  <div role="cell" className="group-cell group-files">
+                    <span className="group-name" title={group.keeper}>
+                      {name}
+                      {group.note ? (
+                        <span className="group-note" title={group.note}>
+                          {' '}
+                          · {group.note}
+                        </span>
+                      ) : null}
+                    </span>
+                    <span className="group-paths" title={group.files.map((f) => f.path).join('\n')}>
+                      Keeps <span className="mono">{relativeToRoot(group.keeper, root)}</span>
+                      {copies.length
+                        ? ` · copies: ${copies.map((f) => relativeToRoot(f.path, root)).join(', ')}`
+                        : ''}
+                    </span>
+                  </div>
+                  <div role="cell" className="group-cell numeric">
+                    {formatBytes(group.size)}
+                  </div>
+                  <div role="cell" className="group-cell numeric">
+                    {copies.length}
+                  </div>
+                  <div role="cell" className="group-cell numeric">
+                    {bytesOrUnknown(group.sharedBytes)}
+                  </div>
+                  <div role="cell" className="group-cell numeric group-reclaimable">
+                    {bytesOrUnknown(group.reclaimableBytes)}
+                  </div>
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,240 @@
+/**
+ * The Space view end to end in real Chromium through `plumb serve`, on a real XFS reflink loop
+ * mount: scan a folder of copies, read the three totals, turn two groups into clones through the
+ * confirmation, see the measured saving, and find every file intact; then list a sparse file with
+ * its map and punch a file's zeros into holes. Screenshots light and dark.
+ */
+import assert from 'node:assert/strict';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumMissingReason, launchChromium } from '../helpers/chromium.js';
+import { repoRoot, startServe } from '../helpers/cli.js';
+import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
+import { plainCopy, randomFile, reflinkCopy, sha256 } from '../helpers/space-files.js';
+
+const skip = chromiumMissingReason() ?? loopSkipReason('xfs');
+if (skip) console.log(`# skipping the Space UI tests: ${skip}`);
+
+const MiB = 1024 * 1024;
+const artifacts = path.join(repoRoot, 'test-artifacts');
+let server: Awaited<ReturnType<typeof startServe>>;
+let browser: Browser | undefined;
+let fs: MountedFs | undefined;
+let work: string;
+const problems: string[] = [];
+
+before(async () => {
+  if (skip) return;
+  work = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-space-'));
+  mkdirSync(artifacts, { recursive: true });
+  // Inherited by `plumb serve`: journals and results go to temp folders.
+  process.env.PLUMB_STATE_DIR = path.join(work, 'state');
+  process.env.PLUMB_DATA_DIR = path.join(work, 'data');
+  fs = mountLoopFs('xfs', { sizeBytes: 320 * MiB, mkfsArgs: ['-m', 'reflink=1'] });
+  server = await startServe();
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  fs?.unmount();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** Copies in three groups: 8 MiB ×3 plain, 3 MiB with one clone and one plain copy, 300 KB ×2. */
+function makeCopies(root: string): string[] {
+  const big = randomFile(path.join(root, 'video.mov'), 8 * MiB);
+  const photo = randomFile(path.join(root, 'photos', 'photo.raw'), 3 * MiB);
+  const notes = randomFile(path.join(root, 'notes.pdf'), 300_000);
+  return [
+    big,
+    plainCopy(big, path.join(root, 'backup', 'video.mov')),
+    plainCopy(big, path.join(root, 'old', 'video copy.mov')),
+    photo,
+    reflinkCopy(photo, path.join(root, 'photos', 'photo clone.raw')),
+    plainCopy(photo, path.join(root, 'backup', 'photo.raw')),
+    notes,
+    plainCopy(notes, path.join(root, 'backup', 'notes.pdf')),
+    randomFile(path.join(root, 'unique.bin'), 500_000),
+  ];
+}
+
+/** A 64 MiB file with data at 0 and in its middle, holes elsewhere. */
+function makeSparse(file: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const fd = openSync(file, 'w');
+  writeSync(fd, Buffer.alloc(MiB, 7), 0, MiB, 0);
+  writeSync(fd, Buffer.alloc(2 * MiB, 9), 0, 2 * MiB, 32 * MiB);
+  writeSync(fd, Buffer.alloc(1, 1), 0, 1, 64 * MiB - 1);
+  closeSync(fd);
+}
+
+/** A plain file whose middle 4 MiB are written zeros (allocated), for punching. */
+function makeZeroFilled(file: string): void {
+  const fd = openSync(file, 'w');
+  writeSync(fd, Buffer.alloc(MiB, 5));
+  writeSync(fd, Buffer.alloc(4 * MiB, 0));
+  writeSync(fd, Buffer.alloc(MiB, 6));
+  closeSync(fd);
+}
+
+async function openPage(colorScheme: 'light' | 'dark'): Promise<Page> {
+  const page = await browser!.newPage({ viewport: { width: 1280, height: 860 } });
+  await page.emulateMedia({ colorScheme });
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning')
+      problems.push(`${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.goto(`${server.url.href.replace(/#.*$/, '')}#/space`);
+  await page.getByRole('heading', { name: 'Reclaim space' }).waitFor();
+  return page;
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  await page.waitForTimeout(150);
+  await page.screenshot({ path: path.join(artifacts, `ui-space-${name}.png`), fullPage: true });
+}
+
+async function scan(page: Page, folder: string): Promise<void> {
+  await page.getByLabel('Folder to look for copies in').fill(folder);
+  await page.getByRole('button', { name: 'Scan', exact: true }).click();
+  const table = page.getByRole('table', { name: 'Duplicate groups' });
+  const alert = page.getByRole('alert');
+  await table.or(alert).first().waitFor({ timeout: 60_000 });
+  if (await alert.isVisible()) throw new Error(`the scan failed: ${await alert.textContent()}`);
+}
+
+test(
+  'scan, read the totals, apply clones to two groups, and see the measured saving',
+  { skip, timeout: 120_000 },
+  async () => {
+    const root = path.join(fs!.dir, 'copies');
+    const files = makeCopies(root);
+    const before = files.map(sha256);
+
+    const page = await openPage('light');
+    await page.getByRole('heading', { name: 'Find copies that could share storage' }).waitFor();
+    await shoot(page, 'empty-light');
+
+    await scan(page, root);
+    // Nominal: 2 × 8 MiB + 2 × 3 MiB + 300 KB; the clone of the photo is already shared.
+    assert.equal(await page.getByTestId('total-nominal').textContent(), '23.4 MB');
+    assert.equal(await page.getByTestId('total-shared').textContent(), '3.15 MB');
+    assert.equal(await page.getByTestId('total-reclaimable').textContent(), '20.2 MB');
+    const table = page.getByRole('table', { name: 'Duplicate groups' });
+    const rows = table.getByRole('row');
+    assert.equal(await rows.count(), 4, 'a header and three groups');
+    // Largest saving first.
+    assert.match((await rows.nth(1).textContent()) ?? '', /video\.mov.*16\.8 MB$/);
+    assert.match((await rows.nth(3).textContent()) ?? '', /notes\.pdf/);
+    await shoot(page, 'groups-light');
+
+    await page.getByRole('checkbox', { name: 'Select video.mov and its 2 copies' }).check();
+    await page.getByRole('checkbox', { name: 'Select photo.raw and its 2 copies' }).check();
+    assert.equal(
+      await page.getByTestId('selection-summary').textContent(),
+      '2 groups, 4 copies · about 19.9 MB to free',
+    );
+    await page.getByRole('button', { name: 'Replace copies with clones…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Replace copies with clones?' });
+    await dialog.waitFor();
+    const said = (await dialog.getByTestId('confirm-sentences').textContent()) ?? '';
+    assert.match(said, /3 files in 2 groups will become clones/);
+    assert.match(said, /Predicted to free 19\.9 MB/);
+    // The clone of the photo already shares its storage: the plan says so and leaves it alone.
+    assert.match(said, /1 file is already skipped in the plan/);
+    assert.match(said, /Method: /);
+    assert.match(said, /Nothing is deleted\./);
+    assert.match(said, /content is verified before any storage is shared/);
+    await shoot(page, 'confirm-light');
+    await dialog.getByRole('button', { name: 'Replace with clones' }).click();
+
+    await page.getByRole('article', { name: 'What changed' }).waitFor({ timeout: 60_000 });
+    assert.equal(await page.getByTestId('applied-predicted').textContent(), '19.9 MB');
+    assert.equal(await page.getByTestId('applied-done').textContent(), '3');
+    const measured = (await page.getByTestId('applied-measured').textContent()) ?? '';
+    const [value, unit] = measured.split(' ');
+    assert.equal(unit, 'MB', `measured ${measured}`);
+    // Within a few blocks per file of the prediction (XFS metadata, deferred frees).
+    assert.ok(Math.abs(Number(value) - 19.9) <= 0.3, `measured ${measured}`);
+    await shoot(page, 'applied-light');
+
+    assert.deepEqual(files.map(sha256), before, 'every file keeps its content');
+
+    // A fresh scan: the cloned copies now count as shared, only the notes are left to reclaim.
+    await page.getByRole('button', { name: 'Scan again' }).click();
+    await page.getByText(/Scanned .*: 9 files/).waitFor();
+    await page
+      .getByTestId('total-reclaimable')
+      .filter({ hasText: /^30\d KB$/ })
+      .waitFor();
+    const after = page.getByRole('table', { name: 'Duplicate groups' }).getByRole('row');
+    assert.match((await after.nth(1).textContent()) ?? '', /notes\.pdf/, 'notes lead now');
+    assert.match((await after.nth(2).textContent()) ?? '', /video\.mov.*16\.8 MB0 B$/);
+    await page.close();
+
+    const dark = await openPage('dark');
+    await scan(dark, root);
+    await dark.getByRole('checkbox', { name: 'Select every group' }).check();
+    await shoot(dark, 'groups-dark');
+    await dark.close();
+    assert.deepEqual(problems, []);
+  },
+);
+
+test(
+  'the sparse tab lists a sparse file with its map, and punching zeros is an explicit opt-in',
+  { skip, timeout: 60_000 },
+  async () => {
+    const root = path.join(fs!.dir, 'sparse');
+    makeSparse(path.join(root, 'disk.img'));
+    const zeros = path.join(root, 'zeros.bin');
+    makeZeroFilled(zeros);
+    const zerosHash = sha256(zeros);
+
+    for (const scheme of ['light', 'dark'] as const) {
+      const page = await openPage(scheme);
+      await page.getByRole('tab', { name: 'Sparse files' }).click();
+      await page.getByRole('heading', { name: 'Files with holes' }).waitFor();
+      await page.getByLabel('Folder to list sparse files in').fill(root);
+      await page.getByRole('button', { name: 'List sparse files' }).click();
+      const item = page.getByRole('listitem', { name: 'disk.img' });
+      await item.waitFor();
+      assert.equal(await item.getByTestId('sparse-logical').textContent(), '67.1 MB');
+      const map = item.getByRole('img', { name: /^Data and holes: / });
+      assert.match(
+        (await map.getAttribute('aria-label')) ?? '',
+        /3 data ranges holding .*; holes .* \(9\d % of the file\)/,
+      );
+      assert.equal(await map.locator('.hole-map-data').count(), 3);
+
+      if (scheme === 'light') {
+        const punch = page.getByRole('form', { name: 'Punch zeros into holes' });
+        await punch.getByLabel('File').fill(zeros);
+        await punch.getByRole('button', { name: 'Check for zeros' }).click();
+        await punch.getByTestId('punch-warning').waitFor();
+        assert.match(
+          (await punch.getByTestId('punch-warning').textContent()) ?? '',
+          /rewrite it in full/,
+        );
+        const go = punch.getByRole('button', { name: 'Punch holes' });
+        assert.equal(await go.isDisabled(), true, 'nothing happens without the opt-in');
+        await punch.getByLabel(/I understand/).check();
+        await shoot(page, 'sparse-punch-light');
+        await go.click();
+        await punch.getByText(/now takes 2\.10 MB on disk \(was 6\.29 MB\)/).waitFor();
+        assert.equal(sha256(zeros), zerosHash, 'punching keeps the content');
+        // The punched file is sparse now and joins the list.
+        await page.getByRole('listitem', { name: 'zeros.bin' }).waitFor();
+      }
+      await shoot(page, `sparse-${scheme}`);
+      await page.close();
+    }
+    assert.deepEqual(problems, []);
+  },
+);

@@ -1,0 +1,229 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { DedupeReport, DuplicateGroup } from '../../../app/contract/space.js';
+import {
+  confirmationSentences,
+  freedComparison,
+  progressFigures,
+  relativeToRoot,
+  selectionText,
+  sortGroups,
+  summariseSelection,
+  totalLines,
+} from '../../../renderer/src/screens/space/duplicates-view.js';
+
+function group(
+  id: string,
+  size: number,
+  copies: number,
+  reclaimable: number | null,
+): DuplicateGroup {
+  const files = Array.from({ length: copies + 1 }, (_, i) => ({
+    path: `/d/${id}-${i}`,
+    size,
+    ino: i,
+    mtimeMs: 0,
+    ctimeMs: 0,
+    links: 1,
+    reclaimableBytes: i === 0 ? 0 : reclaimable === null ? null : reclaimable / copies,
+    alreadyClone: reclaimable === null ? null : false,
+  }));
+  return {
+    id,
+    size,
+    keeper: files[0]!.path,
+    files,
+    nominalBytes: size * copies,
+    sharedBytes: reclaimable === null ? null : size * copies - reclaimable,
+    reclaimableBytes: reclaimable,
+    note: reclaimable === null ? 'The system cannot tell' : null,
+  };
+}
+
+function report(partial: Partial<DedupeReport>): DedupeReport {
+  return {
+    dryRun: true,
+    method: 'dedupe-range',
+    actions: [],
+    predictedBytes: 0,
+    measuredFreedBytes: null,
+    counts: { planned: 0, done: 0, skipped: 0, failed: 0 },
+    ...partial,
+  };
+}
+
+test('groups sort by reclaimable bytes, unknown ones last by nominal size', () => {
+  const sorted = sortGroups([
+    group('small', 1000, 1, 1000),
+    group('unknown-big', 9e6, 1, null),
+    group('shared', 5e6, 2, 0),
+    group('big', 4e6, 1, 4e6),
+    group('unknown-small', 10, 1, null),
+  ]);
+  assert.deepEqual(
+    sorted.map((g) => g.id),
+    ['big', 'small', 'shared', 'unknown-big', 'unknown-small'],
+  );
+});
+
+test('totals explain themselves and say "Unknown" instead of zero', () => {
+  const known = totalLines(
+    { nominalBytes: 3e6, sharedBytes: 1e6, reclaimableBytes: 2e6, unknownGroups: 0 },
+    true,
+  );
+  assert.deepEqual(
+    known.map((l) => [l.label, l.value]),
+    [
+      ['Duplicate copies', '3.00 MB'],
+      ['Already shared', '1.00 MB'],
+      ['Reclaimable', '2.00 MB'],
+    ],
+  );
+  assert.match(known[0]!.explanation, /overstates/);
+  assert.match(known[2]!.explanation, /already share storage count for nothing/);
+
+  const unknown = totalLines(
+    { nominalBytes: 3e6, sharedBytes: null, reclaimableBytes: null, unknownGroups: 2 },
+    null,
+  );
+  assert.equal(unknown[1]!.value, 'Unknown');
+  assert.equal(unknown[2]!.value, 'Unknown');
+  assert.match(unknown[2]!.explanation, /will not guess/);
+
+  const partly = totalLines(
+    { nominalBytes: 3e6, sharedBytes: 0, reclaimableBytes: 1e6, unknownGroups: 1 },
+    true,
+  );
+  assert.match(partly[2]!.explanation, /could not tell for 1 group/);
+
+  const noSharing = totalLines(
+    { nominalBytes: 3e6, sharedBytes: 0, reclaimableBytes: null, unknownGroups: 0 },
+    false,
+  );
+  assert.equal(noSharing[2]!.value, '0 B');
+  assert.match(noSharing[2]!.explanation, /cannot share storage/);
+});
+
+test('a selection sums copies and known savings, and counts unknown groups apart', () => {
+  const groups = [group('a', 1e6, 2, 2e6), group('b', 5e5, 1, 5e5), group('c', 1e6, 1, null)];
+  const summary = summariseSelection(groups, new Set(['a', 'c']));
+  assert.deepEqual(summary, { groups: 2, copies: 3, reclaimableBytes: 2e6, unknownGroups: 1 });
+  assert.equal(
+    selectionText(summary),
+    '2 groups, 3 copies · about 2.00 MB to free (1 group unknown)',
+  );
+  assert.equal(
+    selectionText(summariseSelection(groups, new Set(['c']))),
+    '1 group, 1 copy · saving unknown until measured',
+  );
+  assert.equal(selectionText(summariseSelection(groups, new Set())), 'No groups selected.');
+});
+
+test('the confirmation repeats the plan: files, bytes, method, nothing deleted, verified first', () => {
+  const planned = (groupId: string, target: string) => ({
+    groupId,
+    keeper: `/d/${groupId}-0`,
+    target,
+    predictedBytes: 1000,
+    status: 'planned' as const,
+    reason: null,
+    code: null,
+  });
+  const sentences = confirmationSentences(
+    report({
+      method: 'clone-rename',
+      predictedBytes: 3_000_000,
+      actions: [
+        planned('a', '/d/a-1'),
+        planned('a', '/d/a-2'),
+        planned('b', '/d/b-1'),
+        { ...planned('b', '/d/b-2'), status: 'skipped', reason: 'changed since the scan' },
+      ],
+      counts: { planned: 3, done: 0, skipped: 1, failed: 0 },
+    }),
+  );
+  assert.equal(sentences[0], '3 files in 2 groups will become clones of their group’s kept file.');
+  assert.match(sentences[1]!, /Predicted to free 3\.00 MB/);
+  assert.match(sentences[2]!, /^Method: Clone, verify, then rename\./);
+  assert.match(sentences[3]!, /^Nothing is deleted\..*verified before any storage is shared/);
+  assert.equal(sentences[4], '1 file is already skipped in the plan and will not be touched.');
+  assert.match(confirmationSentences(report({ predictedBytes: null }))[1]!, /cannot predict/);
+});
+
+test('the result puts the measured saving beside the prediction and reads the difference', () => {
+  const done = { planned: 0, done: 2, skipped: 0, failed: 0 };
+  const same = freedComparison(
+    report({
+      dryRun: false,
+      predictedBytes: 2_000_000,
+      measuredFreedBytes: 2_004_096,
+      counts: done,
+    }),
+  );
+  assert.deepEqual([same.predicted, same.measured], ['2.00 MB', '2.00 MB']);
+  assert.equal(
+    same.sentence,
+    '2 files now share storage. The measured saving matches the prediction.',
+  );
+  const less = freedComparison(
+    report({
+      dryRun: false,
+      predictedBytes: 2_000_000,
+      measuredFreedBytes: 1_000_000,
+      counts: done,
+    }),
+  );
+  assert.match(less.sentence, /freed 1\.00 MB less than predicted/);
+  const unknown = freedComparison(
+    report({ dryRun: false, predictedBytes: null, measuredFreedBytes: 5000, counts: done }),
+  );
+  assert.equal(unknown.predicted, 'Unknown');
+  assert.match(unknown.sentence, /Measured 5\.00 KB freed/);
+  assert.equal(freedComparison(report({ counts: done })).measured, 'Unknown');
+});
+
+test('scan progress shows files, bytes and time left, estimating until it can', () => {
+  assert.equal(progressFigures(null).timeLeft, 'Estimating…');
+  const figures = progressFigures({
+    scanId: 's',
+    phase: 'hash',
+    files: 12345,
+    bytes: 5e9,
+    bytesToHash: 2e9,
+    bytesHashed: 5e8,
+    seconds: 3,
+    secondsLeft: 250,
+  });
+  assert.deepEqual(figures, {
+    files: '12,345',
+    bytes: '5.00 GB',
+    timeLeft: '4 min 10 s',
+    fraction: 0.25,
+    phase: 'Hashing candidates',
+  });
+  assert.equal(
+    progressFigures({ ...figuresInput(), bytesToHash: 0 }).fraction,
+    null,
+    'no fraction before anything needs hashing',
+  );
+});
+
+function figuresInput() {
+  return {
+    scanId: 's',
+    phase: 'walk' as const,
+    files: 1,
+    bytes: 1,
+    bytesToHash: 0,
+    bytesHashed: 0,
+    seconds: 0,
+    secondsLeft: null,
+  };
+}
+
+test('paths read relative to the scanned folder', () => {
+  assert.equal(relativeToRoot('/home/a/backup/x.raw', '/home/a'), 'backup/x.raw');
+  assert.equal(relativeToRoot('/home/a/backup/x.raw', '/home/a/'), 'backup/x.raw');
+  assert.equal(relativeToRoot('/home/ab/x.raw', '/home/a'), '/home/ab/x.raw');
+  assert.equal(relativeToRoot('C:\\Users\\a\\x.raw', 'C:\\Users\\a'), 'x.raw');
+});
