@@ -133,6 +133,8 @@ export const DeviceProfile = z
     }
   });
 export type DeviceProfileInput = z.input<typeof DeviceProfile>;
+/** How many of their own devices a user can keep (a scenario takes at most this many). */
+export const maxOwnDevices = 20;
 export type DeviceProfile = z.output<typeof DeviceProfile>;
 
 export const PriceStep = z.object({
@@ -252,7 +254,7 @@ export const Scenario = z
     /** Options slower than this for any one burst are set aside. */
     maxBurstSeconds: z.number().positive().optional(),
     /** The user's own devices, usable by id in options. */
-    devices: z.array(DeviceProfile).max(20).default([]),
+    devices: z.array(DeviceProfile).max(maxOwnDevices).default([]),
     options: z.array(PlanOption).min(1, 'give at least one option to compare').max(6),
   })
   .strict()
@@ -316,6 +318,10 @@ export const DiskResult = z.object({
   readBytesPerSecond: z.number().nullable(),
   writeBytesPerSecond: z.number(),
   afterCacheWriteBytesPerSecond: z.number(),
+  /** The write cache at today's fill level; null when the device has no cliff. */
+  cacheBytes: z.number().nullable(),
+  /** Ids of the sources of this device's figures (in the evaluation's sources). */
+  sources: z.array(z.string()),
   space: z.array(SpaceYear),
   /** First year the disk breaks its free-space rule, or null. */
   firstShortYear: z.number().nullable(),
@@ -391,4 +397,19 @@ export const plannerOperations = {
   },
   /** Cost, burst times, free space, wear, warnings and a recommendation for each option. */
   'planner.evaluate': { input: Scenario, output: Evaluation },
+  /** The user's own devices, kept in the data folder across restarts. */
+  'planner.devices.list': {
+    input: z.object({}).strict(),
+    output: z.object({ devices: z.array(DeviceProfile) }),
+  },
+  /** Adds a device, or replaces the one with the same id; returns them all. */
+  'planner.devices.save': {
+    input: z.object({ device: DeviceProfile }).strict(),
+    output: z.object({ device: DeviceProfile, devices: z.array(DeviceProfile) }),
+  },
+  /** Removes one of the user's devices; returns the rest. */
+  'planner.devices.delete': {
+    input: z.object({ id: z.string().min(1).max(120) }).strict(),
+    output: z.object({ devices: z.array(DeviceProfile) }),
+  },
 } as const;

@@ -2,13 +2,17 @@
  * Which devices and prices a scenario refers to: the catalogue's, the user's own, and profiles
  * measured by Plumb. Every problem is reported with the field to change.
  */
-import type {
-  Catalogue,
-  DeviceProfile,
-  InternalPriceTier,
-  Scenario,
+import {
+  deviceFigureFields,
+  type Catalogue,
+  type DeviceFigureField,
+  type DeviceProfile,
+  type InternalPriceTier,
+  type Scenario,
+  type Source,
 } from '../../contract/planner.js';
 import { defaultInternalDevice } from './catalogue.js';
+import { formatSeconds, formatSize, formatUsd } from './recommend.js';
 
 export interface ScenarioIssue {
   /** Dotted path of the field, as in the scenario file. */
@@ -18,6 +22,44 @@ export interface ScenarioIssue {
 
 export interface DeviceBook {
   byId: Map<string, DeviceProfile>;
+  /** Sources that are not in the catalogue: the user's figures and their measurements. */
+  ownSources: Map<string, Source>;
+}
+
+const figureLabels: Record<DeviceFigureField, string> = {
+  capacityBytes: 'capacity',
+  priceUsd: 'price',
+  readBytesPerSecond: 'read',
+  writeBytesPerSecond: 'write in the cache',
+  afterCacheWriteBytesPerSecond: 'write after the cache',
+  cacheBytes: 'cache',
+  cacheRecoverySeconds: 'cache recovery',
+  tbwBytes: 'endurance',
+};
+
+function figureText(field: DeviceFigureField, value: number): string {
+  switch (field) {
+    case 'priceUsd':
+      return formatUsd(value);
+    case 'readBytesPerSecond':
+    case 'writeBytesPerSecond':
+    case 'afterCacheWriteBytesPerSecond':
+      return `${Number((value / 1e9).toFixed(2))} GB/s`;
+    case 'cacheRecoverySeconds':
+      return formatSeconds(value);
+    case 'tbwBytes':
+      return `${Number((value / 1e12).toFixed(1))} TBW`;
+    default:
+      return formatSize(value);
+  }
+}
+
+/** Every figure the user gave for a device, as a reader would check it: "capacity 2 TB, …". */
+export function userFigures(device: DeviceProfile, sourceId: string): string {
+  return deviceFigureFields
+    .filter((field) => device.sources[field] === sourceId && typeof device[field] === 'number')
+    .map((field) => `${figureLabels[field]} ${figureText(field, device[field] as number)}`)
+    .join(', ');
 }
 
 /** All devices a scenario may name: catalogue first, then measured, then the user's own. */
@@ -27,16 +69,42 @@ export function deviceBook(
   measured: readonly DeviceProfile[] = [],
 ): DeviceBook {
   const byId = new Map<string, DeviceProfile>();
+  const ownSources = new Map<string, Source>();
   for (const device of catalogue.devices) byId.set(device.id, device);
-  for (const device of measured) byId.set(device.id, { ...device, origin: 'measured' });
-  for (const device of scenario.devices) {
-    const sources = { ...device.sources };
-    for (const [field, value] of Object.entries(device)) {
-      if (typeof value === 'number' && !sources[field]) sources[field] = 'user';
+  for (const device of measured) {
+    byId.set(device.id, { ...device, origin: 'measured' });
+    for (const source of Object.values(device.sources)) {
+      if (source.startsWith('result:')) {
+        ownSources.set(source, {
+          id: source,
+          title: `Measured by Plumb: ${device.name}`,
+          where: `benchmark result ${source.slice('result:'.length)}, saved on this computer`,
+        });
+      } else if (source === 'owned') {
+        ownSources.set(source, {
+          id: source,
+          title: 'A disk you measured is one you have',
+          where: 'it costs nothing more',
+        });
+      }
     }
-    byId.set(device.id, { ...device, sources, origin: 'custom' });
   }
-  return { byId };
+  scenario.devices.forEach((device, index) => {
+    // Figures without a source are the user's: one source per device lists them all.
+    const own = `yours-${index + 1}`;
+    const sources = { ...device.sources };
+    for (const field of deviceFigureFields) {
+      if (typeof device[field] === 'number' && !sources[field]) sources[field] = own;
+    }
+    const custom: DeviceProfile = { ...device, sources, origin: 'custom' };
+    byId.set(device.id, custom);
+    ownSources.set(own, {
+      id: own,
+      title: `Your figures for ${device.name}`,
+      where: userFigures(custom, own) || 'no figures',
+    });
+  });
+  return { byId, ownSources };
 }
 
 /** The price tier for internal upgrades: the scenario's, else the first for this host kind. */

@@ -87,6 +87,9 @@ export function evaluateScenario(
     options: models.map((m) => m.result),
     chart,
     recommendation,
-    sources: catalogue.sources.filter((s) => used.has(s.id)),
+    sources: [
+      ...catalogue.sources.filter((s) => used.has(s.id)),
+      ...[...book.ownSources.values()].filter((s) => used.has(s.id)),
+    ],
   };
 }

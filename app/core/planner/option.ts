@@ -123,6 +123,8 @@ function modelDisk(
       device.readBytesPerSecond === null ? null : capped(device.readBytesPerSecond, ceiling),
     writeBytesPerSecond: inCache,
     afterCacheWriteBytesPerSecond: after,
+    cacheBytes: effectiveCacheBytes(device, space[0]!.freeBytes, rules),
+    sources: [...new Set(Object.values(device.sources))],
     space,
     firstShortYear: firstShortYear(space),
     dailyWriteBytes: plan.dailyWriteBytes,
@@ -275,7 +277,8 @@ export function evaluateOption(
           `${disk.device.name}: its cache recovery time is not known, so no recovery is assumed between repeats of "${burst.name}".`,
         );
       } else {
-        sourceIds.add(disk.device.sources.cacheRecoverySeconds ?? 'user');
+        const source = disk.device.sources.cacheRecoverySeconds;
+        if (source) sourceIds.add(source);
       }
     }
     const sum = (list: { seconds: number }[]) => list.reduce((total, t) => total + t.seconds, 0);
@@ -341,7 +344,6 @@ export function evaluateOption(
         d.result.firstShortYear === null &&
         (d.result.wearLifeYears === null || d.result.wearLifeYears >= scenario.horizonYears),
     );
-  sourceIds.delete('user');
 
   return {
     result: {

@@ -7,11 +7,18 @@ import type { Handlers } from '../dispatch.js';
 import { volumeInfo } from '../volume.js';
 import { builtInCatalogue } from './catalogue.js';
 import { defaultScenario } from './defaults.js';
+import { deviceStore, type DeviceStore } from './device-store.js';
 import { evaluateScenario } from './evaluate.js';
 import { measuredProfiles } from './measured.js';
 import { parseScenario } from './scenario-file.js';
 
-type PlannerOperation = 'planner.catalogue' | 'planner.defaults' | 'planner.evaluate';
+type PlannerOperation =
+  | 'planner.catalogue'
+  | 'planner.defaults'
+  | 'planner.evaluate'
+  | 'planner.devices.list'
+  | 'planner.devices.save'
+  | 'planner.devices.delete';
 
 async function usedBytesOfHome(): Promise<number | null> {
   try {
@@ -23,7 +30,10 @@ async function usedBytesOfHome(): Promise<number | null> {
   }
 }
 
-export function plannerHandlers(measured = measuredProfiles): Pick<Handlers, PlannerOperation> {
+export function plannerHandlers(
+  measured = measuredProfiles,
+  ownDevices: () => DeviceStore = () => deviceStore(),
+): Pick<Handlers, PlannerOperation> {
   return {
     'planner.catalogue': async () => builtInCatalogue(),
     'planner.defaults': async () => {
@@ -45,5 +55,11 @@ export function plannerHandlers(measured = measuredProfiles): Pick<Handlers, Pla
       const { devices } = await measured();
       return evaluateScenario(scenario, builtInCatalogue(), devices);
     },
+    'planner.devices.list': async () => ({ devices: await ownDevices().list() }),
+    'planner.devices.save': async ({ device }) => {
+      const saved = await ownDevices().save(device);
+      return { device: saved.find((d) => d.id === device.id)!, devices: saved };
+    },
+    'planner.devices.delete': async ({ id }) => ({ devices: await ownDevices().delete(id) }),
   };
 }

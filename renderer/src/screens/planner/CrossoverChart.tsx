@@ -16,7 +16,7 @@ import {
 import { useEffect, useState } from 'react';
 import { Line } from 'react-chartjs-2';
 import type { Evaluation } from '../../../../app/contract/planner.js';
-import { formatSeconds, formatSize } from './format.js';
+import { formatRate, formatSeconds, formatSize } from './format.js';
 
 ChartJS.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Legend);
 
@@ -44,6 +44,19 @@ function useThemeColors() {
 }
 
 type Point = { x: number; y: number };
+
+/** A curve in words: each straight stretch with its rate, "2 GB/s up to 50 GB, then 1.4 GB/s". */
+function curveText(points: readonly (readonly [number, number])[]): string {
+  const stretches: string[] = [];
+  for (let i = 1; i < points.length; i += 1) {
+    const [fromBytes, fromSeconds] = points[i - 1]!;
+    const [toBytes, toSeconds] = points[i]!;
+    if (toSeconds <= fromSeconds) continue;
+    const rate = formatRate((toBytes - fromBytes) / (toSeconds - fromSeconds));
+    stretches.push(i < points.length - 1 ? `${rate} up to ${formatSize(toBytes)}` : rate);
+  }
+  return stretches.join(', then ');
+}
 
 /** `print`: drawn at print resolution, for a printed report. */
 export function CrossoverChart({
@@ -148,6 +161,29 @@ export function CrossoverChart({
       <figcaption className="muted">
         Time to write one burst, by size, at today&apos;s fill level. Crossovers: {summary}.
       </figcaption>
+      {print ? null : (
+        <details className="plan-chart-data">
+          <summary>The chart as a table</summary>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Option</th>
+                <th scope="col">Writes at</th>
+                <th scope="col">{formatSize(chart.maxBytes)} takes</th>
+              </tr>
+            </thead>
+            <tbody>
+              {chart.series.map((series) => (
+                <tr key={series.option}>
+                  <th scope="row">{series.name}</th>
+                  <td>{curveText(series.points)}</td>
+                  <td>{formatSeconds(series.points[series.points.length - 1]![1])}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      )}
     </figure>
   );
 }

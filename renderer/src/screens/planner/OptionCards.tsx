@@ -27,7 +27,15 @@ function SourceRef({ id, sources }: { id: string | null; sources: readonly Sourc
   );
 }
 
-function DiskBlock({ disk, horizon }: { disk: DiskResult; horizon: number }) {
+function DiskBlock({
+  disk,
+  horizon,
+  sources,
+}: {
+  disk: DiskResult;
+  horizon: number;
+  sources: readonly Source[];
+}) {
   const end = disk.space[horizon]!;
   const usedShare = Math.min(1, Math.max(0, end.usedBytes / disk.capacityBytes));
   const cliff = disk.afterCacheWriteBytesPerSecond < disk.writeBytesPerSecond;
@@ -38,12 +46,14 @@ function DiskBlock({ disk, horizon }: { disk: DiskResult; horizon: number }) {
         <span className="plan-disk-name">
           {formatSize(disk.capacityBytes)} · {disk.device.name}
           {disk.device.origin === 'measured' ? ' (measured)' : ''}
+          {disk.device.origin === 'custom' ? ' (yours)' : ''}
         </span>
       </div>
       <div className="plan-disk-facts">
         {disk.role === 'external' ? <span>via {disk.link.modeName}</span> : null}
         <span>
           writes {formatRate(disk.writeBytesPerSecond)}
+          {cliff && disk.cacheBytes !== null ? ` for ${formatSize(disk.cacheBytes)}` : ''}
           {cliff ? ` → ${formatRate(disk.afterCacheWriteBytesPerSecond)} after cache` : ''}
         </span>
       </div>
@@ -71,6 +81,14 @@ function DiskBlock({ disk, horizon }: { disk: DiskResult; horizon: number }) {
             : `Wear life about ${disk.wearLifeYears >= 100 ? '100+' : Math.round(disk.wearLifeYears)} years`}
           {disk.wearLifeYears !== null && disk.tbwAssumed ? ' (endurance assumed)' : ''}
         </span>
+        {disk.sources.some((id) => sources.some((s) => s.id === id)) ? (
+          <span className="plan-disk-sources">
+            figures{' '}
+            {disk.sources.map((id) => (
+              <SourceRef key={id} id={id} sources={sources} />
+            ))}
+          </span>
+        ) : null}
       </div>
     </div>
   );
@@ -137,7 +155,7 @@ function OptionCard({
         ))}
       </ul>
       {option.disks.map((disk) => (
-        <DiskBlock key={disk.role} disk={disk} horizon={horizon} />
+        <DiskBlock key={disk.role} disk={disk} horizon={horizon} sources={evaluation.sources} />
       ))}
       {option.warnings.length > 0 ? (
         <ul className="plan-warnings" aria-label="Warnings">

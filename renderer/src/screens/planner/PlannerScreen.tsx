@@ -12,6 +12,7 @@ import type {
 import { ExportPdfButton } from '../../report/ExportPdfButton.js';
 import type { ViewProps } from '../../views.js';
 import { CrossoverChart } from './CrossoverChart.js';
+import { MyDevices } from './MyDevices.js';
 import { OptionCards } from './OptionCards.js';
 import './planner.css';
 import { Recommendation, SourcesList } from './Recommendation.js';
@@ -29,14 +30,22 @@ export function PlannerScreen({ client }: ViewProps) {
   const [evaluation, setEvaluation] = useState<Evaluation | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [own, setOwn] = useState<DeviceProfile[]>([]);
+  const [ownStatus, setOwnStatus] = useState<string | null>(null);
   const latest = useRef(0);
+  // The user's own SSDs travel in every scenario Plumb evaluates or prints.
+  const ownRef = useRef<DeviceProfile[]>([]);
+  const withOwn = (next: Scenario): Scenario => ({ ...next, devices: ownRef.current });
 
   const evaluate = useCallback(
     async (next: Scenario) => {
       const call = ++latest.current;
       setBusy(true);
       try {
-        const result = await client.call('planner.evaluate', next);
+        const result = await client.call('planner.evaluate', {
+          ...next,
+          devices: ownRef.current,
+        });
         if (call !== latest.current) return;
         setEvaluation(result);
         setError(null);
@@ -51,10 +60,25 @@ export function PlannerScreen({ client }: ViewProps) {
 
   useEffect(() => {
     let cancelled = false;
-    Promise.all([client.call('planner.catalogue', {}), client.call('planner.defaults', {})]).then(
-      ([catalogue, defaults]) => {
+    // A damaged file of saved SSDs must not keep the planner from opening: say so, start empty.
+    const ownDevices = client.call('planner.devices.list', {}).then(
+      (reply) => ({ devices: reply.devices, problem: null }),
+      (caught: Error) => ({ devices: [] as DeviceProfile[], problem: caught.message }),
+    );
+    Promise.all([
+      client.call('planner.catalogue', {}),
+      client.call('planner.defaults', {}),
+      ownDevices,
+    ]).then(
+      ([catalogue, defaults, saved]) => {
         if (cancelled) return;
-        setLoaded({ catalogue, measured: defaults.measuredDevices, notes: defaults.notes });
+        ownRef.current = saved.devices;
+        setOwn(saved.devices);
+        setLoaded({
+          catalogue,
+          measured: defaults.measuredDevices,
+          notes: saved.problem ? [...defaults.notes, saved.problem] : defaults.notes,
+        });
         setScenario(defaults.scenario);
         void evaluate(defaults.scenario);
       },
@@ -73,6 +97,69 @@ export function PlannerScreen({ client }: ViewProps) {
     window.clearTimeout(timer.current);
     timer.current = window.setTimeout(() => void evaluate(next), 350);
   };
+
+  const ownChanged = (devices: DeviceProfile[], next: Scenario, status: string) => {
+    ownRef.current = devices;
+    setOwn(devices);
+    setOwnStatus(status);
+    setScenario(next);
+    window.clearTimeout(timer.current);
+    void evaluate(next);
+  };
+  const saveOwn = async (device: DeviceProfile) => {
+    const reply = await client.call('planner.devices.save', { device });
+    const edited = ownRef.current.some((d) => d.id === device.id);
+    ownChanged(
+      reply.devices,
+      scenario!,
+      `${edited ? 'Saved changes to' : 'Saved'} ${reply.device.name}.`,
+    );
+  };
+  const deleteOwn = async (device: DeviceProfile) => {
+    const reply = await client.call('planner.devices.delete', { id: device.id });
+    // Options that used it keep their internal disk and lose the external one.
+    const affected = scenario!.options.flatMap((o, i) =>
+      o.external?.device === device.id ? [i + 1] : [],
+    );
+    const next = {
+      ...scenario!,
+      options: scenario!.options.map((o) =>
+        o.external?.device === device.id ? { ...o, external: undefined } : o,
+      ),
+    };
+    ownChanged(
+      reply.devices,
+      next,
+      `Deleted ${device.name}.${affected.length ? ` Option ${affected.join(' and ')} now ${affected.length > 1 ? 'have' : 'has'} no external SSD.` : ''}`,
+    );
+  };
+  const compareOwn =
+    scenario && scenario.options.length < 6
+      ? (device: DeviceProfile) => {
+          // The smallest internal disk of the options: an external SSD is bought to keep it small.
+          const first = scenario.options.reduce((smallest, o) =>
+            o.internalCapacity < smallest.internalCapacity ? o : smallest,
+          );
+          ownChanged(
+            ownRef.current,
+            {
+              ...scenario,
+              options: [
+                ...scenario.options,
+                {
+                  internalCapacity: first.internalCapacity,
+                  ...(first.internalUpgradeUsd === undefined
+                    ? {}
+                    : { internalUpgradeUsd: first.internalUpgradeUsd }),
+                  ...(first.internalDevice ? { internalDevice: first.internalDevice } : {}),
+                  external: { device: device.id },
+                },
+              ],
+            },
+            `Added an option with ${device.name}.`,
+          );
+        }
+      : null;
 
   return (
     <section className="screen plan-screen" aria-labelledby="plan-title">
@@ -95,6 +182,7 @@ export function PlannerScreen({ client }: ViewProps) {
             scenario={scenario}
             catalogue={loaded.catalogue}
             measured={loaded.measured}
+            own={own}
             busy={busy}
             onChange={change}
             onSubmit={() => void evaluate(scenario)}
@@ -106,6 +194,13 @@ export function PlannerScreen({ client }: ViewProps) {
               ))}
             </ul>
           ) : null}
+          <MyDevices
+            devices={own}
+            onSave={saveOwn}
+            onDelete={deleteOwn}
+            onUse={compareOwn}
+            status={ownStatus}
+          />
           {evaluation ? (
             <div className="plan-results" aria-busy={busy}>
               <Recommendation evaluation={evaluation} />
@@ -116,7 +211,10 @@ export function PlannerScreen({ client }: ViewProps) {
               <SourcesList evaluation={evaluation} />
               {scenario ? (
                 <div className="plan-export">
-                  <ExportPdfButton client={client} request={{ kind: 'planner', scenario }} />
+                  <ExportPdfButton
+                    client={client}
+                    request={{ kind: 'planner', scenario: withOwn(scenario) }}
+                  />
                 </div>
               ) : null}
             </div>

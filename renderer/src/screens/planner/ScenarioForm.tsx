@@ -70,6 +70,8 @@ export interface ScenarioFormProps {
   scenario: Scenario;
   catalogue: Catalogue;
   measured: readonly DeviceProfile[];
+  /** The user's own SSDs, saved in Plumb's data folder. */
+  own: readonly DeviceProfile[];
   busy: boolean;
   onChange: (scenario: Scenario) => void;
   onSubmit: () => void;
@@ -79,6 +81,7 @@ export function ScenarioForm({
   scenario,
   catalogue,
   measured,
+  own,
   busy,
   onChange,
   onSubmit,
@@ -115,10 +118,12 @@ export function ScenarioForm({
     set({ workload: { ...scenario.workload, ...patch } });
 
   const tier = tierFor(scenario.host);
-  const externals = [
-    ...measured.filter((d) => d.placement === 'external'),
-    ...catalogue.devices.filter((d) => d.placement === 'external'),
-  ];
+  const groups = [
+    { label: 'Your own SSDs', devices: own.filter((d) => d.placement === 'external') },
+    { label: 'Measured by Plumb', devices: measured.filter((d) => d.placement === 'external') },
+    { label: 'Catalogue', devices: catalogue.devices.filter((d) => d.placement === 'external') },
+  ].filter((g) => g.devices.length > 0);
+  const externals = groups.flatMap((g) => g.devices);
   const deviceById = new Map(externals.map((d) => [d.id, d]));
 
   const submit = (event: FormEvent) => {
@@ -411,11 +416,15 @@ export function ScenarioForm({
                     }
                   >
                     <option value="">None: internal only</option>
-                    {externals.map((d) => (
-                      <option key={d.id} value={d.id}>
-                        {d.name}
-                        {d.origin === 'measured' ? ' (measured)' : ''}
-                      </option>
+                    {groups.map((group) => (
+                      <optgroup key={group.label} label={group.label}>
+                        {group.devices.map((d) => (
+                          <option key={d.id} value={d.id}>
+                            {d.name}
+                            {d.origin === 'measured' ? ' (measured)' : ''}
+                          </option>
+                        ))}
+                      </optgroup>
                     ))}
                   </select>
                 )}
