@@ -1,5 +1,5 @@
-// ListFolder on Windows: not implemented yet. Volume serial numbers and file ids need a handle per
-// file, so app/core/space/walk.ts lists with Node's fs (which does that) when it sees ENOTSUP.
+// ListFolder on Windows answers ENOTSUP by design: volume serial numbers and file ids need a handle
+// per file, so app/core/space/walk.ts lists with Node's fs (which opens one) when it sees ENOTSUP.
 #include "walk.h"
 
 namespace plumb {
