@@ -8,16 +8,15 @@
  * per-file rate (2–8 MB files at 40 MB/s measured 57 MB/s); at 1–3 s per file it is a few %.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ResultDocument } from '../../app/contract/bench.js';
-import { plumbBin } from '../helpers/cli.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
 import {
   createWriteThrottle,
+  runPlumbThrottled,
   throttleSkipReason,
   type WriteThrottle,
 } from '../helpers/throttle.js';
@@ -28,33 +27,6 @@ const slowRate = 10e6;
 
 const skip = loopSkipReason('ext4') ?? throttleSkipReason();
 if (skip) console.log(`# skipping the throttled-disk test: ${skip}`);
-
-/** Runs the CLI inside the throttle's cgroup; resolves with its exit code and output. */
-function runThrottled(
-  throttle: WriteThrottle,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'sh',
-      [
-        '-c',
-        `echo $$ > '${throttle.procsFile}' && exec "$0" "$@"`,
-        process.execPath,
-        plumbBin,
-        ...args,
-      ],
-      { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 describe('plumb bench on a throttled disk', { skip }, () => {
   let fs: MountedFs | undefined;
@@ -92,7 +64,7 @@ describe('plumb bench on a throttled disk', { skip }, () => {
     );
     const out = path.join(work, 'result.json');
     const controller = throttle!.lowerAfter(cliffBytes, slowRate);
-    const result = await runThrottled(
+    const result = await runPlumbThrottled(
       throttle!,
       ['bench', fs!.dir, '--plan', plan, '--reserve', '16MB', '--json', out],
       { PLUMB_DATA_DIR: path.join(work, 'data') },

@@ -12,8 +12,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumMissingReason, launchChromium } from '../helpers/chromium.js';
-import { spawn } from 'node:child_process';
-import { plumbBin, repoRoot, startServe } from '../helpers/cli.js';
+import { repoRoot, startServe } from '../helpers/cli.js';
 import {
   loopSkipReason,
   mountLoopFs,
@@ -296,40 +295,6 @@ test(
   },
 );
 
-/** `plumb serve` inside the throttle's cgroup, so its writes to the device are throttled. */
-async function serveThrottled(throttle: WriteThrottle): Promise<{ url: URL; stop: () => void }> {
-  const child = spawn(
-    'sh',
-    [
-      '-c',
-      `echo $$ > '${throttle.procsFile}' && exec "$0" "$@"`,
-      process.execPath,
-      plumbBin,
-      'serve',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  const url = await new Promise<URL>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`plumb serve printed no URL: ${output}`)),
-      15_000,
-    );
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(new URL(match[1]!));
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`plumb serve exited (${code}): ${output}`)));
-  });
-  return { url, stop: () => child.kill('SIGTERM') };
-}
-
 test(
   'the live chart marks a cache cliff as soon as it is found, on a throttled disk',
   { skip: noThrottle, timeout: 180_000 },
@@ -339,7 +304,7 @@ test(
     const cliffBytes = 80e6;
     let fs: MountedFs | undefined;
     let throttle: WriteThrottle | undefined;
-    let serving: { url: URL; stop: () => void } | undefined;
+    let serving: Awaited<ReturnType<typeof startServe>> | undefined;
     try {
       fs = mountLoopFs('ext4', {
         sizeBytes: 200 * 1024 ** 3,
@@ -355,7 +320,7 @@ test(
       });
       throttle = createWriteThrottle(fs.device!, 40e6);
       const lowered = throttle.lowerAfter(cliffBytes, 8e6);
-      serving = await serveThrottled(throttle);
+      serving = await startServe([], { cgroupProcsFile: throttle.procsFile });
       const page = await openPage('dark', '#/bench', serving.url);
       await setUp(page, fs.dir, 'Sustained write');
       await page.getByLabel('Write in all').fill('240MB');
@@ -386,7 +351,7 @@ test(
       );
       await page.close();
     } finally {
-      serving?.stop();
+      await serving?.stop();
       throttle?.remove();
       fs?.unmount();
     }

@@ -25,13 +25,29 @@ export function runPlumb(
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** Starts `plumb serve` and resolves with its URL once it has printed it. */
+/**
+ * Starts `plumb serve` and resolves with its URL once it has printed it. With `cgroupProcsFile`
+ * the server joins that cgroup before it starts (a throttled disk's writer must be inside it).
+ */
 export async function startServe(
   args: string[] = [],
+  options: { cgroupProcsFile?: string } = {},
 ): Promise<{ url: URL; stop: () => Promise<number | null> }> {
-  const child = spawn(process.execPath, [plumbBin, 'serve', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const command = [plumbBin, 'serve', ...args];
+  const child = options.cgroupProcsFile
+    ? spawn(
+        'sh',
+        [
+          '-c',
+          `echo $$ > '${options.cgroupProcsFile}' && exec "$0" "$@"`,
+          process.execPath,
+          ...command,
+        ],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      )
+    : spawn(process.execPath, command, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise<URL>((resolve, reject) => {
     const timer = setTimeout(
