@@ -1,8 +1,15 @@
-// `npm run bench:io [-- --dir DIR --size 1GiB --seconds 3 --runs 3]`: the addon and fio on the same
-// file with the same settings, side by side in one run, alternating, medians of the runs, ratios.
+// `npm run bench:io [-- --dir DIR --size 1024 --seconds 2 --runs 7]`: the addon and fio on the same
+// file with the same settings, side by side in one run, in back-to-back pairs that alternate who
+// goes first; per comparison the medians of each side and the median of the per-pair ratios.
 // Not a test: it prints figures for people (see issue 3 for the targets).
+//
+// Why paired ratios: on a shared VM the disk's speed drifts by 2-3x within a minute (host load,
+// CPU steal), far more than the 3-10 % the targets resolve. Two runs taken back to back see
+// nearly the same drift, so their ratio cancels most of it; the median over pairs resists the
+// odd pair that straddles a change. The interquartile range of the pair ratios is printed so a
+// reader can see whether a miss or a pass is within this machine's noise.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,8 +21,8 @@ const { values } = parseArgs({
   options: {
     dir: { type: 'string', default: tmpdir() },
     size: { type: 'string', default: '1024' },
-    seconds: { type: 'string', default: '3' },
-    runs: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '2' },
+    runs: { type: 'string', default: '7' },
     'skip-chunks': { type: 'boolean', default: false },
   },
 });
@@ -62,29 +69,45 @@ function fio(args) {
   return job;
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const quantile = (xs, q) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  return sorted[low] + (sorted[Math.min(low + 1, sorted.length - 1)] - sorted[low]) * (at - low);
+};
+const median = (xs) => quantile(xs, 0.5);
 const fmt = (x, unit) => {
   if (unit === 'MB/s') return `${(x / 1e6).toFixed(1)} MB/s`;
   if (unit === 'IOPS') return `${Math.round(x)} IOPS`;
   if (unit === 'µs') return `${(x * 1e6).toFixed(1)} µs`;
   return String(x);
 };
+
+/** CPU time stolen by the hypervisor so far (Linux /proc/stat), in clock ticks; null elsewhere. */
+function cpuTicks() {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1);
+    const ticks = fields.map(Number);
+    return { steal: ticks[7] ?? 0, total: ticks.reduce((a, b) => a + b, 0) };
+  } catch {
+    return null;
+  }
+}
+
 const rows = [];
-function report(name, unit, addon, peer, target, higherIsBetter = true) {
-  const ratio = addon / peer;
+/** One comparison from its pairs: `a[i]` (addon) and `f[i]` (fio) ran back to back. */
+function report(name, unit, { a, f }, target, higherIsBetter = true) {
+  const ratios = a.map((x, i) => x / f[i]);
+  const ratio = median(ratios);
+  const [q1, q3] = [quantile(ratios, 0.25), quantile(ratios, 0.75)];
   const ok = higherIsBetter ? ratio >= target : ratio <= target;
-  rows.push({
-    name,
-    addon: fmt(addon, unit),
-    fio: fmt(peer, unit),
-    ratio,
-    target,
-    ok,
-    higherIsBetter,
-  });
+  const withinNoise = q1 <= target && target <= q3;
+  rows.push({ name, ratio, q1, q3, target, ok, withinNoise });
   const goal = `${higherIsBetter ? '≥' : '≤'} ${target}`;
   console.log(
-    `${name.padEnd(34)} addon ${fmt(addon, unit).padStart(14)}   fio ${fmt(peer, unit).padStart(14)}   ratio ${ratio.toFixed(3)} (target ${goal}) ${ok ? 'ok' : 'MISSED'}`,
+    `${name.padEnd(44)} addon ${fmt(median(a), unit).padStart(12)}   fio ${fmt(median(f), unit).padStart(12)}   ` +
+      `ratio ${ratio.toFixed(3)} [IQR ${q1.toFixed(2)}–${q3.toFixed(2)}] (target ${goal}) ` +
+      `${ok ? 'ok' : 'MISSED'}${withinNoise ? ' (target inside the spread)' : ''}`,
   );
 }
 
@@ -104,9 +127,10 @@ async function pair(addonRun, fioRun) {
   return { a, f };
 }
 
+const ticksAtStart = cpuTicks();
 try {
   console.log(
-    `bench:io on ${work} (${(await native.volumeInfo(work)).fsType}), file ${sizeBytes / MiB} MiB, ${seconds} s per timed run, median of ${runs}\n`,
+    `bench:io on ${work} (${(await native.volumeInfo(work)).fsType}), file ${sizeBytes / MiB} MiB, ${seconds} s per timed run, ${runs} back-to-back pairs per comparison\n`,
   );
   await native.timedWrite(file, sizeBytes, { chunkBytes: MiB });
   const size = `--size=${sizeBytes}`;
@@ -133,7 +157,7 @@ try {
         return job.write.bw_bytes;
       },
     );
-    report('seq 1 MiB QD1 write', 'MB/s', median(a), median(f), 0.97);
+    report('seq 1 MiB QD1 write', 'MB/s', { a, f }, 0.97);
   }
 
   // 2. Sequential 1 MiB QD1 read of the whole file.
@@ -146,7 +170,7 @@ try {
       () =>
         fio([`--filename=${file}`, '--rw=read', '--bs=1M', size, '--ioengine=psync']).read.bw_bytes,
     );
-    report('seq 1 MiB QD1 read', 'MB/s', median(a), median(f), 0.97);
+    report('seq 1 MiB QD1 read', 'MB/s', { a, f }, 0.97);
   }
 
   const queueRun = (op, blockSize, queueDepth, engine) =>
@@ -177,23 +201,16 @@ try {
     [undefined, 'io_uring'],
     ['threads', 'psync'],
   ]) {
-    const results = { a: [], f: [] };
+    let used = '';
     const { a, f } = await pair(
       async () => {
         const r = await queueRun('randread', 4096, 1, engine);
-        results.engine = r.engine;
+        used = r.engine;
         return r.latency.p50;
       },
       () => fioQueue('randread', '4k', 1, fioEngine).lat_ns.percentile['50.000000'] / 1e9,
     );
-    report(
-      `4K rand read QD1 p50 (${results.engine} vs ${fioEngine})`,
-      'µs',
-      median(a),
-      median(f),
-      1.1,
-      false,
-    );
+    report(`4K rand read QD1 p50 (${used} vs ${fioEngine})`, 'µs', { a, f }, 1.1, false);
   }
 
   // 4. 4 KiB random read QD32: IOPS against fio's libaio.
@@ -207,7 +224,7 @@ try {
       },
       () => fioQueue('randread', '4k', 32, 'libaio').iops,
     );
-    report(`4K rand read QD32 (${used} vs libaio)`, 'IOPS', median(a), median(f), 0.9);
+    report(`4K rand read QD32 (${used} vs libaio)`, 'IOPS', { a, f }, 0.9);
   }
 
   // 5. 1 MiB sequential read QD8.
@@ -221,7 +238,7 @@ try {
       },
       () => fioQueue('read', '1M', 8, 'libaio').bw_bytes,
     );
-    report(`seq 1 MiB QD8 read (${used} vs libaio)`, 'MB/s', median(a), median(f), 0.97);
+    report(`seq 1 MiB QD8 read (${used} vs libaio)`, 'MB/s', { a, f }, 0.97);
   }
 
   // 6. What the timing itself costs: one clock reading, taken twice per system call.
@@ -249,7 +266,20 @@ try {
     }
   }
   const missed = rows.filter((row) => !row.ok).length;
-  console.log(`\n${rows.length - missed} of ${rows.length} comparisons met their target.`);
+  const close = rows.filter((row) => row.withinNoise).length;
+  console.log(
+    `\n${rows.length - missed} of ${rows.length} comparisons met their target` +
+      (close ? `; for ${close} the target lies inside the pair ratios' interquartile range.` : '.'),
+  );
+  const ticksAtEnd = cpuTicks();
+  if (ticksAtStart && ticksAtEnd) {
+    const steal = ticksAtEnd.steal - ticksAtStart.steal;
+    const share = steal / Math.max(1, ticksAtEnd.total - ticksAtStart.total);
+    console.log(
+      `CPU time stolen by the hypervisor during the run: ${(100 * share).toFixed(1)} %` +
+        (share > 0.02 ? ' (a busy host: expect wide spreads)' : ''),
+    );
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -21,4 +21,13 @@ inline std::string Narrow(const std::wstring& w) {
   return s;
 }
 
+// "\\.\C:" for a drive root, "\\?\Volume{...}" for a volume GUID path; empty for network shares.
+inline std::wstring VolumeDevicePath(const std::wstring& root) {
+  std::wstring path = root;
+  while (!path.empty() && path.back() == L'\\') path.pop_back();
+  if (path.size() == 2 && path[1] == L':') return L"\\\\.\\" + path;
+  if (path.rfind(L"\\\\?\\Volume{", 0) == 0) return path;
+  return std::wstring();
+}
+
 }  // namespace plumb
