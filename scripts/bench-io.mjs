@@ -241,6 +241,20 @@ try {
     report(`seq 1 MiB QD8 read (${used} vs libaio)`, 'MB/s', { a, f }, 0.97);
   }
 
+  // The noise floor: fio against itself in the same pairs (4K QD32, the noisiest comparison).
+  // Where its spread is as wide as the addon's, a ratio a little off 1 says nothing about either.
+  {
+    const { a, f } = await pair(
+      async () => fioQueue('randread', '4k', 32, 'libaio').iops,
+      () => fioQueue('randread', '4k', 32, 'libaio').iops,
+    );
+    const ratios = a.map((x, i) => x / f[i]);
+    console.log(
+      `${'noise floor: fio vs fio, 4K QD32'.padEnd(44)} ratio ${median(ratios).toFixed(3)} ` +
+        `[IQR ${quantile(ratios, 0.25).toFixed(2)}–${quantile(ratios, 0.75).toFixed(2)}] (ideal 1; not a target)`,
+    );
+  }
+
   // 6. What the timing itself costs: one clock reading, taken twice per system call.
   const clock = median([1, 2, 3].map(() => native.clockOverheadNanos()));
   console.log(
