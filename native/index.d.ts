@@ -144,7 +144,7 @@ export interface NativeFileSharing {
   logicalBytes: number;
   /** Bytes allocated to the file (st_blocks × 512; Windows: compressed/sparse size). */
   allocatedBytes: number;
-  /** Linux FIEMAP extents with physical offsets; null where the OS has no such map. */
+  /** Physical extents with offsets (Linux FIEMAP, Windows ReFS refcounted extents); null where the OS has no such map. */
   extents: NativeExtent[] | null;
   /** Bytes in extents flagged shared (Linux), or allocated minus private bytes (macOS). */
   sharedBytes: number | null;

@@ -20,7 +20,7 @@ export interface PhysicalExtent {
 /** Storage facts of one member of a group of identical files. */
 export interface MemberStorage {
   allocatedBytes: number;
-  /** Linux FIEMAP extents; null when the OS has no physical map. */
+  /** Physical extents (Linux FIEMAP, Windows ReFS refcounted extents); null when the OS has no map. */
   extents: PhysicalExtent[] | null;
   /** macOS: equal clone ids are full clones of each other. */
   cloneId: string | null;

@@ -1,12 +1,15 @@
 // Windows space primitives: ReFS block cloning (FSCTL_DUPLICATE_EXTENTS_TO_FILE), sparse files
 // (FSCTL_SET_SPARSE, FSCTL_SET_ZERO_DATA, FSCTL_QUERY_ALLOCATED_RANGES), times, attributes and ACL.
-// Windows reports no physical sharing here, so sharing stays unknown rather than guessed.
+// Physical sharing from ReFS's FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT (extents with reference
+// counts); where the file system does not answer it (NTFS, older Windows), sharing stays unknown.
 #include "space.h"
 
 #include <windows.h>
 #include <winioctl.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "win/paths.h"
@@ -18,6 +21,11 @@
 
 #ifndef FILE_SUPPORTS_BLOCK_REFCOUNTING
 #define FILE_SUPPORTS_BLOCK_REFCOUNTING 0x08000000
+#endif
+
+#ifndef FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT  // Windows 10 2004+ SDKs; not in mingw
+#define FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT \
+  CTL_CODE(FILE_DEVICE_FILE_SYSTEM, 244, METHOD_NEITHER, FILE_ANY_ACCESS)
 #endif
 
 namespace plumb {
@@ -127,6 +135,70 @@ bool HasAlternateStreams(const std::string& path) {
 
 }  // namespace
 
+namespace {
+
+// The reply of FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT ([MS-FSCC] 2.3.34), declared here with
+// our own names because mingw lacks it.
+struct RefcountExtent {
+  LONGLONG nextVcn;
+  LONGLONG lcn;  // -1: a hole in a sparse file, or a partly allocated compression unit
+  DWORD referenceCount;
+};
+struct RefcountPointers {
+  DWORD extentCount;
+  LONGLONG startingVcn;
+  RefcountExtent extents[1];
+};
+static_assert(offsetof(RefcountPointers, extents) == 16 && sizeof(RefcountExtent) == 24,
+              "RETRIEVAL_POINTERS_AND_REFCOUNT_BUFFER layout");
+
+// The file's physical extents with reference counts, or nullopt where the file system does not
+// keep them (only ReFS does) or an extent's place is not a plain cluster run.
+std::optional<std::vector<FileExtent>> RefcountedExtents(const std::string& path) {
+  wchar_t root[MAX_PATH];
+  DWORD sectorsPerCluster = 0, bytesPerSector = 0, freeClusters = 0, totalClusters = 0;
+  if (!GetVolumePathNameW(Widen(path).c_str(), root, MAX_PATH) ||
+      !GetDiskFreeSpaceW(root, &sectorsPerCluster, &bytesPerSector, &freeClusters,
+                         &totalClusters)) {
+    return std::nullopt;
+  }
+  const uint64_t cluster = uint64_t{sectorsPerCluster} * bytesPerSector;
+  Handle file(OpenPath(path, FILE_READ_ATTRIBUTES,
+                       FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, OPEN_EXISTING));
+  if (!file.ok() || cluster == 0) return std::nullopt;
+  std::vector<FileExtent> extents;
+  constexpr size_t kExtentsPerCall = 64;
+  std::vector<LONGLONG> storage(
+      (offsetof(RefcountPointers, extents) + kExtentsPerCall * sizeof(RefcountExtent)) /
+      sizeof(LONGLONG));
+  auto* reply = reinterpret_cast<RefcountPointers*>(storage.data());
+  const DWORD replyBytes = static_cast<DWORD>(storage.size() * sizeof(LONGLONG));
+  LONGLONG startingVcn = 0;
+  for (;;) {
+    DWORD returned = 0;
+    const BOOL ok = DeviceIoControl(file.h, FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT, &startingVcn,
+                                    sizeof startingVcn, reply, replyBytes, &returned, nullptr);
+    const DWORD error = ok ? ERROR_SUCCESS : GetLastError();
+    if (error == ERROR_HANDLE_EOF) break;  // no clusters at or past startingVcn (an empty file)
+    if (error != ERROR_SUCCESS && error != ERROR_MORE_DATA) return std::nullopt;
+    LONGLONG vcn = reply->startingVcn;
+    for (DWORD i = 0; i < reply->extentCount; ++i) {
+      const RefcountExtent& e = reply->extents[i];
+      if (e.lcn >= 0) {
+        extents.push_back(
+            FileExtent{static_cast<uint64_t>(vcn) * cluster, static_cast<uint64_t>(e.lcn) * cluster,
+                       static_cast<uint64_t>(e.nextVcn - vcn) * cluster, e.referenceCount > 1});
+      }
+      vcn = e.nextVcn;
+    }
+    if (error == ERROR_SUCCESS || reply->extentCount == 0) break;
+    startingVcn = vcn;
+  }
+  return extents;
+}
+
+}  // namespace
+
 bool QueryFileSharing(const std::string& path, FileSharing* out, SysError* err) {
   WIN32_FILE_ATTRIBUTE_DATA data;
   if (!GetFileAttributesExW(Widen(path).c_str(), GetFileExInfoStandard, &data)) {
@@ -136,6 +208,13 @@ bool QueryFileSharing(const std::string& path, FileSharing* out, SysError* err) 
   out->logicalBytes = (static_cast<uint64_t>(data.nFileSizeHigh) << 32) | data.nFileSizeLow;
   out->allocatedBytes = AllocatedBytes(path);
   out->compressed = (data.dwFileAttributes & FILE_ATTRIBUTE_COMPRESSED) != 0;
+  if (auto extents = RefcountedExtents(path)) {
+    uint64_t shared = 0;
+    for (const FileExtent& e : *extents)
+      if (e.shared) shared += e.length;
+    out->sharedBytes = shared;
+    out->extents = std::move(extents);
+  }
   return true;
 }
 
