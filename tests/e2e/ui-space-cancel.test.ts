@@ -1,0 +1,114 @@
+/**
+ * Cancelling a duplicate scan from the Space view, in real Chromium through `plumb serve`, on a
+ * disk slow enough to catch the scan mid-hash: the server reads an ext4 loop device through a
+ * cgroup block throttle (3 MB/s), with the page cache dropped first. The progress card must show
+ * a time left, Cancel must end the scan within a couple of seconds, and the next scan must work.
+ */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { chromiumMissingReason, launchChromium } from '../helpers/chromium.js';
+import { startServe } from '../helpers/cli.js';
+import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
+import { plainCopy, randomFile } from '../helpers/space-files.js';
+import {
+  createWriteThrottle,
+  throttleSkipReason,
+  type WriteThrottle,
+} from '../helpers/throttle.js';
+
+const skip = chromiumMissingReason() ?? loopSkipReason('ext4') ?? throttleSkipReason();
+if (skip) console.log(`# skipping the Space scan-cancel test: ${skip}`);
+
+const MiB = 1024 * 1024;
+const groups = 6;
+const fileBytes = 6 * MiB;
+let fs: MountedFs | undefined;
+let throttle: WriteThrottle | undefined;
+let server: Awaited<ReturnType<typeof startServe>> | undefined;
+let browser: Browser | undefined;
+
+before(async () => {
+  if (skip) return;
+  fs = mountLoopFs('ext4', { sizeBytes: 256 * MiB });
+  // True copies of equal size: telling them apart takes reading every byte (72 MiB in all).
+  for (let i = 0; i < groups; i += 1) {
+    const original = randomFile(path.join(fs.dir, 'photos', `raw-${i}.dng`), fileBytes);
+    plainCopy(original, path.join(fs.dir, 'backup', `raw-${i}.dng`));
+  }
+  throttle = createWriteThrottle(fs.device!, 1e12);
+  server = await startServe([], { cgroupProcsFile: throttle.procsFile });
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  throttle?.remove();
+  fs?.unmount();
+});
+
+/** Makes the next scan read from the (throttled) device rather than from memory. */
+function dropPageCache(): void {
+  spawnSync('sync');
+  writeFileSync('/proc/sys/vm/drop_caches', '3');
+}
+
+test(
+  'a scan shows its time left, stops within two seconds of Cancel, and the next scan works',
+  { skip, timeout: 120_000 },
+  async () => {
+    const problems: string[] = [];
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 860 } });
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning')
+        problems.push(`${message.type()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(`${server!.url.href.replace(/#.*$/, '')}#/space`);
+    await page.getByRole('heading', { name: 'Reclaim space' }).waitFor();
+
+    dropPageCache();
+    throttle!.setReadBytesPerSecond(3e6);
+    await page.getByLabel('Folder to look for copies in').fill(fs!.dir);
+    await page.getByRole('button', { name: 'Scan', exact: true }).click();
+    const card = page.getByRole('article', { name: `Scanning ${fs!.dir}` });
+    await card.waitFor();
+    // Hashing has begun and the card says how long is left (a duration, not "Estimating…").
+    const bar = card.getByRole('progressbar', { name: 'Scan progress' });
+    await page.waitForFunction(
+      () => {
+        const value = document
+          .querySelector('[aria-label="Scan progress"]')
+          ?.getAttribute('aria-valuenow');
+        const left = document.querySelector('[data-testid="scan-time-left"]')?.textContent ?? '';
+        return value !== null && value !== undefined && /\d/.test(left);
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
+    assert.equal(await bar.getAttribute('aria-valuetext'), 'Hashing candidates');
+    const done = Number(await bar.getAttribute('aria-valuenow'));
+    assert.ok(done < 100, `the scan must still be running when cancelled (at ${done} %)`);
+
+    const clicked = Date.now();
+    await card.getByRole('button', { name: 'Cancel scan' }).click();
+    await page.getByText(/^Scan cancelled\. Nothing was changed/).waitFor({ timeout: 10_000 });
+    const seconds = (Date.now() - clicked) / 1000;
+    console.log(`the scan stopped ${seconds.toFixed(2)} s after Cancel, at ${done} % hashed`);
+    assert.ok(seconds < 2, `cancel took ${seconds.toFixed(2)} s`);
+    assert.equal(await page.getByRole('table', { name: 'Duplicate groups' }).count(), 0);
+
+    // The server is free again: a full scan at the disk's own speed finds every pair.
+    throttle!.setReadBytesPerSecond(1e12);
+    await page.getByRole('button', { name: 'Scan', exact: true }).click();
+    const table = page.getByRole('table', { name: 'Duplicate groups' });
+    await table.waitFor({ timeout: 60_000 });
+    assert.equal(await table.getByRole('row').count(), groups + 1, 'one row per pair + header');
+    await page.close();
+    assert.deepEqual(problems, []);
+  },
+);
