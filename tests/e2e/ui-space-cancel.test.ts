@@ -79,17 +79,14 @@ test(
     await card.waitFor();
     // Hashing has begun and the card says how long is left (a duration, not "Estimating…").
     const bar = card.getByRole('progressbar', { name: 'Scan progress' });
-    await page.waitForFunction(
-      () => {
-        const value = document
-          .querySelector('[aria-label="Scan progress"]')
-          ?.getAttribute('aria-valuenow');
-        const left = document.querySelector('[data-testid="scan-time-left"]')?.textContent ?? '';
-        return value !== null && value !== undefined && /\d/.test(left);
-      },
-      undefined,
-      { timeout: 30_000 },
-    );
+    const timeLeft = card.getByTestId('scan-time-left');
+    for (const deadline = Date.now() + 30_000; ; await page.waitForTimeout(100)) {
+      const value = await bar.getAttribute('aria-valuenow');
+      const left = (await timeLeft.textContent()) ?? '';
+      if (value !== null && /\d/.test(left)) break;
+      if (Date.now() > deadline)
+        throw new Error(`no time left was shown (progress ${value}, time left "${left}")`);
+    }
     assert.equal(await bar.getAttribute('aria-valuetext'), 'Hashing candidates');
     const done = Number(await bar.getAttribute('aria-valuenow'));
     assert.ok(done < 100, `the scan must still be running when cancelled (at ${done} %)`);
