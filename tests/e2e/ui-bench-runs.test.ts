@@ -228,8 +228,13 @@ test(
       assert.match(
         (await alert.textContent()) ?? '',
         new RegExp(
-          `^The paired plan needs .* on the volume of ${small.dir}, but only 0 B may be used there\\. The free-space guard keeps`,
+          `^The paired plan needs .* on the volume of ${small.dir}, but only 0 B may be used there\\. The free-space guard keeps .*; choose a smaller run`,
         ),
+      );
+      assert.doesNotMatch(
+        (await alert.textContent()) ?? '',
+        /--/,
+        'no command-line flags on screen',
       );
       assert.equal(await page.getByRole('article').count(), 0, 'no run is shown');
       await shoot(page, 'setup-refused-dark');

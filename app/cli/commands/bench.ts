@@ -1,4 +1,5 @@
 import { PairedDirection } from '../../contract/bench.js';
+import { PlumbError } from '../../contract/errors.js';
 import { writeFileAtomic } from '../../core/bench/results-store.js';
 import { nativeBenchIO } from '../../core/bench/bench-io.js';
 import { loadPlan, scalePlan } from '../../core/bench/plans.js';
@@ -121,7 +122,7 @@ export const benchCommand: Command = {
         store,
       },
       nativeBenchIO(),
-    );
+    ).catch(withGuardFlags);
     progress.clear();
     const json = `${JSON.stringify(document, null, 2)}\n`;
     if (values.json === '-') {
@@ -136,3 +137,19 @@ export const benchCommand: Command = {
     return exitCode.ok;
   },
 };
+
+/** The guard's refusal names the app's settings; on the command line these flags do the same. */
+function withGuardFlags(error: unknown): never {
+  if (
+    error instanceof PlumbError &&
+    error.code === 'ENOSPC' &&
+    error.message.includes('free-space guard')
+  ) {
+    throw new PlumbError(
+      error.code,
+      `${error.message} Here: --scale or --total for a smaller run, --reserve to change the guard.`,
+      { cause: error },
+    );
+  }
+  throw error;
+}

@@ -8,6 +8,7 @@ import { formatBytes } from '../units.js';
 import { cancelledError, isCancelled, type VolumeFacts } from './bench-io.js';
 import type { ResultsStore } from './results-store.js';
 import type { RunContext } from './run-context.js';
+import { guardAdvice } from './space-guard.js';
 
 /** The folder, resolved, with a clear error when it is not a usable folder. */
 export async function checkFolder(folder: string): Promise<string> {
@@ -77,5 +78,5 @@ export async function finish(
 }
 
 export function guardHint(reserve: number): string {
-  return `The free-space guard keeps ${formatBytes(reserve)} free; use --scale or --total for a smaller run, or --reserve to change the guard.`;
+  return `The free-space guard keeps ${formatBytes(reserve)} free; ${guardAdvice}`;
 }

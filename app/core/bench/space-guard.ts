@@ -1,5 +1,9 @@
 import { formatBytes } from '../units.js';
 
+/** What to do about a refusal, in words that fit every front end (the CLI adds its flags). */
+export const guardAdvice =
+  'choose a smaller run (a lower scale, or less to write in all) or a folder on a volume with more free space.';
+
 export interface ReservePolicy {
   /** Share of the volume to keep free (default 0.1). */
   fraction: number;
@@ -33,6 +37,6 @@ export function guardMessage(neededBytes: number, availableBytes: number, reserv
   return (
     `Not enough free space: writing ${formatBytes(neededBytes)} would leave less than ` +
     `${formatBytes(reserve)} free (${formatBytes(availableBytes)} is free now). The guard keeps the ` +
-    'larger of 10 % of the volume and 20 GB free; use --scale or --total for a smaller run, or --reserve to change the guard.'
+    `larger of 10 % of the volume and 20 GB free; ${guardAdvice}`
   );
 }
