@@ -358,33 +358,35 @@ export function TestSetup({
             Through the system cache (buffered)
           </label>
           <span className="options-spacer" />
-          <button
-            type="button"
-            className="button button-small"
-            onClick={() => importRef.current?.click()}
-          >
-            Import plan…
-          </button>
-          <input
-            ref={importRef}
-            type="file"
-            accept="application/json,.json"
-            className="visually-hidden"
-            tabIndex={-1}
-            aria-label="Plan file to import"
-            onChange={(event) => void importPlan(event)}
-          />
-          <button
-            type="button"
-            className="button button-small"
-            disabled={!plan}
-            onClick={() =>
-              plan &&
-              saveTextFile(`${plan.name}.plumb-plan.json`, planFileText(plan), 'application/json')
-            }
-          >
-            Export plan
-          </button>
+          <div className="plan-file-actions">
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => importRef.current?.click()}
+            >
+              Import plan…
+            </button>
+            <input
+              ref={importRef}
+              type="file"
+              accept="application/json,.json"
+              className="visually-hidden"
+              tabIndex={-1}
+              aria-label="Plan file to import"
+              onChange={(event) => void importPlan(event)}
+            />
+            <button
+              type="button"
+              className="button button-small"
+              disabled={!plan}
+              onClick={() =>
+                plan &&
+                saveTextFile(`${plan.name}.plumb-plan.json`, planFileText(plan), 'application/json')
+              }
+            >
+              Export plan
+            </button>
+          </div>
         </div>
         {totalInvalid ? <p className="inline-error">Type a size such as 200 GB or 512MB.</p> : null}
         {needsSecond ? (
