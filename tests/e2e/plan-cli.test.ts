@@ -4,7 +4,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { Evaluation } from '../../app/contract/planner.js';
+import { DeviceProfile, Evaluation } from '../../app/contract/planner.js';
+import { DeviceStore } from '../../app/core/planner/device-store.js';
 import { repoRoot, runPlumb } from '../helpers/cli.js';
 
 const example = (name: string) => path.join(repoRoot, 'examples', 'scenarios', name);
@@ -74,5 +75,45 @@ test('bad command lines exit 2; bad scenarios exit 1 with one line naming the fi
     assert.match(missing.stderr, /Cannot read the scenario .*missing\.json: no such file/);
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('an SSD saved in the app can be named in a scenario file by its id', async () => {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'plumb-plan-saved-'));
+  try {
+    const mine = {
+      id: 'my-usb-ssd',
+      name: 'My old USB SSD',
+      interface: 'usb32g2' as const,
+      capacityBytes: 1e12,
+      priceUsd: 0,
+      writeBytesPerSecond: 900e6,
+      readBytesPerSecond: 950e6,
+    };
+    await new DeviceStore(path.join(dataDir, 'planner-devices.json')).save(
+      DeviceProfile.parse(mine),
+    );
+    const file = path.join(dataDir, 'scenario.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        host: { kind: 'apple-silicon', port: 'tb5' },
+        data: { keepInternal: '250GB', movable: '400GB' },
+        workload: { bursts: [{ name: 'Import', size: '50GB', target: 'movable' }] },
+        options: [
+          { name: 'Keep my SSD', internalCapacity: '512GB', external: { device: mine.id } },
+          { name: 'TB5', internalCapacity: '512GB', external: { device: 'tb5-2tb' } },
+        ],
+      }),
+    );
+    const result = runPlumb(['plan', file], { env: { PLUMB_DATA_DIR: dataDir } });
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /external My old USB SSD, 1 TB via USB 3\.2 Gen 2; write 0\.90 GB\/s/);
+    // Without the saved device the same file names an unknown device.
+    const elsewhere = runPlumb(['plan', file], { env });
+    assert.equal(elsewhere.status, 1);
+    assert.match(elsewhere.stderr, /unknown device "my-usb-ssd"/);
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
   }
 });

@@ -1,5 +1,6 @@
-import type { DiskResult, Evaluation, OptionResult } from '../../contract/planner.js';
+import type { DiskResult, Evaluation, OptionResult, Scenario } from '../../contract/planner.js';
 import { builtInCatalogue } from '../../core/planner/catalogue.js';
+import { deviceStore } from '../../core/planner/device-store.js';
 import { evaluateScenario } from '../../core/planner/evaluate.js';
 import { measuredProfiles } from '../../core/planner/measured.js';
 import { formatSeconds, formatSize, formatUsd } from '../../core/planner/recommend.js';
@@ -97,10 +98,30 @@ export function planReport(evaluation: Evaluation): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * The devices saved in the app (Planner → your own SSDs) that the scenario's options name by id
+ * but the file does not define, added to it; the file's own definitions win.
+ */
+export async function withSavedDevices(scenario: Scenario): Promise<Scenario> {
+  const defined = new Set([
+    ...scenario.devices.map((d) => d.id),
+    ...builtInCatalogue().devices.map((d) => d.id),
+  ]);
+  const missing = new Set(
+    scenario.options
+      .flatMap((o) => [o.internalDevice, o.external?.device])
+      .filter((id): id is string => id !== undefined && !defined.has(id)),
+  );
+  if (missing.size === 0) return scenario;
+  const saved = (await deviceStore().list()).filter((d) => missing.has(d.id));
+  return saved.length === 0 ? scenario : { ...scenario, devices: [...scenario.devices, ...saved] };
+}
+
 export const planCommand: Command = {
   name: 'plan',
   summary: 'compare storage purchases (bigger internal SSD or external) for your workloads',
-  usage: 'plumb plan SCENARIO.json [--json]   (examples in examples/scenarios/)',
+  usage:
+    'plumb plan SCENARIO.json [--json]   (examples in examples/scenarios/; options may name saved results as "result:ID" and the SSDs saved in the app by id)',
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, 'plan');
     if (values.help) {
@@ -109,7 +130,7 @@ export const planCommand: Command = {
     }
     if (positionals.length !== 1)
       throw new UsageError('Give one scenario file: plumb plan SCENARIO.json');
-    const scenario = await loadScenarioFile(positionals[0]!);
+    const scenario = await withSavedDevices(await loadScenarioFile(positionals[0]!));
     // Saved benchmark results are devices too: options may name them as "result:ID".
     const { devices } = await measuredProfiles();
     const evaluation = evaluateScenario(scenario, builtInCatalogue(), devices);
