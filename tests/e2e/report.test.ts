@@ -34,6 +34,7 @@ import {
   inkShare,
   pdfPageCount,
   pdfPageSize,
+  pdfPageText,
   pdfText,
   popplerMissingReason,
   renderPage,
@@ -143,6 +144,18 @@ describe('plumb report', { skip }, () => {
     assert.match(text, /every file/i, 'the per-file appendix');
     assert.deepEqual(pdfPageSize(out), { width: 595.92, height: 842.88 }, 'A4');
     assertPagesDrawn(out, 'report-result');
+    // The appendix's column names head every page it runs onto, through the last.
+    const pages = pdfPageCount(out);
+    const first = [...Array(pages).keys()]
+      .map((i) => i + 1)
+      .find((page) => /EVERY FILE/i.test(pdfPageText(out, page)));
+    assert.ok(first !== undefined && first < pages, 'the appendix runs onto more than one page');
+    for (let page = first; page <= pages; page += 1)
+      assert.match(
+        pdfPageText(out, page),
+        /#\s+Phase\s+Size\s+Time\s+Rate\s+Data so far\s+At/,
+        `page ${page} repeats the appendix's header`,
+      );
 
     const charts = embeddedImages(out);
     assert.equal(charts.length, 2, 'both charts');

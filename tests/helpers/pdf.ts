@@ -33,6 +33,11 @@ export function pdfText(file: string): string {
   return run('pdftotext', [file, '-']).replace(/\s+/g, ' ');
 }
 
+/** One page's text with its layout kept (columns stay on one line). */
+export function pdfPageText(file: string, page: number): string {
+  return run('pdftotext', ['-layout', '-f', String(page), '-l', String(page), file, '-']);
+}
+
 export function pdfPageCount(file: string): number {
   const match = /^Pages:\s+(\d+)/m.exec(run('pdfinfo', [file]));
   if (!match) throw new Error(`pdfinfo gave no page count for ${file}`);

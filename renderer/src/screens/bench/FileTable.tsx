@@ -33,23 +33,48 @@ const columns: {
   { id: 't', title: 'At', format: (r) => formatDuration(r.t) },
 ];
 
+/**
+ * The appendix of a printed report: every row in run order as a real table, whose header the
+ * browser repeats at the top of every printed page.
+ */
+function PrintFileTable({ rows }: { rows: ReturnType<typeof fileRows> }) {
+  return (
+    <table className="file-table-print" aria-label="Files">
+      <thead>
+        <tr>
+          {columns.map((column) => (
+            <th key={column.id} scope="col" className={`file-cell file-cell-${column.id}`}>
+              {column.title}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.order} className={`file-row-${row.phase}`}>
+            {columns.map((column) => (
+              <td key={column.id} className={`file-cell file-cell-${column.id}`}>
+                {column.format(row)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 /** `print`: every row in run order, no scrolling or sorting (the appendix of a printed report). */
 export function FileTable({ files, print = false }: { files: FileRecord[]; print?: boolean }) {
   const [sort, setSort] = useState<FileSort>({ column: 'order', direction: 'ascending' });
   const [scrollTop, setScrollTop] = useState(0);
   const rows = useMemo(() => sortFileRows(fileRows(files), sort), [files, sort]);
-  const range = print
-    ? visibleRows(rows.length, rowHeight, 0, rows.length * rowHeight, 0)
-    : visibleRows(rows.length, rowHeight, scrollTop, viewportHeight);
+  if (print) return <PrintFileTable rows={rows} />;
+  const range = visibleRows(rows.length, rowHeight, scrollTop, viewportHeight);
   const onScroll = (event: UIEvent<HTMLDivElement>) => setScrollTop(event.currentTarget.scrollTop);
 
   return (
-    <div
-      className={`file-table${print ? ' file-table-print' : ''}`}
-      role="table"
-      aria-label="Files"
-      aria-rowcount={rows.length + 1}
-    >
+    <div className="file-table" role="table" aria-label="Files" aria-rowcount={rows.length + 1}>
       <div className="file-table-head" role="rowgroup">
         <div className="file-row" role="row" aria-rowindex={1}>
           {columns.map((column) => (
@@ -59,20 +84,16 @@ export function FileTable({ files, print = false }: { files: FileRecord[]; print
               className={`file-cell file-cell-${column.id}`}
               aria-sort={sort.column === column.id ? sort.direction : 'none'}
             >
-              {print ? (
-                column.title
-              ) : (
-                <button
-                  type="button"
-                  className="sort-button"
-                  onClick={() => setSort(nextSort(sort, column.id))}
-                >
-                  {column.title}
-                  <span className="sort-arrow" aria-hidden="true">
-                    {sort.column === column.id ? (sort.direction === 'ascending' ? '▲' : '▼') : ''}
-                  </span>
-                </button>
-              )}
+              <button
+                type="button"
+                className="sort-button"
+                onClick={() => setSort(nextSort(sort, column.id))}
+              >
+                {column.title}
+                <span className="sort-arrow" aria-hidden="true">
+                  {sort.column === column.id ? (sort.direction === 'ascending' ? '▲' : '▼') : ''}
+                </span>
+              </button>
             </div>
           ))}
         </div>
@@ -80,24 +101,20 @@ export function FileTable({ files, print = false }: { files: FileRecord[]; print
       <div
         className="file-table-body"
         role="rowgroup"
-        tabIndex={print ? undefined : 0}
-        aria-label={print ? 'File rows' : 'File rows, scrollable'}
-        onScroll={print ? undefined : onScroll}
-        style={
-          print
-            ? undefined
-            : { height: Math.min(viewportHeight, Math.max(rowHeight, rows.length * rowHeight)) }
-        }
+        tabIndex={0}
+        aria-label="File rows, scrollable"
+        onScroll={onScroll}
+        style={{ height: Math.min(viewportHeight, Math.max(rowHeight, rows.length * rowHeight)) }}
       >
-        <div style={print ? undefined : { height: range.totalHeight, position: 'relative' }}>
-          <div style={print ? undefined : { transform: `translateY(${range.offsetTop}px)` }}>
+        <div style={{ height: range.totalHeight, position: 'relative' }}>
+          <div style={{ transform: `translateY(${range.offsetTop}px)` }}>
             {rows.slice(range.first, range.last).map((row, index) => (
               <div
                 className={`file-row file-row-${row.phase}`}
                 role="row"
                 key={row.order}
                 aria-rowindex={range.first + index + 2}
-                style={print ? undefined : { height: rowHeight }}
+                style={{ height: rowHeight }}
               >
                 {columns.map((column) => (
                   <div key={column.id} role="cell" className={`file-cell file-cell-${column.id}`}>
