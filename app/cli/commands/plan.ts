@@ -99,7 +99,6 @@ export function planReport(evaluation: Evaluation): string {
 
 export const planCommand: Command = {
   name: 'plan',
-  summary: 'compare storage purchases (bigger internal SSD or external) for your workloads',
   usage: 'plumb plan SCENARIO.json [--json]   (examples in examples/scenarios/)',
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, 'plan');
