@@ -235,6 +235,7 @@ async function runScan(options: ScanOptions, hooks: ScanHooks): Promise<ScanResu
   emit(true);
   const walked = await walkFolder(settings.path, {
     ...settings,
+    sameSizeOnly: true,
     signal: hooks.signal,
     onProgress: (files, bytes) => {
       state.files = files;
