@@ -1,8 +1,6 @@
 /** A `plumb` sub-command: parses its own arguments and returns an exit code. */
 export interface Command {
   name: string;
-  /** One line for `plumb --help`. */
-  summary: string;
   /** The usage line(s) for `plumb NAME --help`. */
   usage: string;
   run(args: string[], io: CommandIO): Promise<number>;

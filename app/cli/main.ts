@@ -4,26 +4,64 @@
 import { toErrorPayload } from '../contract/errors.js';
 import { appVersion } from '../core/version.js';
 import { exitCode, UsageError, type Command, type CommandIO } from './command.js';
-import { analyzeCommand } from './commands/analyze.js';
-import { benchCommand } from './commands/bench.js';
-import { infoCommand } from './commands/info.js';
-import { planCommand } from './commands/plan.js';
-import { readCommand } from './commands/read.js';
-import { reportCommand } from './commands/report.js';
-import { resultsCommand } from './commands/results.js';
-import { serveCommand } from './commands/serve.js';
-import { spaceCommand } from './commands/space.js';
 
-export const commands: Command[] = [
-  benchCommand,
-  readCommand,
-  analyzeCommand,
-  resultsCommand,
-  infoCommand,
-  planCommand,
-  reportCommand,
-  spaceCommand,
-  serveCommand,
+/** A command as `plumb --help` lists it; its module is loaded only when it runs. */
+export interface CommandEntry {
+  name: string;
+  /** One line for `plumb --help`. */
+  summary: string;
+  load: () => Promise<Command>;
+}
+
+// Loaded on demand (the build splits them into chunks): `plumb space scan` starts without the
+// benchmark engine, the planner, the web server or zod.
+export const commands: CommandEntry[] = [
+  {
+    name: 'bench',
+    summary:
+      "measure a folder's drive: write and read test files uncached (plans: standard, series, sustained, presets, paired, task)",
+    load: async () => (await import('./commands/bench.js')).benchCommand,
+  },
+  {
+    name: 'read',
+    summary: 'time reading every file under a folder, uncached (e.g. files written long ago)',
+    load: async () => (await import('./commands/read.js')).readCommand,
+  },
+  {
+    name: 'analyze',
+    summary: 'summary and findings for a results JSON or a CSV of bytes,seconds[,cumulativeBytes]',
+    load: async () => (await import('./commands/analyze.js')).analyzeCommand,
+  },
+  {
+    name: 'results',
+    summary: 'list, show, export (CSV), rename or delete stored benchmark results',
+    load: async () => (await import('./commands/results.js')).resultsCommand,
+  },
+  {
+    name: 'info',
+    summary: 'volume facts for a folder: file system, free space, block size, bus, features',
+    load: async () => (await import('./commands/info.js')).infoCommand,
+  },
+  {
+    name: 'plan',
+    summary: 'compare storage purchases (bigger internal SSD or external) for your workloads',
+    load: async () => (await import('./commands/plan.js')).planCommand,
+  },
+  {
+    name: 'report',
+    summary: 'a report to hand on: PDF of a result, a comparison or a plan; CSV and JSON',
+    load: async () => (await import('./commands/report.js')).reportCommand,
+  },
+  {
+    name: 'space',
+    summary: 'duplicates into clones with honest savings; sparse files',
+    load: async () => (await import('./commands/space.js')).spaceCommand,
+  },
+  {
+    name: 'serve',
+    summary: 'the Plumb UI in your browser, on 127.0.0.1 with a private token',
+    load: async () => (await import('./commands/serve.js')).serveCommand,
+  },
 ];
 
 export function helpText(): string {
@@ -53,11 +91,12 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
     io.stdout.write(`${appVersion()}\n`);
     return exitCode.ok;
   }
-  const command = commands.find((c) => c.name === first);
-  if (!command) {
+  const entry = commands.find((c) => c.name === first);
+  if (!entry) {
     io.stderr.write(`plumb: unknown command "${first}". Run \`plumb --help\` for the list.\n`);
     return exitCode.usage;
   }
+  const command = await entry.load();
   try {
     return await command.run(rest, io);
   } catch (error) {

@@ -7,7 +7,6 @@ import { exitCode, UsageError, type Command } from '../command.js';
 
 export const analyzeCommand: Command = {
   name: 'analyze',
-  summary: 'summary and findings for a results JSON or a CSV of bytes,seconds[,cumulativeBytes]',
   usage: 'plumb analyze FILE.csv|RESULT.json [--json] [--phase write|read] [--interface ID]',
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(

@@ -33,8 +33,6 @@ function parseDirection(text: string | undefined): PairedDirection | undefined {
 
 export const benchCommand: Command = {
   name: 'bench',
-  summary:
-    "measure a folder's drive: write and read test files uncached (plans: standard, series, sustained, presets, paired, task)",
   usage: [
     'plumb bench DIR [--plan standard|series|sustained|presets|task|PLAN.json] [--scale F] [--total SIZE]',
     '                [--json OUT.json] [--keep-files] [--buffered] [--reserve SIZE] [--interface ID] [--seed N]',

@@ -11,7 +11,6 @@ function show(value: string | number | boolean | null): string {
 
 export const infoCommand: Command = {
   name: 'info',
-  summary: 'volume facts for a folder: file system, free space, block size, bus, features',
   usage: 'plumb info DIR [--json]',
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, 'info');

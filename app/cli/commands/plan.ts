@@ -119,7 +119,6 @@ export async function withSavedDevices(scenario: Scenario): Promise<Scenario> {
 
 export const planCommand: Command = {
   name: 'plan',
-  summary: 'compare storage purchases (bigger internal SSD or external) for your workloads',
   usage:
     'plumb plan SCENARIO.json [--json]   (examples in examples/scenarios/; options may name saved results as "result:ID" and the SSDs saved in the app by id)',
   async run(args, io) {

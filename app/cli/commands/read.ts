@@ -12,7 +12,6 @@ import { exitCode, UsageError, type Command } from '../command.js';
 
 export const readCommand: Command = {
   name: 'read',
-  summary: 'time reading every file under a folder, uncached (e.g. files written long ago)',
   usage: 'plumb read DIR [--json OUT.json] [--buffered] [--interface ID]',
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(

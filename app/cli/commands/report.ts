@@ -94,7 +94,6 @@ async function modelOf(sources: Source[], paper: Paper): Promise<ReportModel> {
 
 export const reportCommand: Command = {
   name: 'report',
-  summary: 'a report to hand on: PDF of a result, a comparison or a plan; CSV and JSON',
   usage,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(

@@ -17,7 +17,6 @@ const usage = [
 
 export const resultsCommand: Command = {
   name: 'results',
-  summary: 'list, show, export (CSV), rename or delete stored benchmark results',
   usage,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(

@@ -5,7 +5,6 @@ import { exitCode, UsageError, type Command } from '../command.js';
 
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'the Plumb UI in your browser, on 127.0.0.1 with a private token',
   usage: 'plumb serve [--port N] [--open]',
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(

@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import type {
   DedupeAction,
   DedupeMethod,
@@ -10,6 +11,7 @@ import { scanFolder } from '../../core/space/scan.js';
 import { recoverOnce } from '../../core/space/service.js';
 import { formatBytes, parseSize } from '../../core/units.js';
 import { parseCommandArgs } from '../args.js';
+import { writeJson } from '../json-out.js';
 import { exitCode, UsageError, type Command, type CommandIO } from '../command.js';
 import { sparseSubcommand } from './space-sparse.js';
 
@@ -163,9 +165,17 @@ async function printRecovery(io: CommandIO): Promise<void> {
   }
 }
 
+/**
+ * A scan's objects (one per file found, one per duplicate) mostly live until the scan ends; V8
+ * answers that by growing its young generation up to 16 MB per semi-space, about 20 MB of peak
+ * memory that this one-shot command does not need (bench:space: the same time, 20 MB less).
+ */
+function keepYoungGenerationSmall(): void {
+  setFlagsFromString('--semi-space-growth-factor=1');
+}
+
 export const spaceCommand: Command = {
   name: 'space',
-  summary: 'duplicates into clones with honest savings; sparse files',
   usage,
   async run(args, io) {
     const [sub, ...rest] = args;
@@ -191,11 +201,12 @@ export const spaceCommand: Command = {
       throw new UsageError('--apply and --method belong to `plumb space dedupe`.');
     }
     const chosen = method(values.method);
+    keepYoungGenerationSmall();
     await printRecovery(io);
     const result = await runScan(positionals[0]!, values, io);
     if (io.stderr.isTTY) io.stderr.write('\r\x1b[K');
     if (sub === 'scan') {
-      if (values.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      if (values.json) await writeJson(io.stdout, result, 2);
       else printScan(result, io);
       return exitCode.ok;
     }
@@ -214,7 +225,7 @@ export const spaceCommand: Command = {
           },
     });
     if (values.json) {
-      io.stdout.write(`${JSON.stringify({ scan: result, dedupe: report }, null, 2)}\n`);
+      await writeJson(io.stdout, { scan: result, dedupe: report }, 3);
     } else {
       printDedupe(report, io, streamed);
     }

@@ -12,7 +12,6 @@ import type {
   ScanResult,
   SpaceTotals,
 } from '../../contract/space.js';
-import { ScanOptions as ScanOptionsSchema } from '../../contract/space.js';
 import type { NativeFileSharing } from '../../../native/index.js';
 import { loadNative } from '../native/load.js';
 import { edgeBytes, smallFileBytes } from './content.js';
@@ -168,8 +167,36 @@ export async function scanFolder(options: ScanOptions, hooks: ScanHooks = {}): P
   }
 }
 
+/**
+ * The options with their defaults, checked as the contract's ScanOptions schema checks them (the
+ * same rules, without zod: `plumb space scan` starts faster without loading it).
+ */
+export function scanSettings(options: ScanOptions): Required<ScanOptions> {
+  const invalid = (message: string): PlumbError => new PlumbError('EINVAL', message);
+  if (typeof options.path !== 'string') throw invalid('Give a folder path.');
+  const folder = options.path.trim();
+  if (folder.length === 0) throw invalid('Give a folder path.');
+  if (folder.length > 4096) throw invalid('The folder path is longer than 4096 characters.');
+  const minBytes = options.minBytes ?? 1;
+  if (!Number.isSafeInteger(minBytes) || minBytes < 0) {
+    throw invalid('minBytes must be a whole number of bytes, 0 or more.');
+  }
+  const flag = (name: keyof ScanOptions, value: boolean | undefined): boolean => {
+    if (value === undefined) return true;
+    if (typeof value !== 'boolean') throw invalid(`${name} must be true or false.`);
+    return value;
+  };
+  return {
+    path: folder,
+    minBytes,
+    includeHidden: flag('includeHidden', options.includeHidden),
+    skipPackages: flag('skipPackages', options.skipPackages),
+    skipCloudFolders: flag('skipCloudFolders', options.skipCloudFolders),
+  };
+}
+
 async function runScan(options: ScanOptions, hooks: ScanHooks): Promise<ScanResult> {
-  const settings = ScanOptionsSchema.parse(options);
+  const settings = scanSettings(options);
   const scanId = hooks.scanId ?? randomUUID();
   const started = performance.now();
   const state: ScanProgress = {
@@ -208,6 +235,7 @@ async function runScan(options: ScanOptions, hooks: ScanHooks): Promise<ScanResu
   emit(true);
   const walked = await walkFolder(settings.path, {
     ...settings,
+    sameSizeOnly: true,
     signal: hooks.signal,
     onProgress: (files, bytes) => {
       state.files = files;

@@ -15,6 +15,11 @@ export interface WalkOptions {
   skipPackages: boolean;
   skipCloudFolders: boolean;
   signal?: AbortSignal;
+  /**
+   * Keep in `files` only files whose size another kept file has (the only possible duplicates):
+   * no object or path is made for the others.
+   */
+  sameSizeOnly?: boolean;
   /** Called after each folder with running counts. */
   onProgress?: (files: number, bytes: number) => void;
 }
@@ -171,18 +176,31 @@ export async function walkFolder(root: string, options: WalkOptions): Promise<Wa
       unreadable: 0,
     },
   };
-  const linked = new Map<string, WalkedFile | null>();
+  // Files kept, in columns (folder and name, not yet joined): the WalkedFile objects are made at
+  // the end, for the files that are wanted.
+  const kept = {
+    dirs: [] as string[],
+    names: [] as string[],
+    sizes: [] as number[],
+    devs: [] as number[],
+    inos: [] as number[],
+    mtimes: [] as number[],
+    ctimes: [] as number[],
+    links: [] as number[],
+  };
+  /** Files with more than one name: the index of the kept one, -1 when not kept (too small). */
+  const linked = new Map<string, number>();
 
-  const addFile = (file: string, stats: EntryFacts): void => {
+  const addFile = (dir: string, name: string, stats: EntryFacts): void => {
     if (stats.links > 1) {
       const key = `${stats.dev}:${stats.ino}`;
-      if (linked.has(key)) {
-        const first = linked.get(key);
-        if (first) first.links += 1;
+      const first = linked.get(key);
+      if (first !== undefined) {
+        if (first >= 0) kept.links[first]! += 1;
         result.skipped.extraHardLinks += 1;
         return;
       }
-      linked.set(key, null);
+      linked.set(key, stats.size < options.minBytes ? -1 : kept.sizes.length);
     }
     result.fileCount += 1;
     result.byteCount += stats.size;
@@ -191,20 +209,41 @@ export async function walkFolder(root: string, options: WalkOptions): Promise<Wa
       result.sparse.files += 1;
       result.sparse.logicalBytes += stats.size;
       result.sparse.allocatedBytes += allocated;
-      result.sparsePaths.push(file);
+      result.sparsePaths.push(path.join(dir, name));
     }
     if (stats.size < options.minBytes) return;
-    const entry: WalkedFile = {
-      path: file,
-      size: stats.size,
-      dev: stats.dev,
-      ino: stats.ino,
-      mtimeMs: stats.mtimeMs,
-      ctimeMs: stats.ctimeMs,
-      links: 1,
-    };
-    if (stats.links > 1) linked.set(`${stats.dev}:${stats.ino}`, entry);
-    result.files.push(entry);
+    kept.dirs.push(dir);
+    kept.names.push(name);
+    kept.sizes.push(stats.size);
+    kept.devs.push(stats.dev);
+    kept.inos.push(stats.ino);
+    kept.mtimes.push(stats.mtimeMs);
+    kept.ctimes.push(stats.ctimeMs);
+    kept.links.push(1);
+  };
+
+  /** The kept files as WalkedFile objects, in the order found (only same-size ones if asked). */
+  const keptFiles = (): WalkedFile[] => {
+    let wanted: (size: number) => boolean = () => true;
+    if (options.sameSizeOnly) {
+      const seen = new Map<number, number>();
+      for (const size of kept.sizes) seen.set(size, (seen.get(size) ?? 0) + 1);
+      wanted = (size) => seen.get(size)! > 1;
+    }
+    const files: WalkedFile[] = [];
+    kept.sizes.forEach((size, i) => {
+      if (!wanted(size)) return;
+      files.push({
+        path: path.join(kept.dirs[i]!, kept.names[i]!),
+        size,
+        dev: kept.devs[i]!,
+        ino: kept.inos[i]!,
+        mtimeMs: kept.mtimes[i]!,
+        ctimeMs: kept.ctimes[i]!,
+        links: kept.links[i]!,
+      });
+    });
+    return files;
   };
 
   const visitEntry = async (dir: string, entry: Dirent, pending: string[]): Promise<void> => {
@@ -229,17 +268,17 @@ export async function walkFolder(root: string, options: WalkOptions): Promise<Wa
       result.skipped.unreadable += 1;
       return;
     }
-    place(full, factsOfStats(stats), pending);
+    place(dir, entry.name, factsOfStats(stats), pending);
   };
 
   /** Counts or keeps an entry whose metadata is known; folders to visit go to `pending`. */
-  const place = (full: string, facts: EntryFacts, pending: string[]): void => {
+  const place = (dir: string, name: string, facts: EntryFacts, pending: string[]): void => {
     if (facts.kind === 'symlink') result.skipped.symlinks += 1;
     else if (facts.kind === 'unreadable') result.skipped.unreadable += 1;
     else if (facts.kind === 'special') result.skipped.special += 1;
     else if (facts.dev !== result.dev) result.skipped.otherVolumes += 1;
-    else if (facts.kind === 'folder') pending.push(full);
-    else addFile(full, facts);
+    else if (facts.kind === 'folder') pending.push(path.join(dir, name));
+    else addFile(dir, name, facts);
   };
 
   /** One folder listed by the addon: the same rules as visitEntry, without a request per entry. */
@@ -264,7 +303,8 @@ export async function walkFolder(root: string, options: WalkOptions): Promise<Wa
       }
       const n = i * 7;
       place(
-        path.join(dir, name),
+        dir,
+        name,
         {
           kind,
           dev: numbers[n]!,
@@ -313,7 +353,10 @@ export async function walkFolder(root: string, options: WalkOptions): Promise<Wa
   };
 
   try {
-    if (await walkNative()) return result;
+    if (await walkNative()) {
+      result.files = keptFiles();
+      return result;
+    }
   } catch (error) {
     if (options.signal?.aborted) throw cancelled();
     throw error;
@@ -350,5 +393,6 @@ export async function walkFolder(root: string, options: WalkOptions): Promise<Wa
     };
     pump();
   });
+  result.files = keptFiles();
   return result;
 }
