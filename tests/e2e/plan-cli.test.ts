@@ -108,7 +108,10 @@ test('an SSD saved in the app can be named in a scenario file by its id', async 
     );
     const result = runPlumb(['plan', file], { env: { PLUMB_DATA_DIR: dataDir } });
     assert.equal(result.status, 0, result.stderr);
-    assert.match(result.stdout, /external My old USB SSD, 1 TB via USB 3\.2 Gen 2; write 0\.90 GB\/s/);
+    assert.match(
+      result.stdout,
+      /external My old USB SSD, 1 TB via USB 3\.2 Gen 2; write 0\.90 GB\/s/,
+    );
     // Without the saved device the same file names an unknown device.
     const elsewhere = runPlumb(['plan', file], { env });
     assert.equal(elsewhere.status, 1);
