@@ -99,8 +99,11 @@ bool Run(QueueJob& job, QueueWorker& worker, SysError* err) {
 
   for (uint32_t slot = 0; slot < worker.depth; ++slot) prepare(slot);
   submit();
+  // One completion at a time, its slot refilled and submitted at once, as fio does by default
+  // (iodepth_batch_submit=1, iodepth_batch_complete_max=1): reaping every ready completion and
+  // resubmitting them together measured 15 % fewer 4K QD32 IOPS than fio on a virtio disk.
   while (inFlight > 0) {
-    int n = AioGetEvents(ctx, 1, static_cast<long>(worker.depth), events.data());
+    int n = AioGetEvents(ctx, 1, 1, events.data());
     if (n == -EINTR) continue;
     if (n < 0) {
       fail(-n, "io_getevents");

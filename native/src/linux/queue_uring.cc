@@ -1,5 +1,5 @@
 // io_uring queue-depth engine: one ring per worker, registered buffers and file, `depth` requests
-// in flight, completions reaped in batches. Built only where liburing's header was found.
+// in flight, each completion refilled at once. Built only where liburing's header was found.
 #ifdef PLUMB_HAVE_LIBURING
 #include <liburing.h>
 #include <sys/uio.h>
@@ -97,6 +97,10 @@ bool Run(QueueJob& job, QueueWorker& worker, SysError* err) {
 
   for (uint32_t slot = 0; slot < worker.depth && submit(slot); ++slot) {
   }
+  // One completion at a time, its slot refilled and submitted at once, as fio does by default
+  // (iodepth_batch_submit=1, iodepth_batch_complete_max=1): the device's queue never waits for a
+  // batch to be gathered. Reaping all ready completions and resubmitting them together measured
+  // 15 % fewer 4K QD32 IOPS than fio on a virtio disk (`npm run bench:io`).
   while (inFlight > 0) {
     // One system call submits what was prepared and waits for at least one completion.
     rc = io_uring_submit_and_wait(&ring, 1);
@@ -106,22 +110,20 @@ bool Run(QueueJob& job, QueueWorker& worker, SysError* err) {
       break;  // the ring is unusable; io_uring_queue_exit cancels what is left
     }
     io_uring_cqe* cqe = nullptr;
-    unsigned head = 0, seen = 0;
-    io_uring_for_each_cqe(&ring, head, cqe) {
-      ++seen;
-      --inFlight;
-      const auto slot = static_cast<uint32_t>(io_uring_cqe_get_data64(cqe));
-      const uint64_t now = MonotonicNanos();
-      if (cqe->res < 0) {
-        fail(-cqe->res, request.write ? "write" : "read");
-      } else if (static_cast<uint32_t>(cqe->res) != request.blockSize) {
-        fail(0, request.write ? "write" : "read");
-      } else {
-        job.Complete(worker, now - startedAt[slot]);
-        submit(slot);
-      }
+    if (io_uring_peek_cqe(&ring, &cqe) != 0 || cqe == nullptr) continue;
+    --inFlight;
+    const auto slot = static_cast<uint32_t>(io_uring_cqe_get_data64(cqe));
+    const uint64_t now = MonotonicNanos();
+    const int res = cqe->res;
+    io_uring_cqe_seen(&ring, cqe);
+    if (res < 0) {
+      fail(-res, request.write ? "write" : "read");
+    } else if (static_cast<uint32_t>(res) != request.blockSize) {
+      fail(0, request.write ? "write" : "read");
+    } else {
+      job.Complete(worker, now - startedAt[slot]);
+      submit(slot);
     }
-    io_uring_cq_advance(&ring, seen);
   }
   if (fixedFile) io_uring_unregister_files(&ring);
   if (fixed) io_uring_unregister_buffers(&ring);
