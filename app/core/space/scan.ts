@@ -109,8 +109,8 @@ function unsharedGroup(count: number): ReturnType<typeof groupSharing> {
     keeperIndex: 0,
     sharedBytes: 0,
     reclaimableBytes: 0,
-    memberReclaimable: Array.from({ length: count }, () => 0),
-    memberAlreadyClone: Array.from({ length: count }, () => false),
+    memberReclaimable: new Array<number>(count).fill(0),
+    memberAlreadyClone: new Array<boolean>(count).fill(false),
     note: noSharingNote,
   };
 }
@@ -122,7 +122,7 @@ function describeGroup(
   sharingSupported: boolean | null,
 ): DuplicateGroup {
   const sharing = storage ? groupSharing(storage) : unsharedGroup(members.length);
-  if (sharingSupported === false) {
+  if (storage && sharingSupported === false) {
     sharing.reclaimableBytes = 0;
     sharing.memberReclaimable = members.map(() => 0);
     sharing.note = noSharingNote;
@@ -277,7 +277,7 @@ async function runScan(options: ScanOptions, hooks: ScanHooks): Promise<ScanResu
   const groups = ordered.map((members, index) =>
     describeGroup(
       members,
-      hashed.keys.get(members[0]!)!,
+      hashed.digests[index]!,
       storage ? storage[index]! : null,
       sharingSupported,
     ),
