@@ -26,7 +26,7 @@ export interface DigestRefinement<T> {
 const hashThreads = 4;
 
 /** A native cancel handle that follows `signal`, and a function to stop following it. */
-function cancelFollowing(signal: AbortSignal | undefined): {
+export function cancelFollowing(signal: AbortSignal | undefined): {
   cancel: CancelHandle;
   release: () => void;
 } {

@@ -12,12 +12,12 @@ import type {
   ScanResult,
   SpaceTotals,
 } from '../../contract/space.js';
-import type { NativeFileSharing } from '../../../native/index.js';
+import type { NativeFileSharing, NativeSharingColumns } from '../../../native/index.js';
 import { loadNative } from '../native/load.js';
 import { edgeBytes, smallFileBytes } from './content.js';
-import { refineByDigest } from './digests.js';
-import { groupsOf, mapLimit } from './groups.js';
-import { groupSharing, type MemberStorage } from './sharing.js';
+import { cancelFollowing, refineByDigest } from './digests.js';
+import { groupsOf } from './groups.js';
+import { groupSharing, type MemberStorage, type PhysicalExtent } from './sharing.js';
 import { walkFolder, type WalkedFile } from './walk.js';
 
 export interface ScanHooks {
@@ -26,24 +26,24 @@ export interface ScanHooks {
   onProgress?: (progress: ScanProgress) => void;
 }
 
-const sharingConcurrency = 16;
+/** Files whose storage is asked about at once (metadata only: FIEMAP and the like). */
+const sharingThreads = 4;
 const progressIntervalMs = 100;
 
+type StorageFacts = MemberStorage & { compressed: boolean | null };
+
+/** What is known of a file whose storage facts could not be asked: nothing. */
+function unknownStorage(): StorageFacts {
+  return { allocatedBytes: 0, extents: null, cloneId: null, privateBytes: null, compressed: null };
+}
+
 /** Storage facts of a file as the sharing analysis wants them; unknown when the OS refuses. */
-export async function memberStorage(
-  file: string,
-): Promise<MemberStorage & { compressed: boolean | null }> {
+export async function memberStorage(file: string): Promise<StorageFacts> {
   let facts: NativeFileSharing;
   try {
     facts = await loadNative().fileSharing(file);
   } catch {
-    return {
-      allocatedBytes: 0,
-      extents: null,
-      cloneId: null,
-      privateBytes: null,
-      compressed: null,
-    };
+    return unknownStorage();
   }
   return {
     allocatedBytes: facts.allocatedBytes,
@@ -85,19 +85,58 @@ function byPreference(a: WalkedFile, b: WalkedFile): number {
 const noSharingNote =
   'This file system cannot share storage between files (no clones), so cloning frees nothing here.';
 
-/** Storage facts of every member of every group, queried `sharingConcurrency` at a time overall. */
+/** File `index`'s storage facts from the columns of one fileSharingMany answer. */
+function storageAt(answers: NativeSharingColumns, index: number): StorageFacts {
+  if (answers.failed[index] === 1) return unknownStorage();
+  let extents: PhysicalExtent[] | null = null;
+  if (answers.hasExtents[index] === 1) {
+    extents = [];
+    const rows = answers.extents;
+    for (let row = answers.extentStarts[index]!; row < answers.extentStarts[index + 1]!; row += 1) {
+      extents.push({
+        physical: rows[row * 3]!,
+        length: rows[row * 3 + 1]!,
+        shared: rows[row * 3 + 2] === 1,
+      });
+    }
+  }
+  const privateBytes = answers.privateBytes[index]!;
+  const compressed = answers.compressed[index];
+  return {
+    allocatedBytes: answers.allocatedBytes[index]!,
+    extents,
+    cloneId: answers.cloneIds[index] ?? null,
+    privateBytes: Number.isNaN(privateBytes) ? null : privateBytes,
+    compressed: compressed === 2 ? null : compressed === 1,
+  };
+}
+
+/**
+ * Storage facts of every member of every group, asked in one native call (a few threads, answers
+ * in columns); a file that cannot be asked is unknown, as with memberStorage.
+ */
 async function storageOfGroups(
   groups: readonly WalkedFile[][],
   signal: AbortSignal | undefined,
-): Promise<(MemberStorage & { compressed: boolean | null })[][]> {
-  const flat = await mapLimit(
-    groups.flat(),
-    sharingConcurrency,
-    (f) => memberStorage(f.path),
-    signal,
-  );
+): Promise<StorageFacts[][]> {
+  const flat = groups.flat();
+  signal?.throwIfAborted();
+  const { cancel, release } = cancelFollowing(signal);
+  let answers: NativeSharingColumns;
+  try {
+    answers = await loadNative().fileSharingMany(
+      flat.map((f) => f.path),
+      { threads: sharingThreads, cancel },
+    );
+  } finally {
+    release();
+  }
   let offset = 0;
-  return groups.map((members) => flat.slice(offset, (offset += members.length)));
+  return groups.map((members) => {
+    const start = offset;
+    offset += members.length;
+    return members.map((_, i) => storageAt(answers, start + i));
+  });
 }
 
 /**
@@ -118,7 +157,7 @@ function unsharedGroup(count: number): ReturnType<typeof groupSharing> {
 function describeGroup(
   members: WalkedFile[],
   hash: string,
-  storage: (MemberStorage & { compressed: boolean | null })[] | null,
+  storage: StorageFacts[] | null,
   sharingSupported: boolean | null,
 ): DuplicateGroup {
   const sharing = storage ? groupSharing(storage) : unsharedGroup(members.length);
