@@ -158,14 +158,9 @@ function describeGroup(
   members: WalkedFile[],
   hash: string,
   storage: StorageFacts[] | null,
-  sharingSupported: boolean | null,
 ): DuplicateGroup {
+  // No storage facts: asked for none, as the file system cannot share storage.
   const sharing = storage ? groupSharing(storage) : unsharedGroup(members.length);
-  if (storage && sharingSupported === false) {
-    sharing.reclaimableBytes = 0;
-    sharing.memberReclaimable = members.map(() => 0);
-    sharing.note = noSharingNote;
-  }
   const size = members[0]!.size;
   const compressed = storage?.some((s) => s.compressed === true) ?? false;
   return {
@@ -314,12 +309,7 @@ async function runScan(options: ScanOptions, hooks: ScanHooks): Promise<ScanResu
   const ordered = hashed.groups.map((files) => [...files].sort(byPreference));
   const storage = sharingSupported === false ? null : await storageOfGroups(ordered, hooks.signal);
   const groups = ordered.map((members, index) =>
-    describeGroup(
-      members,
-      hashed.digests[index]!,
-      storage ? storage[index]! : null,
-      sharingSupported,
-    ),
+    describeGroup(members, hashed.digests[index]!, storage ? storage[index]! : null),
   );
   groups.sort(compareGroups);
   setPhase('done');
