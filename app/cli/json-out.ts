@@ -5,8 +5,8 @@
  */
 
 /** Array items stringified at once: few calls into JSON.stringify, small pieces. */
-const itemsPerPiece = 256;
-const batchChars = 64 * 1024;
+const itemsPerPiece = 32;
+const batchChars = 16 * 1024;
 
 function isSkipped(value: unknown): boolean {
   return value === undefined || typeof value === 'function' || typeof value === 'symbol';

@@ -59,6 +59,75 @@ describe('space primitives on an xfs reflink file system', { skip: loopSkipReaso
     assert.equal(o!.cloneId, null); // a macOS-only fact: unknown here, not invented
   });
 
+  test('fileSharingMany gives what fileSharing gives, in columns, in order', async () => {
+    const original = randomFile(at('many/original'), 2 * 1024 * 1024 + 5);
+    const copy = plainCopy(original, at('many/copy'));
+    const clone = reflinkCopy(original, at('many/clone'));
+    const empty = at('many/empty');
+    writeFileSync(empty, '');
+    const paths = [original, at('many/missing'), copy, clone, empty];
+    const many = await native.fileSharingMany(paths, { threads: 2 });
+    assert.deepEqual([...many.failed], [0, 1, 0, 0, 0]);
+    assert.equal(many.extentStarts.length, paths.length + 1);
+    for (const [index, file] of paths.entries()) {
+      if (many.failed[index] === 1) {
+        assert.equal(many.hasExtents[index], 0);
+        assert.equal(many.extentStarts[index + 1], many.extentStarts[index]);
+        continue;
+      }
+      const one = await native.fileSharing(file);
+      assert.equal(many.allocatedBytes[index], one.allocatedBytes);
+      assert.equal(many.compressed[index], one.compressed === null ? 2 : Number(one.compressed));
+      assert.equal(many.cloneIds[index], one.cloneId);
+      assert.ok(Number.isNaN(many.privateBytes[index]) && one.privateBytes === null);
+      assert.equal(many.hasExtents[index], one.extents ? 1 : 0);
+      const rows: { physical: number; length: number; shared: boolean }[] = [];
+      for (let row = many.extentStarts[index]!; row < many.extentStarts[index + 1]!; row += 1) {
+        const [physical, length, shared] = many.extents.subarray(row * 3, row * 3 + 3);
+        rows.push({ physical: physical!, length: length!, shared: shared === 1 });
+      }
+      assert.deepEqual(
+        rows,
+        (one.extents ?? []).map((e) => ({
+          physical: e.physical,
+          length: e.length,
+          shared: e.shared,
+        })),
+      );
+    }
+    // The clone's extents are the original's, flagged shared; the copy's are its own.
+    assert.equal(many.extents[many.extentStarts[3]! * 3 + 2], 1);
+    assert.equal(many.extents[many.extentStarts[3]! * 3], many.extents[0]);
+    assert.notEqual(many.extents[many.extentStarts[2]! * 3], many.extents[0]);
+    const none = await native.fileSharingMany([]);
+    assert.equal(none.failed.length, 0);
+    assert.deepEqual([...none.extentStarts], [0]);
+  });
+
+  test('fileSharingMany: cancel rejects with ECANCELED, before or during the work', async () => {
+    const file = randomFile(at('many-cancel/file'), 10_000);
+    const before = native.createCancel();
+    before.cancel();
+    await assert.rejects(native.fileSharingMany([file], { cancel: before }), {
+      code: 'ECANCELED',
+    });
+    const during = native.createCancel();
+    const pending = native.fileSharingMany(
+      Array.from({ length: 200_000 }, () => file),
+      { threads: 1, cancel: during },
+    );
+    // Uncancelled, this takes about a second; the cancel is answered within about 100 ms (a shared
+    // VM gets some slack).
+    let cancelledAt = 0;
+    setTimeout(() => {
+      cancelledAt = performance.now();
+      during.cancel();
+    }, 20);
+    await assert.rejects(pending, { code: 'ECANCELED' });
+    const answeredMs = performance.now() - cancelledAt;
+    assert.ok(cancelledAt > 0 && answeredMs < 250, `answered ${answeredMs} ms after the cancel`);
+  });
+
   test('dedupeFile shares a copy with the original, frees its blocks and leaves its times', async () => {
     const original = randomFile(at('dd/original'), 40 * 1024 * 1024 + 5); // more than two 16 MiB chunks
     const copy = plainCopy(original, at('dd/copy'));
@@ -177,6 +246,8 @@ describe(
 
 test('space primitives reject bad arguments with TypeError', () => {
   assert.throws(() => native.fileSharing(42 as unknown as string), TypeError);
+  assert.throws(() => native.fileSharingMany(['/a', 42] as unknown as string[]), TypeError);
+  assert.throws(() => native.fileSharingMany(['/a'], { threads: 0 }), TypeError);
   assert.throws(() => native.dedupeFile('/a', undefined as unknown as string), TypeError);
   assert.throws(() => native.setTimes('/a', 1 as unknown as bigint, 2n), TypeError);
   assert.throws(() => native.punchHole('/a', -1, 10), TypeError);

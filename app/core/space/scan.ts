@@ -12,12 +12,12 @@ import type {
   ScanResult,
   SpaceTotals,
 } from '../../contract/space.js';
-import type { NativeFileSharing } from '../../../native/index.js';
+import type { NativeFileSharing, NativeSharingColumns } from '../../../native/index.js';
 import { loadNative } from '../native/load.js';
 import { edgeBytes, smallFileBytes } from './content.js';
-import { refineByDigest } from './digests.js';
-import { groupsOf, mapLimit } from './groups.js';
-import { groupSharing, type MemberStorage } from './sharing.js';
+import { cancelFollowing, refineByDigest } from './digests.js';
+import { groupsOf } from './groups.js';
+import { groupSharing, type MemberStorage, type PhysicalExtent } from './sharing.js';
 import { walkFolder, type WalkedFile } from './walk.js';
 
 export interface ScanHooks {
@@ -26,24 +26,24 @@ export interface ScanHooks {
   onProgress?: (progress: ScanProgress) => void;
 }
 
-const sharingConcurrency = 16;
+/** Files whose storage is asked about at once (metadata only: FIEMAP and the like). */
+const sharingThreads = 4;
 const progressIntervalMs = 100;
 
+type StorageFacts = MemberStorage & { compressed: boolean | null };
+
+/** What is known of a file whose storage facts could not be asked: nothing. */
+function unknownStorage(): StorageFacts {
+  return { allocatedBytes: 0, extents: null, cloneId: null, privateBytes: null, compressed: null };
+}
+
 /** Storage facts of a file as the sharing analysis wants them; unknown when the OS refuses. */
-export async function memberStorage(
-  file: string,
-): Promise<MemberStorage & { compressed: boolean | null }> {
+export async function memberStorage(file: string): Promise<StorageFacts> {
   let facts: NativeFileSharing;
   try {
     facts = await loadNative().fileSharing(file);
   } catch {
-    return {
-      allocatedBytes: 0,
-      extents: null,
-      cloneId: null,
-      privateBytes: null,
-      compressed: null,
-    };
+    return unknownStorage();
   }
   return {
     allocatedBytes: facts.allocatedBytes,
@@ -85,19 +85,58 @@ function byPreference(a: WalkedFile, b: WalkedFile): number {
 const noSharingNote =
   'This file system cannot share storage between files (no clones), so cloning frees nothing here.';
 
-/** Storage facts of every member of every group, queried `sharingConcurrency` at a time overall. */
+/** File `index`'s storage facts from the columns of one fileSharingMany answer. */
+function storageAt(answers: NativeSharingColumns, index: number): StorageFacts {
+  if (answers.failed[index] === 1) return unknownStorage();
+  let extents: PhysicalExtent[] | null = null;
+  if (answers.hasExtents[index] === 1) {
+    extents = [];
+    const rows = answers.extents;
+    for (let row = answers.extentStarts[index]!; row < answers.extentStarts[index + 1]!; row += 1) {
+      extents.push({
+        physical: rows[row * 3]!,
+        length: rows[row * 3 + 1]!,
+        shared: rows[row * 3 + 2] === 1,
+      });
+    }
+  }
+  const privateBytes = answers.privateBytes[index]!;
+  const compressed = answers.compressed[index];
+  return {
+    allocatedBytes: answers.allocatedBytes[index]!,
+    extents,
+    cloneId: answers.cloneIds[index] ?? null,
+    privateBytes: Number.isNaN(privateBytes) ? null : privateBytes,
+    compressed: compressed === 2 ? null : compressed === 1,
+  };
+}
+
+/**
+ * Storage facts of every member of every group, asked in one native call (a few threads, answers
+ * in columns); a file that cannot be asked is unknown, as with memberStorage.
+ */
 async function storageOfGroups(
   groups: readonly WalkedFile[][],
   signal: AbortSignal | undefined,
-): Promise<(MemberStorage & { compressed: boolean | null })[][]> {
-  const flat = await mapLimit(
-    groups.flat(),
-    sharingConcurrency,
-    (f) => memberStorage(f.path),
-    signal,
-  );
+): Promise<StorageFacts[][]> {
+  const flat = groups.flat();
+  signal?.throwIfAborted();
+  const { cancel, release } = cancelFollowing(signal);
+  let answers: NativeSharingColumns;
+  try {
+    answers = await loadNative().fileSharingMany(
+      flat.map((f) => f.path),
+      { threads: sharingThreads, cancel },
+    );
+  } finally {
+    release();
+  }
   let offset = 0;
-  return groups.map((members) => flat.slice(offset, (offset += members.length)));
+  return groups.map((members) => {
+    const start = offset;
+    offset += members.length;
+    return members.map((_, i) => storageAt(answers, start + i));
+  });
 }
 
 /**
@@ -109,8 +148,8 @@ function unsharedGroup(count: number): ReturnType<typeof groupSharing> {
     keeperIndex: 0,
     sharedBytes: 0,
     reclaimableBytes: 0,
-    memberReclaimable: Array.from({ length: count }, () => 0),
-    memberAlreadyClone: Array.from({ length: count }, () => false),
+    memberReclaimable: new Array<number>(count).fill(0),
+    memberAlreadyClone: new Array<boolean>(count).fill(false),
     note: noSharingNote,
   };
 }
@@ -118,15 +157,10 @@ function unsharedGroup(count: number): ReturnType<typeof groupSharing> {
 function describeGroup(
   members: WalkedFile[],
   hash: string,
-  storage: (MemberStorage & { compressed: boolean | null })[] | null,
-  sharingSupported: boolean | null,
+  storage: StorageFacts[] | null,
 ): DuplicateGroup {
+  // No storage facts: asked for none, as the file system cannot share storage.
   const sharing = storage ? groupSharing(storage) : unsharedGroup(members.length);
-  if (sharingSupported === false) {
-    sharing.reclaimableBytes = 0;
-    sharing.memberReclaimable = members.map(() => 0);
-    sharing.note = noSharingNote;
-  }
   const size = members[0]!.size;
   const compressed = storage?.some((s) => s.compressed === true) ?? false;
   return {
@@ -275,12 +309,7 @@ async function runScan(options: ScanOptions, hooks: ScanHooks): Promise<ScanResu
   const ordered = hashed.groups.map((files) => [...files].sort(byPreference));
   const storage = sharingSupported === false ? null : await storageOfGroups(ordered, hooks.signal);
   const groups = ordered.map((members, index) =>
-    describeGroup(
-      members,
-      hashed.keys.get(members[0]!)!,
-      storage ? storage[index]! : null,
-      sharingSupported,
-    ),
+    describeGroup(members, hashed.digests[index]!, storage ? storage[index]! : null),
   );
   groups.sort(compareGroups);
   setPhase('done');

@@ -50,8 +50,54 @@ function physicalRanges(extents: readonly PhysicalExtent[]): ByteRange[] {
   return mergeRanges(extents.map((e) => ({ start: e.physical, end: e.physical + e.length })));
 }
 
+/**
+ * The common case, answered without the sweep: no extent flagged shared and no two extents (of
+ * any members) overlapping, i.e. plain copies. Then nothing is shared, each copy frees its own
+ * bytes, and the keeper is the first member holding the fewest bytes. The result is exactly what
+ * sweepExtents gives for such members; null when the members are not like that.
+ */
+function fromSeparateExtents(members: readonly MemberStorage[]): GroupSharing | null {
+  const held = members.map(() => 0);
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (let member = 0; member < members.length; member += 1) {
+    for (const e of members[member]!.extents!) {
+      if (e.length <= 0) continue;
+      if (e.shared) return null;
+      held[member]! += e.length;
+      starts.push(e.physical);
+      ends.push(e.physical + e.length);
+    }
+  }
+  if (starts.length > 1) {
+    const order = starts.map((_, i) => i).sort((a, b) => starts[a]! - starts[b]!);
+    for (let k = 1; k < order.length; k += 1) {
+      if (starts[order[k]!]! < ends[order[k - 1]!]!) return null;
+    }
+  }
+  let keeperIndex = 0;
+  held.forEach((bytes, index) => {
+    if (bytes < held[keeperIndex]!) keeperIndex = index;
+  });
+  const total = held.reduce((sum, bytes) => sum + bytes, 0);
+  return {
+    keeperIndex,
+    sharedBytes: 0,
+    reclaimableBytes: total - held[keeperIndex]!,
+    memberReclaimable: held.map((bytes, index) => (index === keeperIndex ? 0 : bytes)),
+    // A copy without storage lies within the keeper's (as the sweep's containsAll says).
+    memberAlreadyClone: held.map((bytes, index) => index !== keeperIndex && bytes === 0),
+    note: null,
+  };
+}
+
 /** Linux: which physical blocks each member references, and which are referenced elsewhere too. */
 function fromExtents(members: readonly MemberStorage[]): GroupSharing {
+  return fromSeparateExtents(members) ?? sweepExtents(members);
+}
+
+/** The general case: a sweep over every member's physical ranges. */
+export function sweepExtents(members: readonly MemberStorage[]): GroupSharing {
   const extents = members.map((m) => m.extents!);
   const segments = segmentsByCover(
     extents.flatMap((list, member) =>

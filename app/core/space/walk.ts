@@ -100,6 +100,15 @@ export function looksSparse(size: number, allocatedBytes: number): boolean {
   return size - allocatedBytes >= 64 * 1024;
 }
 
+/**
+ * A listed entry's path: `dir` is already normalized (from path.resolve or this function) and a
+ * listed name holds no separator, so plain concatenation gives what path.join would, without
+ * re-normalizing every path.
+ */
+function entryPath(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
+}
+
 const folderConcurrency = 8;
 /** Folders listed per native call (each call lists them on a few threads). */
 const foldersPerCall = 256;
@@ -209,7 +218,7 @@ export async function walkFolder(root: string, options: WalkOptions): Promise<Wa
       result.sparse.files += 1;
       result.sparse.logicalBytes += stats.size;
       result.sparse.allocatedBytes += allocated;
-      result.sparsePaths.push(path.join(dir, name));
+      result.sparsePaths.push(entryPath(dir, name));
     }
     if (stats.size < options.minBytes) return;
     kept.dirs.push(dir);
@@ -234,7 +243,7 @@ export async function walkFolder(root: string, options: WalkOptions): Promise<Wa
     kept.sizes.forEach((size, i) => {
       if (!wanted(size)) return;
       files.push({
-        path: path.join(kept.dirs[i]!, kept.names[i]!),
+        path: entryPath(kept.dirs[i]!, kept.names[i]!),
         size,
         dev: kept.devs[i]!,
         ino: kept.inos[i]!,
@@ -277,7 +286,7 @@ export async function walkFolder(root: string, options: WalkOptions): Promise<Wa
     else if (facts.kind === 'unreadable') result.skipped.unreadable += 1;
     else if (facts.kind === 'special') result.skipped.special += 1;
     else if (facts.dev !== result.dev) result.skipped.otherVolumes += 1;
-    else if (facts.kind === 'folder') pending.push(path.join(dir, name));
+    else if (facts.kind === 'folder') pending.push(entryPath(dir, name));
     else addFile(dir, name, facts);
   };
 
@@ -288,6 +297,17 @@ export async function walkFolder(root: string, options: WalkOptions): Promise<Wa
       return;
     }
     const { names, kinds, numbers } = listing;
+    // One facts object for every entry: place() copies what it keeps, so none is made per entry.
+    const facts: EntryFacts = {
+      kind: 'unreadable',
+      dev: 0,
+      ino: 0,
+      links: 0,
+      size: 0,
+      allocatedBytes: 0,
+      mtimeMs: 0,
+      ctimeMs: 0,
+    };
     for (let i = 0; i < names.length; i += 1) {
       const kind = nativeKinds[kinds[i]!] ?? 'unreadable';
       const name = names[i]!;
@@ -302,21 +322,15 @@ export async function walkFolder(root: string, options: WalkOptions): Promise<Wa
         continue;
       }
       const n = i * 7;
-      place(
-        dir,
-        name,
-        {
-          kind,
-          dev: numbers[n]!,
-          ino: numbers[n + 1]!,
-          links: numbers[n + 2]!,
-          size: numbers[n + 3]!,
-          allocatedBytes: numbers[n + 4]!,
-          mtimeMs: numbers[n + 5]!,
-          ctimeMs: numbers[n + 6]!,
-        },
-        pending,
-      );
+      facts.kind = kind;
+      facts.dev = numbers[n]!;
+      facts.ino = numbers[n + 1]!;
+      facts.links = numbers[n + 2]!;
+      facts.size = numbers[n + 3]!;
+      facts.allocatedBytes = numbers[n + 4]!;
+      facts.mtimeMs = numbers[n + 5]!;
+      facts.ctimeMs = numbers[n + 6]!;
+      place(dir, name, facts, pending);
     }
     options.onProgress?.(result.fileCount, result.byteCount);
   };

@@ -9,6 +9,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("abiVersion", Napi::Number::New(env, 1));
   plumb::RegisterVolume(env, exports);
   plumb::RegisterSpace(env, exports);
+  plumb::RegisterSharingMany(env, exports);
   plumb::RegisterIo(env, exports);
   plumb::RegisterContentHash(env, exports);
   plumb::RegisterWalk(env, exports);

@@ -7,6 +7,7 @@ namespace plumb {
 
 void RegisterVolume(Napi::Env env, Napi::Object exports);
 void RegisterSpace(Napi::Env env, Napi::Object exports);
+void RegisterSharingMany(Napi::Env env, Napi::Object exports);
 void RegisterIo(Napi::Env env, Napi::Object exports);
 void RegisterContentHash(Napi::Env env, Napi::Object exports);
 void RegisterWalk(Napi::Env env, Napi::Object exports);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { groupSharing, type MemberStorage } from '../../../app/core/space/sharing.js';
+import { groupSharing, sweepExtents, type MemberStorage } from '../../../app/core/space/sharing.js';
 
 const block = 4096;
 const file = (physical: number, blocks: number, shared = false): MemberStorage => ({
@@ -95,4 +95,40 @@ test('macOS clone facts: same clone id frees nothing, private bytes are what a c
   assert.deepEqual(result.memberAlreadyClone, [false, false, true]);
   const partlyUnknown = groupSharing([mac(null, 1000), mac(null, null)]);
   assert.equal(partlyUnknown.reclaimableBytes, null);
+});
+
+test('plain copies are answered without the sweep, exactly as the sweep answers them', () => {
+  // Small random groups on a small device, so that overlaps (clones), shared flags, empty and
+  // touching extents all occur; every answer must equal the general sweep's.
+  let state = 7;
+  const random = (n: number): number => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return Math.floor((state / 2 ** 31) * n);
+  };
+  let plain = 0;
+  for (let round = 0; round < 3000; round += 1) {
+    const members: MemberStorage[] = Array.from({ length: 2 + random(4) }, () => ({
+      allocatedBytes: 0,
+      extents: Array.from({ length: random(4) }, () => ({
+        physical: random(64) * block,
+        length: random(6) * block,
+        shared: random(8) === 0,
+      })),
+      cloneId: null,
+      privateBytes: null,
+    }));
+    const ranges = members.flatMap((m) => m.extents!.filter((e) => e.length > 0));
+    const separate =
+      !ranges.some((e) => e.shared) &&
+      ranges.every((a, i) =>
+        ranges.every(
+          (b, j) =>
+            i === j || a.physical + a.length <= b.physical || b.physical + b.length <= a.physical,
+        ),
+      );
+    if (separate) plain += 1;
+    assert.deepEqual(groupSharing(members), sweepExtents(members), `round ${round}`);
+  }
+  // Both paths were taken often.
+  assert.ok(plain > 300 && plain < 2700, `plain groups: ${plain}`);
 });

@@ -1,0 +1,227 @@
+// fileSharingMany(paths, options): QueryFileSharing (FIEMAP, clone ids, ReFS extents: whatever this
+// OS's space backend answers) for many files in one call, on a small pool of threads, with the
+// answers in columns instead of an object per file and per extent:
+//   failed          Uint8Array    1 where the file could not be asked (everything else unknown)
+//   allocatedBytes  Float64Array
+//   privateBytes    Float64Array  NaN where unknown
+//   compressed      Uint8Array    0 no, 1 yes, 2 unknown
+//   cloneIds        (string | null)[]
+//   extentStarts    Uint32Array   n + 1 entries: file i's extents are rows extentStarts[i] ...
+//                                 extentStarts[i + 1] - 1; none when hasExtents[i] is 0
+//   hasExtents      Uint8Array    0 where the OS has no extent map for the file (unknown)
+//   extents         Float64Array  3 numbers per row: physical offset, length, shared (0 or 1)
+//
+// Cancel answers within 100 ms: the pool's threads own the work jointly (as in hashFiles), so the
+// promise rejects at once and a query in flight finishes in the background.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "common/errors.h"
+#include "common/exports.h"
+#include "common/io_js.h"
+#include "space.h"
+
+namespace plumb {
+namespace {
+
+constexpr auto kCancelPoll = std::chrono::milliseconds(50);
+
+struct SharingAnswers {
+  std::vector<FileSharing> sharing;
+  std::vector<uint8_t> failed;
+};
+
+class SharingEngine : public std::enable_shared_from_this<SharingEngine> {
+ public:
+  SharingEngine(std::vector<std::string> paths, CancelPtr cancel)
+      : paths_(std::move(paths)), cancel_(std::move(cancel)) {
+    answers_.sharing.resize(paths_.size());
+    answers_.failed.assign(paths_.size(), 0);
+  }
+
+  // Asks about every file on `threads` threads. False as soon as the cancel is seen (the threads
+  // may still be finishing a query; the answers must not be read then).
+  bool Run(uint32_t threads) {
+    threads = static_cast<uint32_t>(std::max<size_t>(1, std::min<size_t>(threads, paths_.size())));
+    running_ = threads;
+    for (uint32_t i = 0; i < threads; ++i)
+      std::thread([self = shared_from_this()] { self->Work(); }).detach();
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (running_ > 0) {
+      done_.wait_for(lock, kCancelPoll);
+      if (cancelled()) return false;
+    }
+    return !cancelled();
+  }
+
+  // Complete once Run returned true.
+  SharingAnswers& answers() { return answers_; }
+
+ private:
+  bool cancelled() const { return cancel_ && cancel_->cancelled.load(); }
+
+  void Work() {
+    for (;;) {
+      const size_t index = next_.fetch_add(1);
+      if (index >= paths_.size() || cancelled()) break;
+      SysError err;
+      if (!QueryFileSharing(paths_[index], &answers_.sharing[index], &err)) {
+        answers_.sharing[index] = FileSharing{};
+        answers_.failed[index] = 1;
+      }
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (--running_ == 0) done_.notify_all();
+  }
+
+  const std::vector<std::string> paths_;
+  const CancelPtr cancel_;
+  SharingAnswers answers_;
+  std::atomic<size_t> next_{0};
+  std::mutex mutex_;
+  std::condition_variable done_;
+  uint32_t running_ = 0;
+};
+
+class SharingManyWorker : public Napi::AsyncWorker {
+ public:
+  SharingManyWorker(Napi::Env env, std::vector<std::string> paths, uint32_t threads,
+                    CancelPtr cancel)
+      : Napi::AsyncWorker(env, "fileSharingMany"),
+        paths_(std::move(paths)),
+        threads_(threads),
+        cancel_(std::move(cancel)),
+        deferred_(Napi::Promise::Deferred::New(env)) {}
+  Napi::Promise Promise() { return deferred_.Promise(); }
+
+  void Execute() override {
+    if (paths_.empty()) return;
+    auto engine = std::make_shared<SharingEngine>(std::move(paths_), cancel_);
+    if (!engine->Run(threads_)) {
+      cancelled_ = true;
+      return;
+    }
+    answers_ = std::move(engine->answers());
+  }
+
+  void OnOK() override {
+    Napi::Env env = Env();
+    if (cancelled_) {
+      SysError err = MakeError("ECANCELED", "fileSharingMany", "", "the operation was cancelled");
+      deferred_.Reject(ToJsError(env, err).Value());
+      return;
+    }
+    const size_t count = answers_.sharing.size();
+    size_t rows = 0;
+    for (const FileSharing& s : answers_.sharing)
+      if (s.extents) rows += s.extents->size();
+    if (rows > std::numeric_limits<uint32_t>::max()) {
+      deferred_.Reject(Napi::RangeError::New(env, "fileSharingMany: too many extents").Value());
+      return;
+    }
+    Napi::Uint8Array failed = Napi::Uint8Array::New(env, count);
+    Napi::Float64Array allocated = Napi::Float64Array::New(env, count);
+    Napi::Float64Array privateBytes = Napi::Float64Array::New(env, count);
+    Napi::Uint8Array compressed = Napi::Uint8Array::New(env, count);
+    Napi::Array cloneIds = Napi::Array::New(env, count);
+    Napi::Uint32Array starts = Napi::Uint32Array::New(env, count + 1);
+    Napi::Uint8Array hasExtents = Napi::Uint8Array::New(env, count);
+    Napi::Float64Array extents = Napi::Float64Array::New(env, rows * 3);
+    size_t row = 0;
+    for (size_t i = 0; i < count; ++i) {
+      const FileSharing& s = answers_.sharing[i];
+      failed[i] = answers_.failed[i];
+      allocated[i] = static_cast<double>(s.allocatedBytes);
+      privateBytes[i] = s.privateBytes ? static_cast<double>(*s.privateBytes)
+                                       : std::numeric_limits<double>::quiet_NaN();
+      compressed[i] = s.compressed ? (*s.compressed ? 1 : 0) : 2;
+      cloneIds.Set(
+          static_cast<uint32_t>(i),
+          s.cloneId ? static_cast<Napi::Value>(Napi::String::New(env, *s.cloneId)) : env.Null());
+      starts[i] = static_cast<uint32_t>(row);
+      hasExtents[i] = s.extents ? 1 : 0;
+      if (!s.extents) continue;
+      for (const FileExtent& e : *s.extents) {
+        double* out = extents.Data() + row * 3;
+        out[0] = static_cast<double>(e.physical);
+        out[1] = static_cast<double>(e.length);
+        out[2] = e.shared ? 1 : 0;
+        ++row;
+      }
+    }
+    starts[count] = static_cast<uint32_t>(row);
+    answers_ = SharingAnswers{};
+    Napi::Object result = Napi::Object::New(env);
+    result.Set("failed", failed);
+    result.Set("allocatedBytes", allocated);
+    result.Set("privateBytes", privateBytes);
+    result.Set("compressed", compressed);
+    result.Set("cloneIds", cloneIds);
+    result.Set("extentStarts", starts);
+    result.Set("hasExtents", hasExtents);
+    result.Set("extents", extents);
+    deferred_.Resolve(result);
+  }
+  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
+
+ private:
+  std::vector<std::string> paths_;  // moved to the engine when the work starts
+  uint32_t threads_;
+  CancelPtr cancel_;
+  Napi::Promise::Deferred deferred_;
+  SharingAnswers answers_;
+  bool cancelled_ = false;
+};
+
+Napi::Value FileSharingMany(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsArray()) {
+    throw Napi::TypeError::New(env, "The \"paths\" argument must be an array of strings");
+  }
+  Napi::Array list = info[0].As<Napi::Array>();
+  if (list.Length() > UINT32_MAX / 2) {
+    throw Napi::RangeError::New(env, "The \"paths\" argument has too many entries");
+  }
+  std::vector<std::string> paths;
+  paths.reserve(list.Length());
+  for (uint32_t i = 0; i < list.Length(); ++i) {
+    Napi::Value item = list.Get(i);
+    if (!item.IsString()) {
+      throw Napi::TypeError::New(env, "The \"paths\" argument must be an array of strings");
+    }
+    std::string path = item.As<Napi::String>().Utf8Value();
+    if (path.empty() || path.find('\0') != std::string::npos) {
+      throw Napi::TypeError::New(env, "Every path must be a non-empty string without NUL bytes");
+    }
+    paths.push_back(std::move(path));
+  }
+  Napi::Object options = OptionalObject(info, 1, "options");
+  const auto threads = static_cast<uint32_t>(OptionalInteger(options, "threads", 1, 64, 4));
+  CancelPtr cancel = OptionalCancel(options, "cancel");
+  if (cancel && cancel->cancelled.load()) {
+    SysError err = MakeError("ECANCELED", "fileSharingMany", "", "the operation was cancelled");
+    Napi::Promise::Deferred deferred = Napi::Promise::Deferred::New(env);
+    deferred.Reject(ToJsError(env, err).Value());
+    return deferred.Promise();
+  }
+  auto* worker = new SharingManyWorker(env, std::move(paths), threads, std::move(cancel));
+  Napi::Promise promise = worker->Promise();
+  worker->Queue();
+  return promise;
+}
+
+}  // namespace
+
+void RegisterSharingMany(Napi::Env env, Napi::Object exports) {
+  exports.Set("fileSharingMany", Napi::Function::New(env, FileSharingMany, "fileSharingMany"));
+}
+
+}  // namespace plumb
