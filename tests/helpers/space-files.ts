@@ -5,6 +5,7 @@ import {
   copyFileSync,
   constants,
   lstatSync,
+  statfsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -85,13 +86,26 @@ export function folderTimes(dir: string): { atimeNs: bigint; mtimeNs: bigint } {
   return { atimeNs: s.atimeNs, mtimeNs: s.mtimeNs };
 }
 
-/** Free bytes of the file system holding `dir`, from statfs, after flushing delayed allocations. */
+/**
+ * Free bytes of the file system holding `dir`, from statfs, after flushing delayed allocations and
+ * once frees the file system makes in the background are done (XFS releases a deleted file's
+ * blocks from a worker): three readings 25 ms apart must agree, within two seconds.
+ */
 export function freeBytes(dir: string): number {
   execFileSync('sync', ['-f', dir]);
-  const out = execFileSync('stat', ['-f', '-c', '%f %S', dir], { encoding: 'utf8' })
-    .trim()
-    .split(' ');
-  return Number(out[0]) * Number(out[1]);
+  const read = () => {
+    const out = statfsSync(dir);
+    return out.bfree * out.bsize;
+  };
+  let last = read();
+  const deadline = Date.now() + 2000;
+  for (let agreeing = 1; agreeing < 3 && Date.now() < deadline;) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
+    const now = read();
+    agreeing = now === last ? agreeing + 1 : 1;
+    last = now;
+  }
+  return last;
 }
 
 /** Snapshots of every regular file under `root` (one getfattr call for the whole tree). */

@@ -9,6 +9,7 @@
  */
 import { open, rename, stat, statfs, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type {
   DedupeAction,
   DedupeMethod,
@@ -75,11 +76,32 @@ async function fsyncFolder(dir: string): Promise<void> {
   }
 }
 
-/** Free bytes after a volume flush, so blocks whose release the file system defers are counted. */
+const settleReadings = 3;
+const settleGapMs = 25;
+const settleLimitMs = 2000;
+
+/**
+ * Free bytes once the volume has settled: after a flush (delayed allocation), and after frees the
+ * file system makes in the background. XFS releases a deleted file's blocks from a worker that
+ * neither syncfs nor statfs waits for (statfs only starts it), so a reading taken at once missed
+ * a whole replaced copy about one time in five. Reads until three readings 25 ms apart agree, for
+ * at most two seconds.
+ */
 async function freeBytes(dir: string): Promise<number> {
   await loadNative().flushVolume(dir);
-  const s = await statfs(dir);
-  return s.bfree * s.bsize;
+  const read = async () => {
+    const s = await statfs(dir);
+    return s.bfree * s.bsize;
+  };
+  let last = await read();
+  const deadline = Date.now() + settleLimitMs;
+  for (let agreeing = 1; agreeing < settleReadings && Date.now() < deadline;) {
+    await delay(settleGapMs);
+    const now = await read();
+    agreeing = now === last ? agreeing + 1 : 1;
+    last = now;
+  }
+  return last;
 }
 
 async function replaceByDedupeRange(
