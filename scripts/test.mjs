@@ -36,6 +36,18 @@ step('type-check renderer', bin('tsc'), ['-p', 'renderer/tsconfig.json', '--noEm
 step('lint', bin('eslint'), ['.']);
 step('format', bin('prettier'), ['--check', '.', '--log-level', 'warn']);
 
+// The C++ of every OS, in native/.clang-format's style (the Windows and macOS files included).
+const cppSources = readdirSync(path.join(root, 'native', 'src'), { recursive: true })
+  .filter((file) => /\.(cc|h)$/.test(file))
+  .map((file) => path.join('native', 'src', file));
+if (spawnSync('clang-format', ['--version']).status === 0) {
+  step('format native', 'clang-format', ['--dry-run', '--Werror', ...cppSources]);
+} else {
+  console.log(
+    '\nclang-format is not installed, so the C++ format is not checked (apt-get install clang-format).',
+  );
+}
+
 const only = process.env.PLUMB_TEST_ONLY; // e.g. "unit" or "native,e2e" while working on one part
 const suites = (only ? only.split(',') : ['unit', 'native', 'e2e']).map((s) =>
   path.join('tests', s),

@@ -23,12 +23,13 @@ Napi::Error ToJsError(Napi::Env env, const SysError& err) {
 
 std::string RequireString(const Napi::CallbackInfo& info, size_t index, const char* name) {
   if (info.Length() <= index || !info[index].IsString()) {
-    throw Napi::TypeError::New(info.Env(), std::string("The \"") + name + "\" argument must be a string");
+    throw Napi::TypeError::New(info.Env(),
+                               std::string("The \"") + name + "\" argument must be a string");
   }
   std::string value = info[index].As<Napi::String>().Utf8Value();
   if (value.empty() || value.find('\0') != std::string::npos) {
-    throw Napi::TypeError::New(info.Env(),
-                               std::string("The \"") + name + "\" argument must be a non-empty path");
+    throw Napi::TypeError::New(
+        info.Env(), std::string("The \"") + name + "\" argument must be a non-empty path");
   }
   return value;
 }
@@ -38,7 +39,8 @@ Napi::Object OptionalObject(const Napi::CallbackInfo& info, size_t index, const 
     return Napi::Object::New(info.Env());
   }
   if (!info[index].IsObject() || info[index].IsArray()) {
-    throw Napi::TypeError::New(info.Env(), std::string("The \"") + name + "\" argument must be an object");
+    throw Napi::TypeError::New(info.Env(),
+                               std::string("The \"") + name + "\" argument must be an object");
   }
   return info[index].As<Napi::Object>();
 }

@@ -27,7 +27,8 @@ Napi::Object ToJs(Napi::Env env, const VolumeFacts& v) {
   o.Set("freeBytes", Num(env, static_cast<double>(v.freeBytes)));
   o.Set("availableBytes", Num(env, static_cast<double>(v.availableBytes)));
   o.Set("blockSize", Num(env, v.blockSize));
-  o.Set("directIoAlignment", OrNull(env, v.directIoAlignment, [](Napi::Env e, uint32_t a) { return Num(e, a); }));
+  o.Set("directIoAlignment",
+        OrNull(env, v.directIoAlignment, [](Napi::Env e, uint32_t a) { return Num(e, a); }));
   o.Set("supportsClones", OrNull(env, v.supportsClones, Bool));
   o.Set("supportsSparse", OrNull(env, v.supportsSparse, Bool));
   o.Set("rotational", OrNull(env, v.rotational, Bool));
@@ -41,11 +42,14 @@ Napi::Object ToJs(Napi::Env env, const VolumeFacts& v) {
 class VolumeWorker : public Napi::AsyncWorker {
  public:
   VolumeWorker(Napi::Env env, std::string path)
-      : Napi::AsyncWorker(env), path_(std::move(path)), deferred_(Napi::Promise::Deferred::New(env)) {}
+      : Napi::AsyncWorker(env),
+        path_(std::move(path)),
+        deferred_(Napi::Promise::Deferred::New(env)) {}
   Napi::Promise Promise() { return deferred_.Promise(); }
 
   void Execute() override {
-    if (!QueryVolume(path_, &facts_, &err_) && err_.ok()) err_ = MakeSysError(0, "volumeInfo", path_);
+    if (!QueryVolume(path_, &facts_, &err_) && err_.ok())
+      err_ = MakeSysError(0, "volumeInfo", path_);
   }
   void OnOK() override {
     if (!err_.ok()) {

@@ -34,15 +34,9 @@ bool IoFile::Open(const std::string& path, const OpenOptions& options, SysError*
   path_ = path;
   int flags = O_CLOEXEC;
   switch (options.access) {
-    case FileAccess::kCreateTruncate:
-      flags |= O_WRONLY | O_CREAT | O_TRUNC;
-      break;
-    case FileAccess::kRead:
-      flags |= O_RDONLY;
-      break;
-    case FileAccess::kReadWrite:
-      flags |= O_RDWR | O_CREAT;
-      break;
+    case FileAccess::kCreateTruncate: flags |= O_WRONLY | O_CREAT | O_TRUNC; break;
+    case FileAccess::kRead: flags |= O_RDONLY; break;
+    case FileAccess::kReadWrite: flags |= O_RDWR | O_CREAT; break;
   }
   int fd = -1;
   direct_ = false;

@@ -14,35 +14,21 @@ namespace {
 
 const char* BusName(STORAGE_BUS_TYPE type) {
   switch (type) {
-    case BusTypeNvme:
-      return "nvme";
-    case BusTypeSata:
-      return "sata";
-    case BusTypeAta:
-      return "ata";
-    case BusTypeUsb:
-      return "usb";
-    case BusTypeSas:
-      return "sas";
-    case BusTypeScsi:
-      return "scsi";
-    case BusTypeSd:
-      return "sd";
-    case BusTypeMmc:
-      return "mmc";
-    case BusType1394:
-      return "firewire";
-    case BusTypeRAID:
-      return "raid";
-    case BusTypeiScsi:
-      return "iscsi";
+    case BusTypeNvme: return "nvme";
+    case BusTypeSata: return "sata";
+    case BusTypeAta: return "ata";
+    case BusTypeUsb: return "usb";
+    case BusTypeSas: return "sas";
+    case BusTypeScsi: return "scsi";
+    case BusTypeSd: return "sd";
+    case BusTypeMmc: return "mmc";
+    case BusType1394: return "firewire";
+    case BusTypeRAID: return "raid";
+    case BusTypeiScsi: return "iscsi";
     case BusTypeVirtual:
-    case BusTypeFileBackedVirtual:
-      return "virtual";
-    case BusTypeSpaces:
-      return "spaces";
-    default:
-      return nullptr;
+    case BusTypeFileBackedVirtual: return "virtual";
+    case BusTypeSpaces: return "spaces";
+    default: return nullptr;
   }
 }
 
