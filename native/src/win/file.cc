@@ -50,7 +50,7 @@ bool Transfer(HANDLE file, bool write, void* data, DWORD bytes, uint64_t offset,
 }  // namespace
 
 // Page-aligned, which is a multiple of every sector size.
-void* AllocateAligned(size_t bytes, size_t) {
+void* AllocateAligned(size_t bytes, size_t, bool) {
   return VirtualAlloc(nullptr, bytes ? bytes : 1, MEM_COMMIT | MEM_RESERVE, PAGE_READWRITE);
 }
 
