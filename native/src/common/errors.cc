@@ -34,6 +34,32 @@ std::string RequireString(const Napi::CallbackInfo& info, size_t index, const ch
   return value;
 }
 
+std::vector<std::string> RequirePathArray(const Napi::CallbackInfo& info, size_t index,
+                                          const char* name) {
+  Napi::Env env = info.Env();
+  const std::string notArray =
+      std::string("The \"") + name + "\" argument must be an array of strings";
+  if (info.Length() <= index || !info[index].IsArray()) throw Napi::TypeError::New(env, notArray);
+  Napi::Array list = info[index].As<Napi::Array>();
+  if (list.Length() > UINT32_MAX / 2) {
+    throw Napi::RangeError::New(env,
+                                std::string("The \"") + name + "\" argument has too many entries");
+  }
+  std::vector<std::string> paths;
+  paths.reserve(list.Length());
+  for (uint32_t i = 0; i < list.Length(); ++i) {
+    Napi::Value item = list.Get(i);
+    if (!item.IsString()) throw Napi::TypeError::New(env, notArray);
+    std::string path = item.As<Napi::String>().Utf8Value();
+    if (path.empty() || path.find('\0') != std::string::npos) {
+      throw Napi::TypeError::New(env, std::string("Every entry of \"") + name +
+                                          "\" must be a non-empty path without NUL bytes");
+    }
+    paths.push_back(std::move(path));
+  }
+  return paths;
+}
+
 Napi::Object OptionalObject(const Napi::CallbackInfo& info, size_t index, const char* name) {
   if (info.Length() <= index || info[index].IsUndefined() || info[index].IsNull()) {
     return Napi::Object::New(info.Env());

@@ -3,6 +3,9 @@
 
 #include <napi.h>
 
+#include <string>
+#include <vector>
+
 #include "plumb.h"
 
 namespace plumb {
@@ -11,6 +14,9 @@ Napi::Error ToJsError(Napi::Env env, const SysError& err);
 
 // Argument checking: every bad argument becomes a TypeError, never a crash.
 std::string RequireString(const Napi::CallbackInfo& info, size_t index, const char* name);
+// An array of non-empty paths without NUL bytes.
+std::vector<std::string> RequirePathArray(const Napi::CallbackInfo& info, size_t index,
+                                          const char* name);
 Napi::Object OptionalObject(const Napi::CallbackInfo& info, size_t index, const char* name);
 
 }  // namespace plumb

@@ -8,13 +8,12 @@
 // and the pool's threads, which own the engine jointly, finish their current read and go.
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <thread>
 #include <vector>
 
+#include "common/detached_pool.h"
 #include "common/errors.h"
 #include "common/io_js.h"
 #include "content_hash.h"
@@ -48,42 +47,34 @@ struct HashOutcome {
   uint64_t bytesRead = 0;
 };
 
-class HashEngine : public std::enable_shared_from_this<HashEngine> {
+class HashEngine : public DetachedPool {
  public:
-  explicit HashEngine(HashRequest request) : request_(std::move(request)) {
+  explicit HashEngine(HashRequest request)
+      : DetachedPool(request.paths.size(), request.cancel), request_(std::move(request)) {
     out_.digests.assign(request_.paths.size() * LaneHash128::kDigestBytes, 0);
   }
 
-  // Hashes everything on `threads` threads; the calling thread reports progress until all are
-  // done, or returns as soon as it sees the cancel (then the outcome must not be read).
-  void Run(const std::function<void(const HashProgress&)>& report) {
-    const size_t count = request_.paths.size();
-    const uint32_t threads =
-        static_cast<uint32_t>(std::max<size_t>(1, std::min<size_t>(request_.threads, count)));
-    running_ = threads;
-    for (uint32_t i = 0; i < threads; ++i)
-      std::thread([self = shared_from_this()] { self->Work(); }).detach();
-    std::unique_lock<std::mutex> lock(mutex_);
-    while (running_ > 0) {
-      done_.wait_for(lock, std::chrono::nanoseconds(kProgressNanos));
-      if (cancelled()) return;
-      if (running_ > 0 && report) report({filesDone_.load(), bytesRead_.load()});
-    }
+  // Hashes everything on the request's threads; the calling thread reports progress until all
+  // are done. False as soon as the cancel is seen (then the outcome must not be read).
+  bool Hash(const std::function<void(const HashProgress&)>& report) {
+    const bool done = Run(request_.threads, std::chrono::nanoseconds(kProgressNanos), [&] {
+      if (report) report({filesDone_.load(), bytesRead_.load()});
+    });
+    if (!done) return false;
     out_.bytesRead = bytesRead_.load();
     std::sort(out_.failures.begin(), out_.failures.end(),
               [](const FileFailure& a, const FileFailure& b) { return a.index < b.index; });
+    return true;
   }
 
-  bool cancelled() const { return request_.cancel && request_.cancel->cancelled.load(); }
-  // Complete once Run returned without a cancel.
+  // Complete once Hash returned true.
   HashOutcome& outcome() { return out_; }
 
  private:
-  void Work() {
+  void Serve() override {
     AlignedBuffer buffer(kReadBytes, kBufferAlignment);
-    for (;;) {
-      const size_t index = next_.fetch_add(1);
-      if (index >= request_.paths.size() || cancelled() || !buffer.ok()) break;
+    size_t index = 0;
+    while (buffer.ok() && Next(&index)) {
       SysError err;
       if (!HashOne(index, buffer, &err) && !cancelled()) {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -91,8 +82,6 @@ class HashEngine : public std::enable_shared_from_this<HashEngine> {
       }
       filesDone_.fetch_add(1);
     }
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (--running_ == 0) done_.notify_all();
   }
 
   // Feeds [offset, offset + length) into `hash`, stopping early at end of file.
@@ -134,12 +123,8 @@ class HashEngine : public std::enable_shared_from_this<HashEngine> {
 
   const HashRequest request_;
   HashOutcome out_;
-  std::atomic<size_t> next_{0};
   std::atomic<uint64_t> filesDone_{0};
   std::atomic<uint64_t> bytesRead_{0};
-  std::mutex mutex_;
-  std::condition_variable done_;
-  uint32_t running_ = 0;
 };
 
 class HashFilesWorker : public Napi::AsyncProgressQueueWorker<HashProgress> {
@@ -161,8 +146,7 @@ class HashFilesWorker : public Napi::AsyncProgressQueueWorker<HashProgress> {
     std::function<void(const HashProgress&)> report;
     if (!onProgress_.IsEmpty())
       report = [&progress](const HashProgress& p) { progress.Send(&p, 1); };
-    engine->Run(report);
-    if (engine->cancelled()) {
+    if (!engine->Hash(report)) {
       err_ = MakeError("ECANCELED", "hashFiles", "", "the operation was cancelled");
       return;
     }
@@ -225,26 +209,8 @@ class HashFilesWorker : public Napi::AsyncProgressQueueWorker<HashProgress> {
 
 Napi::Value HashFiles(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (info.Length() < 1 || !info[0].IsArray()) {
-    throw Napi::TypeError::New(env, "The \"paths\" argument must be an array of strings");
-  }
-  Napi::Array list = info[0].As<Napi::Array>();
-  if (list.Length() > UINT32_MAX / 2) {
-    throw Napi::RangeError::New(env, "The \"paths\" argument has too many entries");
-  }
   HashRequest request;
-  request.paths.reserve(list.Length());
-  for (uint32_t i = 0; i < list.Length(); ++i) {
-    Napi::Value item = list.Get(i);
-    if (!item.IsString()) {
-      throw Napi::TypeError::New(env, "The \"paths\" argument must be an array of strings");
-    }
-    std::string path = item.As<Napi::String>().Utf8Value();
-    if (path.empty() || path.find('\0') != std::string::npos) {
-      throw Napi::TypeError::New(env, "Every path must be a non-empty string without NUL bytes");
-    }
-    request.paths.push_back(std::move(path));
-  }
+  request.paths = RequirePathArray(info, 0, "paths");
   Napi::Object options = OptionalObject(info, 1, "options");
   request.edgeBytes = OptionalInteger(options, "edgeBytes", 0, uint64_t{1} << 40, 0);
   request.threads = static_cast<uint32_t>(OptionalInteger(options, "threads", 1, 64, 4));

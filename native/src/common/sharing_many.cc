@@ -13,17 +13,13 @@
 //
 // Cancel answers within 100 ms: the pool's threads own the work jointly (as in hashFiles), so the
 // promise rejects at once and a query in flight finishes in the background.
-#include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <limits>
 #include <memory>
-#include <mutex>
-#include <thread>
 #include <vector>
 
+#include "common/detached_pool.h"
 #include "common/errors.h"
 #include "common/exports.h"
 #include "common/io_js.h"
@@ -39,56 +35,28 @@ struct SharingAnswers {
   std::vector<uint8_t> failed;
 };
 
-class SharingEngine : public std::enable_shared_from_this<SharingEngine> {
+class SharingEngine : public DetachedPool {
  public:
   SharingEngine(std::vector<std::string> paths, CancelPtr cancel)
-      : paths_(std::move(paths)), cancel_(std::move(cancel)) {
+      : DetachedPool(paths.size(), std::move(cancel)), paths_(std::move(paths)) {
     answers_.sharing.resize(paths_.size());
     answers_.failed.assign(paths_.size(), 0);
-  }
-
-  // Asks about every file on `threads` threads. False as soon as the cancel is seen (the threads
-  // may still be finishing a query; the answers must not be read then).
-  bool Run(uint32_t threads) {
-    threads = static_cast<uint32_t>(std::max<size_t>(1, std::min<size_t>(threads, paths_.size())));
-    running_ = threads;
-    for (uint32_t i = 0; i < threads; ++i)
-      std::thread([self = shared_from_this()] { self->Work(); }).detach();
-    std::unique_lock<std::mutex> lock(mutex_);
-    while (running_ > 0) {
-      done_.wait_for(lock, kCancelPoll);
-      if (cancelled()) return false;
-    }
-    return !cancelled();
   }
 
   // Complete once Run returned true.
   SharingAnswers& answers() { return answers_; }
 
  private:
-  bool cancelled() const { return cancel_ && cancel_->cancelled.load(); }
-
-  void Work() {
-    for (;;) {
-      const size_t index = next_.fetch_add(1);
-      if (index >= paths_.size() || cancelled()) break;
-      SysError err;
-      if (!QueryFileSharing(paths_[index], &answers_.sharing[index], &err)) {
-        answers_.sharing[index] = FileSharing{};
-        answers_.failed[index] = 1;
-      }
+  void Process(size_t index) override {
+    SysError err;
+    if (!QueryFileSharing(paths_[index], &answers_.sharing[index], &err)) {
+      answers_.sharing[index] = FileSharing{};
+      answers_.failed[index] = 1;
     }
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (--running_ == 0) done_.notify_all();
   }
 
   const std::vector<std::string> paths_;
-  const CancelPtr cancel_;
   SharingAnswers answers_;
-  std::atomic<size_t> next_{0};
-  std::mutex mutex_;
-  std::condition_variable done_;
-  uint32_t running_ = 0;
 };
 
 class SharingManyWorker : public Napi::AsyncWorker {
@@ -105,7 +73,7 @@ class SharingManyWorker : public Napi::AsyncWorker {
   void Execute() override {
     if (paths_.empty()) return;
     auto engine = std::make_shared<SharingEngine>(std::move(paths_), cancel_);
-    if (!engine->Run(threads_)) {
+    if (!engine->Run(threads_, kCancelPoll)) {
       cancelled_ = true;
       return;
     }
@@ -183,26 +151,7 @@ class SharingManyWorker : public Napi::AsyncWorker {
 
 Napi::Value FileSharingMany(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (info.Length() < 1 || !info[0].IsArray()) {
-    throw Napi::TypeError::New(env, "The \"paths\" argument must be an array of strings");
-  }
-  Napi::Array list = info[0].As<Napi::Array>();
-  if (list.Length() > UINT32_MAX / 2) {
-    throw Napi::RangeError::New(env, "The \"paths\" argument has too many entries");
-  }
-  std::vector<std::string> paths;
-  paths.reserve(list.Length());
-  for (uint32_t i = 0; i < list.Length(); ++i) {
-    Napi::Value item = list.Get(i);
-    if (!item.IsString()) {
-      throw Napi::TypeError::New(env, "The \"paths\" argument must be an array of strings");
-    }
-    std::string path = item.As<Napi::String>().Utf8Value();
-    if (path.empty() || path.find('\0') != std::string::npos) {
-      throw Napi::TypeError::New(env, "Every path must be a non-empty string without NUL bytes");
-    }
-    paths.push_back(std::move(path));
-  }
+  std::vector<std::string> paths = RequirePathArray(info, 0, "paths");
   Napi::Object options = OptionalObject(info, 1, "options");
   const auto threads = static_cast<uint32_t>(OptionalInteger(options, "threads", 1, 64, 4));
   CancelPtr cancel = OptionalCancel(options, "cancel");

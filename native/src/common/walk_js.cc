@@ -98,23 +98,7 @@ class ListFoldersWorker : public Napi::AsyncWorker {
 
 Napi::Value ListFolders(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (info.Length() < 1 || !info[0].IsArray()) {
-    throw Napi::TypeError::New(env, "The \"dirs\" argument must be an array of strings");
-  }
-  Napi::Array list = info[0].As<Napi::Array>();
-  std::vector<std::string> dirs;
-  dirs.reserve(list.Length());
-  for (uint32_t i = 0; i < list.Length(); ++i) {
-    Napi::Value item = list.Get(i);
-    if (!item.IsString()) {
-      throw Napi::TypeError::New(env, "The \"dirs\" argument must be an array of strings");
-    }
-    std::string dir = item.As<Napi::String>().Utf8Value();
-    if (dir.empty() || dir.find('\0') != std::string::npos) {
-      throw Napi::TypeError::New(env, "Every folder must be a non-empty string without NUL bytes");
-    }
-    dirs.push_back(std::move(dir));
-  }
+  std::vector<std::string> dirs = RequirePathArray(info, 0, "dirs");
   Napi::Object options = OptionalObject(info, 1, "options");
   const auto threads = static_cast<uint32_t>(OptionalInteger(options, "threads", 1, 64, 4));
   CancelPtr cancel = OptionalCancel(options, "cancel");
