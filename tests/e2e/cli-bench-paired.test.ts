@@ -16,6 +16,7 @@ import { ResultDocument } from '../../app/contract/bench.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
 import {
   createWriteThrottle,
+  quietExt4Options,
   runPlumbThrottled,
   throttleSkipReason,
   type WriteThrottle,
@@ -28,7 +29,7 @@ const within = (actual: number, expected: number, share = 0.1) =>
 const skip = loopSkipReason('ext4') ?? throttleSkipReason();
 if (skip) console.log(`# skipping the paired-disk test: ${skip}`);
 
-const mkfsArgs = ['-O', '^has_journal', '-E', 'lazy_itable_init=0,lazy_journal_init=0'];
+const mkfsArgs = quietExt4Options;
 
 describe('plumb bench --plan paired on two real disks', { skip }, () => {
   let slow: MountedFs | undefined;

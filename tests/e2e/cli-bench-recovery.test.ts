@@ -11,9 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ResultDocument } from '../../app/contract/bench.js';
-import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
+import { loopSkipReason } from '../helpers/loopfs.js';
 import {
-  createWriteThrottle,
+  mountThrottledDisk,
   runPlumbThrottled,
   throttleSkipReason,
   type WriteThrottle,
@@ -32,21 +32,14 @@ const skip = loopSkipReason('ext4') ?? throttleSkipReason();
 if (skip) console.log(`# skipping the recovery-probe test: ${skip}`);
 
 describe('plumb bench sustained: recovery probe on a throttled disk', { skip }, () => {
-  let fs: MountedFs | undefined;
-  let throttle: WriteThrottle | undefined;
+  let disk: ReturnType<typeof mountThrottledDisk> | undefined;
   let work: string;
   before(async () => {
     work = await mkdtemp(path.join(os.tmpdir(), 'plumb-recovery-'));
-    fs = mountLoopFs('ext4', {
-      sizeBytes: 256 * 1024 * 1024,
-      directIo: true,
-      mkfsArgs: ['-O', '^has_journal', '-E', 'lazy_itable_init=0,lazy_journal_init=0'],
-    });
-    throttle = createWriteThrottle(fs.device!, fastRate);
+    disk = mountThrottledDisk(256 * 1024 * 1024, fastRate);
   });
   after(async () => {
-    throttle?.remove();
-    fs?.unmount();
+    disk?.remove();
     await rm(work, { recursive: true, force: true });
   });
 
@@ -66,15 +59,15 @@ describe('plumb bench sustained: recovery probe on a throttled disk', { skip }, 
       }),
     );
     const out = path.join(work, 'result.json');
-    const lower = throttle!.lowerAfter(cliffBytes, slowRate);
+    const lower = disk!.throttle.lowerAfter(cliffBytes, slowRate);
     let raise: ReturnType<WriteThrottle['raiseAfterIdle']> | undefined;
     void lower.done.then(() => {
       // The heavy writing ends when the disk is quiet for half an idle step.
-      raise = throttle!.raiseAfterIdle(idleSeconds / 2, recoverySeconds, fastRate);
+      raise = disk!.throttle.raiseAfterIdle(idleSeconds / 2, recoverySeconds, fastRate);
     });
     const result = await runPlumbThrottled(
-      throttle!,
-      ['bench', fs!.dir, '--plan', plan, '--reserve', '16MB', '--json', out],
+      disk!.throttle,
+      ['bench', disk!.fs.dir, '--plan', plan, '--reserve', '16MB', '--json', out],
       { PLUMB_DATA_DIR: path.join(work, 'data') },
     );
     lower.stop();
@@ -105,7 +98,7 @@ describe('plumb bench sustained: recovery probe on a throttled disk', { skip }, 
     assert.equal(cliff.recoverySeconds, recovery.recoverySeconds);
     assert.match(result.stdout, /Recovery: the write rate was back after \d+ s idle/);
     assert.deepEqual(
-      (await readdir(fs!.dir)).filter((n) => n.startsWith('plumb-test-')),
+      (await readdir(disk!.fs.dir)).filter((n) => n.startsWith('plumb-test-')),
       [],
     );
   });

@@ -13,13 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ResultDocument } from '../../app/contract/bench.js';
-import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
-import {
-  createWriteThrottle,
-  runPlumbThrottled,
-  throttleSkipReason,
-  type WriteThrottle,
-} from '../helpers/throttle.js';
+import { loopSkipReason } from '../helpers/loopfs.js';
+import { mountThrottledDisk, runPlumbThrottled, throttleSkipReason } from '../helpers/throttle.js';
 
 const cliffBytes = 120e6;
 const fastRate = 20e6;
@@ -29,22 +24,14 @@ const skip = loopSkipReason('ext4') ?? throttleSkipReason();
 if (skip) console.log(`# skipping the throttled-disk test: ${skip}`);
 
 describe('plumb bench on a throttled disk', { skip }, () => {
-  let fs: MountedFs | undefined;
-  let throttle: WriteThrottle | undefined;
+  let disk: ReturnType<typeof mountThrottledDisk> | undefined;
   let work: string;
   before(async () => {
     work = await mkdtemp(path.join(os.tmpdir(), 'plumb-throttle-'));
-    fs = mountLoopFs('ext4', {
-      sizeBytes: 384 * 1024 * 1024,
-      directIo: true,
-      // No journal and no lazy initialisation: nothing but the benchmark writes to the device.
-      mkfsArgs: ['-O', '^has_journal', '-E', 'lazy_itable_init=0,lazy_journal_init=0'],
-    });
-    throttle = createWriteThrottle(fs.device!, fastRate);
+    disk = mountThrottledDisk(384 * 1024 * 1024, fastRate);
   });
   after(async () => {
-    throttle?.remove();
-    fs?.unmount();
+    disk?.remove();
     await rm(work, { recursive: true, force: true });
   });
 
@@ -63,10 +50,10 @@ describe('plumb bench on a throttled disk', { skip }, () => {
       }),
     );
     const out = path.join(work, 'result.json');
-    const controller = throttle!.lowerAfter(cliffBytes, slowRate);
+    const controller = disk!.throttle.lowerAfter(cliffBytes, slowRate);
     const result = await runPlumbThrottled(
-      throttle!,
-      ['bench', fs!.dir, '--plan', plan, '--reserve', '16MB', '--json', out],
+      disk!.throttle,
+      ['bench', disk!.fs.dir, '--plan', plan, '--reserve', '16MB', '--json', out],
       { PLUMB_DATA_DIR: path.join(work, 'data') },
     );
     controller.stop();
@@ -108,7 +95,7 @@ describe('plumb bench on a throttled disk', { skip }, () => {
       /cliff: The write rate fell from \d+\.\d+ MB\/s to \d+\.\d+ MB\/s after 1\d\d MB/,
     );
     assert.deepEqual(
-      (await readdir(fs!.dir)).filter((n) => n.startsWith('plumb-test-')),
+      (await readdir(disk!.fs.dir)).filter((n) => n.startsWith('plumb-test-')),
       [],
       'the test files are gone',
     );

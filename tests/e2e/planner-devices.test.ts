@@ -25,7 +25,7 @@ import {
   formatSeconds,
   formatSize,
 } from '../../renderer/src/screens/planner/format.js';
-import { chromiumMissingReason, launchChromium } from '../helpers/chromium.js';
+import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
 import { repoRoot, startServe } from '../helpers/cli.js';
 import { FakeDrive } from '../helpers/fake-bench-io.js';
 
@@ -87,14 +87,12 @@ after(async () => {
 });
 
 async function openPlanner(problems: string[]): Promise<Page> {
-  const page = await browser!.newPage({ viewport: { width: 1360, height: 1000 } });
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
+  const page = await openAppPage(browser!, server.url, {
+    hash: '#/planner',
+    viewport: { width: 1360, height: 1000 },
+    problems,
+    warnings: false,
   });
-  page.on('pageerror', (error) => problems.push(error.message));
-  const url = new URL(server.url);
-  url.hash = '#/planner';
-  await page.goto(url.toString());
   await page.getByTestId('plan-option').nth(3).waitFor();
   return page;
 }

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumMissingReason, launchChromium } from '../helpers/chromium.js';
+import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
 import { repoRoot, startServe } from '../helpers/cli.js';
 
 const artifacts = path.join(repoRoot, 'test-artifacts');
@@ -62,15 +62,13 @@ test(
   'the Planner view compares the options with cards, a chart and a recommendation',
   { skip: noChromium },
   async () => {
-    const page = await browser!.newPage({ viewport: { width: 1360, height: 1000 } });
     const problems: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
+    const page = await openAppPage(browser!, server.url, {
+      hash: '#/planner',
+      viewport: { width: 1360, height: 1000 },
+      problems,
+      warnings: false,
     });
-    page.on('pageerror', (error) => problems.push(error.message));
-    const url = new URL(server.url);
-    url.hash = '#/planner';
-    await page.goto(url.toString());
 
     await page
       .getByRole('heading', { name: 'Bigger internal SSD, or external storage?' })

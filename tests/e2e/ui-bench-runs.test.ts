@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumMissingReason, launchChromium } from '../helpers/chromium.js';
+import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
 import { repoRoot, startServe } from '../helpers/cli.js';
 import {
   loopSkipReason,
@@ -61,20 +61,12 @@ function newFolder(name: string): string {
   return folder;
 }
 
-async function openPage(
+function openPage(
   colorScheme: 'light' | 'dark',
   hash = '#/bench',
   url = server.url,
 ): Promise<Page> {
-  const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.emulateMedia({ colorScheme });
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning')
-      problems.push(`${message.type()}: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  await page.goto(`${url.href.replace(/#.*$/, '')}${hash}`);
-  return page;
+  return openAppPage(browser!, url, { colorScheme, hash, problems });
 }
 
 async function shoot(page: Page, name: string): Promise<void> {

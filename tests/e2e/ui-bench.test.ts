@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumMissingReason, launchChromium } from '../helpers/chromium.js';
+import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
 import { repoRoot, startServe } from '../helpers/cli.js';
 
 const noChromium = chromiumMissingReason();
@@ -38,16 +38,8 @@ after(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-async function openPage(colorScheme: 'light' | 'dark', hash: string): Promise<Page> {
-  const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.emulateMedia({ colorScheme });
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning')
-      problems.push(`${message.type()}: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  await page.goto(`${server.url.href.replace(/#.*$/, '')}${hash}`);
-  return page;
+function openPage(colorScheme: 'light' | 'dark', hash: string): Promise<Page> {
+  return openAppPage(browser!, server.url, { colorScheme, hash, problems });
 }
 
 async function shoot(page: Page, name: string): Promise<void> {

@@ -13,7 +13,12 @@ import { planSchemaVersion, type ResultDocument } from '../../app/contract/bench
 import { resultCsv, ResultsStore } from '../../app/core/bench/results-store.js';
 import { runBenchmark } from '../../app/core/bench/runner.js';
 import { formatRate } from '../../renderer/src/screens/bench/measure-format.js';
-import { chromiumMissingReason, chromiumPath, launchChromium } from '../helpers/chromium.js';
+import {
+  chromiumMissingReason,
+  chromiumPath,
+  launchChromium,
+  openAppPage,
+} from '../helpers/chromium.js';
 import { repoRoot, startServe } from '../helpers/cli.js';
 import { FakeDrive } from '../helpers/fake-bench-io.js';
 import { pdfText, popplerMissingReason, savePagePngs } from '../helpers/pdf.js';
@@ -27,14 +32,9 @@ let downloads: string;
 const results: ResultDocument[] = [];
 const problems: string[] = [];
 
-async function openPage(hash: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  await page.goto(`${server.url.href.replace(/#.*$/, '')}${hash}`);
-  return page;
+function openPage(hash: string): Promise<Page> {
+  const viewport = { width: 1280, height: 900 };
+  return openAppPage(browser, server.url, { hash, viewport, problems, warnings: false });
 }
 
 /** Clicks the button and returns the downloaded file's name and path. */

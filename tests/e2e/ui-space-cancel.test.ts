@@ -10,7 +10,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { chromiumMissingReason, launchChromium } from '../helpers/chromium.js';
+import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
 import { startServe } from '../helpers/cli.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
 import { plainCopy, randomFile } from '../helpers/space-files.js';
@@ -62,13 +62,11 @@ test(
   { skip, timeout: 120_000 },
   async () => {
     const problems: string[] = [];
-    const page = await browser!.newPage({ viewport: { width: 1280, height: 860 } });
-    page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning')
-        problems.push(`${message.type()}: ${message.text()}`);
+    const page = await openAppPage(browser!, server!.url, {
+      hash: '#/space',
+      viewport: { width: 1280, height: 860 },
+      problems,
     });
-    page.on('pageerror', (error) => problems.push(error.message));
-    await page.goto(`${server!.url.href.replace(/#.*$/, '')}#/space`);
     await page.getByRole('heading', { name: 'Reclaim space' }).waitFor();
 
     dropPageCache();

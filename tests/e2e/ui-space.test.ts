@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumMissingReason, launchChromium } from '../helpers/chromium.js';
+import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
 import { repoRoot, startServe } from '../helpers/cli.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
 import { plainCopy, randomFile, reflinkCopy, sha256 } from '../helpers/space-files.js';
@@ -83,14 +83,12 @@ function makeZeroFilled(file: string): void {
 }
 
 async function openPage(colorScheme: 'light' | 'dark'): Promise<Page> {
-  const page = await browser!.newPage({ viewport: { width: 1280, height: 860 } });
-  await page.emulateMedia({ colorScheme });
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning')
-      problems.push(`${message.type()}: ${message.text()}`);
+  const page = await openAppPage(browser!, server.url, {
+    colorScheme,
+    hash: '#/space',
+    viewport: { width: 1280, height: 860 },
+    problems,
   });
-  page.on('pageerror', (error) => problems.push(error.message));
-  await page.goto(`${server.url.href.replace(/#.*$/, '')}#/space`);
   await page.getByRole('heading', { name: 'Reclaim space' }).waitFor();
   return page;
 }

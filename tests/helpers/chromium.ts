@@ -1,6 +1,6 @@
 /** Real Chromium for end-to-end tests, the way TESTING.md says (never a downloaded browser). */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 const candidates = [
   process.env.PLUMB_CHROMIUM,
@@ -37,4 +37,34 @@ export async function launchChromium(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+}
+
+export interface AppPageOptions {
+  /** Replaces the URL's #hash, e.g. '#/space'. */
+  hash?: string;
+  colorScheme?: 'light' | 'dark';
+  viewport?: { width: number; height: number };
+  /** Page errors and console errors are appended here (console warnings too, unless false). */
+  problems: string[];
+  warnings?: boolean;
+}
+
+/** A new page of the app served at `url`, with its errors collected for the test to check. */
+export async function openAppPage(
+  browser: Browser,
+  url: URL,
+  options: AppPageOptions,
+): Promise<Page> {
+  const { problems, warnings = true } = options;
+  const page = await browser.newPage({
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+  });
+  if (options.colorScheme) await page.emulateMedia({ colorScheme: options.colorScheme });
+  page.on('console', (message) => {
+    if (message.type() === 'error' || (warnings && message.type() === 'warning'))
+      problems.push(`${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.goto(`${url.href.replace(/#.*$/, '')}${options.hash ?? ''}`);
+  return page;
 }
