@@ -1,0 +1,151 @@
+// The space scan, whole, in C++: walk one volume → same size → head and tail digest → full digest
+// → how the file system stores each copy → groups with what cloning would really free.
+//
+// One engine for every front door: the addon's scanFolder (the app, `plumb serve`, and
+// `node bin/plumb.js`) and the native front door bin/plumb, which scans without starting Node (a
+// Node process alone holds about 40 MB; the scan itself needs a few). Both print what this engine
+// found, through the same JSON writer (scan/output.cc).
+//
+// No N-API here: scan/ is plain C++ over the per-OS backends (walk.h, content_hash.h, space.h).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io.h"
+#include "plumb.h"
+
+namespace plumb {
+namespace scan {
+
+// What to scan; the defaults are the contract's (app/contract/space.ts ScanOptions).
+struct Settings {
+  std::string path;  // the folder, as given; RunScan resolves it to an absolute path
+  uint64_t minBytes = 1;
+  bool includeHidden = true;
+  bool skipPackages = true;
+  bool skipCloudFolders = true;
+  std::string scanId;  // copied into the result and every progress report
+};
+
+enum class Phase { kWalk, kCompare, kHash, kSharing, kDone };
+const char* PhaseName(Phase phase);  // "walk", "compare", "hash", "sharing", "done"
+
+// The contract's ScanProgress.
+struct Progress {
+  std::string scanId;
+  Phase phase = Phase::kWalk;
+  uint64_t files = 0;
+  uint64_t bytes = 0;
+  uint64_t bytesToHash = 0;
+  uint64_t bytesHashed = 0;
+  double seconds = 0;
+  std::optional<double> secondsLeft;  // from the hashing rate so far
+};
+
+// The contract's DuplicateFile.
+struct GroupFile {
+  std::string path;
+  uint64_t size = 0;
+  uint64_t ino = 0;
+  double mtimeMs = 0;
+  double ctimeMs = 0;
+  uint64_t links = 1;  // names of this file seen in the walk
+  std::optional<uint64_t> reclaimableBytes;
+  std::optional<bool> alreadyClone;
+};
+
+// The contract's DuplicateGroup.
+struct Group {
+  std::string id;  // "<size>-<first 16 hex digits of the digest>"
+  uint64_t size = 0;
+  std::string keeper;
+  std::vector<GroupFile> files;
+  uint64_t nominalBytes = 0;
+  std::optional<uint64_t> sharedBytes;
+  std::optional<uint64_t> reclaimableBytes;
+  std::optional<std::string> note;
+};
+
+struct StageSeconds {
+  double walk = 0;
+  double compare = 0;
+  double hash = 0;
+  double sharing = 0;
+};
+
+struct Skips {
+  uint64_t symlinks = 0;
+  uint64_t otherVolumes = 0;
+  uint64_t extraHardLinks = 0;
+  uint64_t special = 0;
+  uint64_t excluded = 0;
+  uint64_t unreadable = 0;
+};
+
+struct Totals {
+  uint64_t nominalBytes = 0;
+  std::optional<uint64_t> sharedBytes;
+  std::optional<uint64_t> reclaimableBytes;
+  uint64_t unknownGroups = 0;
+};
+
+struct SparseSummary {
+  uint64_t files = 0;
+  uint64_t logicalBytes = 0;
+  uint64_t allocatedBytes = 0;
+};
+
+// The contract's ScanResult; fields in the contract's order (the JSON keeps it).
+struct Result {
+  std::string scanId;
+  std::string root;
+  std::optional<std::string> fsType;
+  std::optional<bool> sharingSupported;
+  uint64_t files = 0;
+  uint64_t bytes = 0;
+  double seconds = 0;
+  StageSeconds stageSeconds;
+  Skips skipped;
+  std::vector<Group> groups;  // largest reclaimable first, unknown after known
+  Totals totals;
+  SparseSummary sparse;
+};
+
+using ProgressFn = std::function<void(const Progress&)>;
+
+// Runs the scan on the calling thread (with a few helper threads for reading and for storage
+// queries). `progress`, when set, is called on the calling thread at each phase change and about
+// every 100 ms. False with `err` when the folder cannot be scanned (code ENOENT, ENOTDIR, EACCES,
+// ...; message a sentence for people) or when `cancel` is set (code ECANCELED): a cancel is seen
+// within 100 ms, even while a slow disk finishes a read in the background.
+bool RunScan(const Settings& settings, const CancelPtr& cancel, const ProgressFn& progress,
+             Result* out, SysError* err);
+
+// ── Output (scan/output.cc) ──────────────────────────────────────────────────────────────────
+
+// Receives the output in pieces of a few KiB, so no string of the whole document is built.
+using Sink = std::function<void(const char* data, size_t bytes)>;
+
+// Exactly JSON.stringify(result, null, indent) of the contract's object (indent 0: compact).
+// Numbers are written as JavaScript writes them (shortest round trip; integers without ".0").
+void WriteJson(const Result& result, int indent, const Sink& sink);
+
+// Exactly JSON.stringify(progress) (compact, one line, no newline).
+std::string ProgressJson(const Progress& progress);
+
+// app/core/units.ts formatBytes: three significant figures, SI units ("1.50 MB", "999 B").
+std::string FormatBytes(double bytes);
+
+// What `plumb space scan DIR` prints without --json (app/cli/commands/space.ts printScan).
+void WriteText(const Result& result, const Sink& sink);
+
+// The self-overwriting status line on a terminal (app/cli/commands/space.ts progressPrinter),
+// without the leading "\r\x1b[K".
+std::string ProgressLine(const Progress& progress);
+
+}  // namespace scan
+}  // namespace plumb
