@@ -1,8 +1,9 @@
-// Builds the N-API addon with node-gyp (run by `npm install`). Offline where Node's headers are
+// Builds the N-API addon and the front door executable with node-gyp (run by `npm install`), then
+// installs the executable as bin/plumb (bin/plumb.exe), beside bin/plumb.js. Offline where Node's headers are
 // installed locally (/usr/include/node); elsewhere node-gyp fetches the headers for this Node.
 // A failed build does not fail the install: the app starts, and the loader explains how to rebuild.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, renameSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,4 +40,17 @@ if (result.status !== 0) {
       'Linux: `apt-get install build-essential python3`), then `npm run build:native`.\n',
   );
   process.exit(strict ? 1 : 0);
+}
+
+// The front door: `plumb space scan` without Node, everything else handed to bin/plumb.js. Copied
+// beside it under a temporary name, then renamed, so a running bin/plumb is never half-written.
+const exe = process.platform === 'win32' ? '.exe' : '';
+const built = path.join(root, 'native', 'build', 'Release', `plumb_front${exe}`);
+const installed = path.join(root, 'bin', `plumb${exe}`);
+if (existsSync(built)) {
+  copyFileSync(built, `${installed}.tmp`);
+  renameSync(`${installed}.tmp`, installed);
+} else {
+  console.error(`plumb: the front door ${built} was not built; bin/plumb.js still works.`);
+  if (strict) process.exit(1);
 }

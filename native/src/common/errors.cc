@@ -2,15 +2,6 @@
 
 namespace plumb {
 
-SysError MakeSysError(long osError, const char* syscall, const std::string& path) {
-  SysError err;
-  err.code = ErrorCodeName(osError);
-  err.syscall = syscall;
-  err.path = path;
-  err.message = ErrorMessage(osError);
-  return err;
-}
-
 Napi::Error ToJsError(Napi::Env env, const SysError& err) {
   std::string text = err.code + ": " + err.message + ", " + err.syscall;
   if (!err.path.empty()) text += " '" + err.path + "'";

@@ -1,0 +1,15 @@
+// MakeSysError (plumb.h): plain C++, shared by the addon and the front door executable.
+#include "plumb.h"
+
+namespace plumb {
+
+SysError MakeSysError(long osError, const char* syscall, const std::string& path) {
+  SysError err;
+  err.code = ErrorCodeName(osError);
+  err.syscall = syscall;
+  err.path = path;
+  err.message = ErrorMessage(osError);
+  return err;
+}
+
+}  // namespace plumb
