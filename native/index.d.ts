@@ -275,3 +275,31 @@ export interface PlumbNative {
     options?: { threads?: number; cancel?: CancelHandle },
   ): Promise<NativeFolderListing[]>;
 }
+
+// ── The whole space scan (src/scan/scan.cc, src/common/scan_js.cc) ──────────────────────────
+
+export interface NativeScanSettings {
+  /** The folder; resolved against the working folder. */
+  path: string;
+  minBytes?: number;
+  includeHidden?: boolean;
+  skipPackages?: boolean;
+  skipCloudFolders?: boolean;
+  /** Copied into the result and every progress report. */
+  scanId?: string;
+}
+
+export interface PlumbNative {
+  /**
+   * Walks the folder, finds identical files (size, head and tail digest, full digest) and asks the
+   * file system how each group's copies are stored: the contract's ScanResult. Rejects with `code`
+   * ENOENT, ENOTDIR, EACCES, ... (message for people), or ECANCELED within 100 ms of a cancel.
+   */
+  scanFolder(
+    settings: NativeScanSettings,
+    options?: {
+      cancel?: CancelHandle;
+      onProgress?: (progress: import('../app/contract/space.js').ScanProgress) => void;
+    },
+  ): Promise<import('../app/contract/space.js').ScanResult>;
+}

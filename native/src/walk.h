@@ -1,6 +1,6 @@
 // Listing folders for the space scan's walk: one call reads a folder and the metadata of all its
-// entries (readdir + fstatat on POSIX) so JavaScript makes one request per folder, not per file.
-// The skip rules (volumes, hidden files, packages, hard links) stay in app/core/space/walk.ts.
+// entries (readdir + fstatat on POSIX). The skip rules (volumes, hidden files, packages, hard
+// links) are the callers': scan/scan.cc and app/core/space/walk.ts.
 #pragma once
 
 #include <cstdint>
@@ -35,5 +35,14 @@ struct FolderEntry {
 // when the folder itself cannot be read; ENOTSUP where the OS has no backend yet (the caller then
 // lists with Node's fs).
 bool ListFolder(const std::string& dir, std::vector<FolderEntry>* out, SysError* err);
+
+// Per-OS: the metadata of `path` itself (a symbolic link is not followed: its kind is kSymlink),
+// as ListFolder gives it for an entry; `out->name` is left empty. False with `err` (syscall
+// "lstat") when it cannot be read.
+bool StatPath(const std::string& path, FolderEntry* out, SysError* err);
+
+// Per-OS: `path` made absolute against the working folder and normalized ("." and ".." resolved
+// by name, separators collapsed, no trailing separator but at a root), as Node's path.resolve.
+std::string AbsolutePath(const std::string& path);
 
 }  // namespace plumb

@@ -13,6 +13,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   plumb::RegisterIo(env, exports);
   plumb::RegisterContentHash(env, exports);
   plumb::RegisterWalk(env, exports);
+  plumb::RegisterScan(env, exports);
   return exports;
 }
 

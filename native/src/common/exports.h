@@ -11,5 +11,6 @@ void RegisterSharingMany(Napi::Env env, Napi::Object exports);
 void RegisterIo(Napi::Env env, Napi::Object exports);
 void RegisterContentHash(Napi::Env env, Napi::Object exports);
 void RegisterWalk(Napi::Env env, Napi::Object exports);
+void RegisterScan(Napi::Env env, Napi::Object exports);
 
 }  // namespace plumb

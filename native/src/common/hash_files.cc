@@ -13,119 +13,13 @@
 #include <mutex>
 #include <vector>
 
-#include "common/detached_pool.h"
 #include "common/errors.h"
 #include "common/io_js.h"
 #include "content_hash.h"
+#include "scan/pools.h"
 
 namespace plumb {
 namespace {
-
-constexpr size_t kReadBytes = 1 << 20;  // large sequential reads; one buffer per thread, reused
-constexpr uint64_t kProgressNanos = 100'000'000;
-
-struct HashRequest {
-  std::vector<std::string> paths;
-  uint64_t edgeBytes = 0;  // 0: hash the whole file
-  uint32_t threads = 4;
-  CancelPtr cancel;
-};
-
-struct FileFailure {
-  uint32_t index;
-  SysError err;
-};
-
-struct HashProgress {
-  uint64_t files;
-  uint64_t bytes;
-};
-
-struct HashOutcome {
-  std::vector<uint8_t> digests;  // 16 bytes per path, zeros where the file failed
-  std::vector<FileFailure> failures;
-  uint64_t bytesRead = 0;
-};
-
-class HashEngine : public DetachedPool {
- public:
-  explicit HashEngine(HashRequest request)
-      : DetachedPool(request.paths.size(), request.cancel), request_(std::move(request)) {
-    out_.digests.assign(request_.paths.size() * LaneHash128::kDigestBytes, 0);
-  }
-
-  // Hashes everything on the request's threads; the calling thread reports progress until all
-  // are done. False as soon as the cancel is seen (then the outcome must not be read).
-  bool Hash(const std::function<void(const HashProgress&)>& report) {
-    const bool done = Run(request_.threads, std::chrono::nanoseconds(kProgressNanos), [&] {
-      if (report) report({filesDone_.load(), bytesRead_.load()});
-    });
-    if (!done) return false;
-    out_.bytesRead = bytesRead_.load();
-    std::sort(out_.failures.begin(), out_.failures.end(),
-              [](const FileFailure& a, const FileFailure& b) { return a.index < b.index; });
-    return true;
-  }
-
-  // Complete once Hash returned true.
-  HashOutcome& outcome() { return out_; }
-
- private:
-  void Serve() override {
-    AlignedBuffer buffer(kReadBytes, kBufferAlignment);
-    size_t index = 0;
-    while (buffer.ok() && Next(&index)) {
-      SysError err;
-      if (!HashOne(index, buffer, &err) && !cancelled()) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        out_.failures.push_back({static_cast<uint32_t>(index), std::move(err)});
-      }
-      filesDone_.fetch_add(1);
-    }
-  }
-
-  // Feeds [offset, offset + length) into `hash`, stopping early at end of file.
-  bool HashRange(ContentReader& file, const AlignedBuffer& buffer, uint64_t offset, uint64_t length,
-                 LaneHash128* hash, SysError* err) {
-    while (length > 0) {
-      if (cancelled()) return false;
-      const size_t want = static_cast<size_t>(std::min<uint64_t>(length, buffer.size()));
-      size_t got = 0;
-      if (!file.ReadAt(buffer.data(), want, offset, &got, err)) return false;
-      hash->Update(buffer.data(), got);
-      bytesRead_.fetch_add(got);
-      if (got < want) break;
-      offset += got;
-      length -= got;
-    }
-    return true;
-  }
-
-  bool HashOne(size_t index, const AlignedBuffer& buffer, SysError* err) {
-    ContentReader file;
-    if (!file.Open(request_.paths[index], err)) return false;
-    LaneHash128 hash;
-    const uint64_t edge = request_.edgeBytes;
-    if (edge == 0) {
-      if (!HashRange(file, buffer, 0, UINT64_MAX, &hash, err)) return false;
-    } else {
-      uint64_t size = 0;
-      if (!file.Size(&size, err)) return false;
-      const uint64_t headEnd = std::min(size, edge);
-      const uint64_t tailStart = std::max(headEnd, size > edge ? size - edge : 0);
-      if (!HashRange(file, buffer, 0, headEnd, &hash, err)) return false;
-      if (!HashRange(file, buffer, tailStart, size - tailStart, &hash, err)) return false;
-    }
-    if (cancelled()) return false;
-    hash.Finish(&out_.digests[index * LaneHash128::kDigestBytes]);
-    return true;
-  }
-
-  const HashRequest request_;
-  HashOutcome out_;
-  std::atomic<uint64_t> filesDone_{0};
-  std::atomic<uint64_t> bytesRead_{0};
-};
 
 class HashFilesWorker : public Napi::AsyncProgressQueueWorker<HashProgress> {
  public:

@@ -19,45 +19,16 @@
 #include <memory>
 #include <vector>
 
-#include "common/detached_pool.h"
 #include "common/errors.h"
 #include "common/exports.h"
 #include "common/io_js.h"
+#include "scan/pools.h"
 #include "space.h"
 
 namespace plumb {
 namespace {
 
 constexpr auto kCancelPoll = std::chrono::milliseconds(50);
-
-struct SharingAnswers {
-  std::vector<FileSharing> sharing;
-  std::vector<uint8_t> failed;
-};
-
-class SharingEngine : public DetachedPool {
- public:
-  SharingEngine(std::vector<std::string> paths, CancelPtr cancel)
-      : DetachedPool(paths.size(), std::move(cancel)), paths_(std::move(paths)) {
-    answers_.sharing.resize(paths_.size());
-    answers_.failed.assign(paths_.size(), 0);
-  }
-
-  // Complete once Run returned true.
-  SharingAnswers& answers() { return answers_; }
-
- private:
-  void Process(size_t index) override {
-    SysError err;
-    if (!QueryFileSharing(paths_[index], &answers_.sharing[index], &err)) {
-      answers_.sharing[index] = FileSharing{};
-      answers_.failed[index] = 1;
-    }
-  }
-
-  const std::vector<std::string> paths_;
-  SharingAnswers answers_;
-};
 
 class SharingManyWorker : public Napi::AsyncWorker {
  public:

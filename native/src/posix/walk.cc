@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
+#include <vector>
 
 namespace plumb {
 namespace {
@@ -32,7 +34,53 @@ EntryKind KindOf(mode_t mode) {
   return EntryKind::kSpecial;
 }
 
+void Fill(const struct stat& st, FolderEntry* entry) {
+  entry->kind = KindOf(st.st_mode);
+  entry->dev = static_cast<uint64_t>(st.st_dev);
+  entry->ino = static_cast<uint64_t>(st.st_ino);
+  entry->links = static_cast<uint64_t>(st.st_nlink);
+  entry->size = static_cast<uint64_t>(st.st_size);
+  entry->allocatedBytes = static_cast<uint64_t>(st.st_blocks) * 512;
+  entry->mtimeMs = Milliseconds(Mtime(st));
+  entry->ctimeMs = Milliseconds(Ctime(st));
+}
+
 }  // namespace
+
+bool StatPath(const std::string& path, FolderEntry* out, SysError* err) {
+  struct stat st;
+  if (lstat(path.c_str(), &st) != 0) {
+    *err = MakeSysError(errno, "lstat", path);
+    return false;
+  }
+  Fill(st, out);
+  return true;
+}
+
+std::string AbsolutePath(const std::string& path) {
+  std::string joined = path;
+  if (joined.empty() || joined[0] != '/') {
+    std::vector<char> cwd(PATH_MAX);
+    const std::string here = getcwd(cwd.data(), cwd.size()) ? cwd.data() : "/";
+    joined = joined.empty() ? here : here + "/" + joined;
+  }
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (start <= joined.size()) {
+    size_t end = joined.find('/', start);
+    if (end == std::string::npos) end = joined.size();
+    const std::string part = joined.substr(start, end - start);
+    if (part == "..") {
+      if (!parts.empty()) parts.pop_back();
+    } else if (!part.empty() && part != ".") {
+      parts.push_back(part);
+    }
+    start = end + 1;
+  }
+  std::string out;
+  for (const std::string& part : parts) out += "/" + part;
+  return out.empty() ? "/" : out;
+}
 
 bool ListFolder(const std::string& dir, std::vector<FolderEntry>* out, SysError* err) {
   const int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -70,16 +118,7 @@ bool ListFolder(const std::string& dir, std::vector<FolderEntry>* out, SysError*
       entry.kind = EntryKind::kSpecial;
     } else {
       struct stat st;
-      if (fstatat(fd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-        entry.kind = KindOf(st.st_mode);
-        entry.dev = static_cast<uint64_t>(st.st_dev);
-        entry.ino = static_cast<uint64_t>(st.st_ino);
-        entry.links = static_cast<uint64_t>(st.st_nlink);
-        entry.size = static_cast<uint64_t>(st.st_size);
-        entry.allocatedBytes = static_cast<uint64_t>(st.st_blocks) * 512;
-        entry.mtimeMs = Milliseconds(Mtime(st));
-        entry.ctimeMs = Milliseconds(Ctime(st));
-      }
+      if (fstatat(fd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0) Fill(st, &entry);
     }
     out->push_back(std::move(entry));
   }

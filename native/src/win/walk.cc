@@ -1,12 +1,106 @@
-// ListFolder on Windows answers ENOTSUP by design: volume serial numbers and file ids need a handle
-// per file, so app/core/space/walk.ts lists with Node's fs (which opens one) when it sees ENOTSUP.
+// ListFolder on Windows: FindFirstFileExW for the names, then one handle per entry for what the
+// walk needs and a listing does not give (volume serial number, file id, link count). Reparse
+// points (symbolic links, junctions, mount points) are reported as links and never followed.
 #include "walk.h"
 
-namespace plumb {
+#include <windows.h>
 
-bool ListFolder(const std::string& dir, std::vector<FolderEntry>*, SysError* err) {
-  *err = SysError{"ENOTSUP", "listFolders", dir, "listing folders natively is not supported here"};
-  return false;
+#include "win/paths.h"
+
+namespace plumb {
+namespace {
+
+// FILETIME (100 ns ticks since 1601) as milliseconds since 1970, as Node reports times.
+double Milliseconds(LARGE_INTEGER ticks) {
+  return static_cast<double>(ticks.QuadPart - 116444736000000000LL) / 10000.0;
+}
+
+bool StatHandle(const std::string& path, FolderEntry* out, SysError* err) {
+  HANDLE h =
+      CreateFileW(Widen(path).c_str(), FILE_READ_ATTRIBUTES,
+                  FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr, OPEN_EXISTING,
+                  FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, nullptr);
+  if (h == INVALID_HANDLE_VALUE) {
+    *err = MakeSysError(static_cast<long>(GetLastError()), "lstat", path);
+    return false;
+  }
+  BY_HANDLE_FILE_INFORMATION info;
+  FILE_STANDARD_INFO standard;
+  FILE_BASIC_INFO basic;
+  const bool ok = GetFileInformationByHandle(h, &info) &&
+                  GetFileInformationByHandleEx(h, FileStandardInfo, &standard, sizeof standard) &&
+                  GetFileInformationByHandleEx(h, FileBasicInfo, &basic, sizeof basic);
+  const DWORD error = GetLastError();
+  CloseHandle(h);
+  if (!ok) {
+    *err = MakeSysError(static_cast<long>(error), "lstat", path);
+    return false;
+  }
+  const DWORD attributes = info.dwFileAttributes;
+  out->kind = (attributes & FILE_ATTRIBUTE_REPARSE_POINT) ? EntryKind::kSymlink
+              : (attributes & FILE_ATTRIBUTE_DIRECTORY)   ? EntryKind::kFolder
+                                                          : EntryKind::kFile;
+  out->dev = info.dwVolumeSerialNumber;
+  out->ino = (static_cast<uint64_t>(info.nFileIndexHigh) << 32) | info.nFileIndexLow;
+  out->links = info.nNumberOfLinks;
+  out->size = (static_cast<uint64_t>(info.nFileSizeHigh) << 32) | info.nFileSizeLow;
+  out->allocatedBytes = static_cast<uint64_t>(standard.AllocationSize.QuadPart);
+  out->mtimeMs = Milliseconds(basic.LastWriteTime);
+  out->ctimeMs = Milliseconds(basic.ChangeTime);
+  return true;
+}
+
+std::string Join(const std::string& dir, const std::string& name) {
+  return (!dir.empty() && (dir.back() == '\\' || dir.back() == '/')) ? dir + name
+                                                                     : dir + "\\" + name;
+}
+
+}  // namespace
+
+bool StatPath(const std::string& path, FolderEntry* out, SysError* err) {
+  return StatHandle(path, out, err);
+}
+
+std::string AbsolutePath(const std::string& path) {
+  const std::wstring wide = Widen(path.empty() ? "." : path);
+  const DWORD needed = GetFullPathNameW(wide.c_str(), 0, nullptr, nullptr);
+  if (needed == 0) return path;
+  std::wstring full(needed, L'\0');
+  const DWORD got = GetFullPathNameW(wide.c_str(), needed, full.data(), nullptr);
+  full.resize(got);
+  // No trailing separator, except at a drive root ("C:\").
+  while (full.size() > 3 && (full.back() == L'\\' || full.back() == L'/')) full.pop_back();
+  return Narrow(full);
+}
+
+bool ListFolder(const std::string& dir, std::vector<FolderEntry>* out, SysError* err) {
+  WIN32_FIND_DATAW found;
+  HANDLE find = FindFirstFileExW(Widen(Join(dir, "*")).c_str(), FindExInfoBasic, &found,
+                                 FindExSearchNameMatch, nullptr, FIND_FIRST_EX_LARGE_FETCH);
+  if (find == INVALID_HANDLE_VALUE) {
+    *err = MakeSysError(static_cast<long>(GetLastError()), "FindFirstFileExW", dir);
+    return false;
+  }
+  do {
+    const std::wstring name = found.cFileName;
+    if (name == L"." || name == L"..") continue;
+    FolderEntry entry;
+    entry.name = Narrow(name);
+    if (found.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) {
+      entry.kind = EntryKind::kSymlink;
+    } else {
+      SysError ignored;
+      if (!StatHandle(Join(dir, entry.name), &entry, &ignored)) entry.kind = EntryKind::kUnreadable;
+    }
+    out->push_back(std::move(entry));
+  } while (FindNextFileW(find, &found));
+  const DWORD error = GetLastError();
+  FindClose(find);
+  if (error != ERROR_NO_MORE_FILES) {
+    *err = MakeSysError(static_cast<long>(error), "FindNextFileW", dir);
+    return false;
+  }
+  return true;
 }
 
 }  // namespace plumb

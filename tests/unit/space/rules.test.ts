@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { DuplicateGroup } from '../../../app/contract/space.js';
 import { defaultMethod } from '../../../app/core/space/dedupe.js';
-import { compareGroups, spaceTotals } from '../../../app/core/space/scan.js';
 import { zeroRuns } from '../../../app/core/space/sparse.js';
 import { isSkippedFile, isSkippedFolder, looksSparse } from '../../../app/core/space/walk.js';
 
@@ -38,48 +36,6 @@ test('looksSparse wants at least 64 KiB missing from the allocation', () => {
   assert.ok(looksSparse(10 << 20, 4096));
   assert.ok(!looksSparse(10 << 20, 10 << 20));
   assert.ok(!looksSparse(5000, 0));
-});
-
-const group = (
-  id: string,
-  nominal: number,
-  reclaimable: number | null,
-  shared: number | null,
-): DuplicateGroup => ({
-  id,
-  size: nominal,
-  keeper: '/k',
-  files: [],
-  nominalBytes: nominal,
-  sharedBytes: shared,
-  reclaimableBytes: reclaimable,
-  note: null,
-});
-
-test('groups sort by reclaimable bytes, unknown after known', () => {
-  const sorted = [
-    group('u', 900, null, null),
-    group('s', 100, 10, 90),
-    group('b', 100, 100, 0),
-  ].sort(compareGroups);
-  assert.deepEqual(
-    sorted.map((g) => g.id),
-    ['b', 's', 'u'],
-  );
-});
-
-test('totals are unknown when any group is, and count the unknown groups', () => {
-  assert.deepEqual(spaceTotals([group('a', 100, 60, 40), group('b', 50, 50, 0)]), {
-    nominalBytes: 150,
-    sharedBytes: 40,
-    reclaimableBytes: 110,
-    unknownGroups: 0,
-  });
-  const withUnknown = spaceTotals([group('a', 100, 60, 40), group('u', 10, null, null)]);
-  assert.equal(withUnknown.reclaimableBytes, null);
-  assert.equal(withUnknown.sharedBytes, null);
-  assert.equal(withUnknown.nominalBytes, 110);
-  assert.equal(withUnknown.unknownGroups, 1);
 });
 
 test('zeroRuns finds whole zero blocks and joins neighbours', () => {

@@ -1,0 +1,210 @@
+// scanFolder(settings, options): the whole space scan (scan/scan.h) off the JS thread. Resolves
+// with the contract's ScanResult object; rejects with an Error carrying `code` (ENOENT, ENOTDIR,
+// ECANCELED, ...) and a message for people. options: { cancel, onProgress(ScanProgress) }.
+#include <memory>
+#include <utility>
+
+#include "common/errors.h"
+#include "common/exports.h"
+#include "common/io_js.h"
+#include "scan/scan.h"
+
+namespace plumb {
+namespace {
+
+Napi::Value Number(Napi::Env env, uint64_t value) {
+  return Napi::Number::New(env, static_cast<double>(value));
+}
+
+Napi::Value OrNull(Napi::Env env, const std::optional<uint64_t>& value) {
+  return value ? Number(env, *value) : env.Null();
+}
+
+Napi::Value OrNull(Napi::Env env, const std::optional<bool>& value) {
+  return value ? static_cast<Napi::Value>(Napi::Boolean::New(env, *value)) : env.Null();
+}
+
+Napi::Value OrNull(Napi::Env env, const std::optional<std::string>& value) {
+  return value ? static_cast<Napi::Value>(Napi::String::New(env, *value)) : env.Null();
+}
+
+Napi::Object ProgressObject(Napi::Env env, const scan::Progress& p) {
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("scanId", p.scanId);
+  o.Set("phase", scan::PhaseName(p.phase));
+  o.Set("files", Number(env, p.files));
+  o.Set("bytes", Number(env, p.bytes));
+  o.Set("bytesToHash", Number(env, p.bytesToHash));
+  o.Set("bytesHashed", Number(env, p.bytesHashed));
+  o.Set("seconds", p.seconds);
+  o.Set("secondsLeft", p.secondsLeft ? Napi::Number::New(env, *p.secondsLeft) : env.Null());
+  return o;
+}
+
+Napi::Object GroupObject(Napi::Env env, const scan::Group& g) {
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("id", g.id);
+  o.Set("size", Number(env, g.size));
+  o.Set("keeper", g.keeper);
+  Napi::Array files = Napi::Array::New(env, g.files.size());
+  for (size_t i = 0; i < g.files.size(); ++i) {
+    const scan::GroupFile& f = g.files[i];
+    Napi::Object file = Napi::Object::New(env);
+    file.Set("path", f.path);
+    file.Set("size", Number(env, f.size));
+    file.Set("ino", Number(env, f.ino));
+    file.Set("mtimeMs", f.mtimeMs);
+    file.Set("ctimeMs", f.ctimeMs);
+    file.Set("links", Number(env, f.links));
+    file.Set("reclaimableBytes", OrNull(env, f.reclaimableBytes));
+    file.Set("alreadyClone", OrNull(env, f.alreadyClone));
+    files.Set(static_cast<uint32_t>(i), file);
+  }
+  o.Set("files", files);
+  o.Set("nominalBytes", Number(env, g.nominalBytes));
+  o.Set("sharedBytes", OrNull(env, g.sharedBytes));
+  o.Set("reclaimableBytes", OrNull(env, g.reclaimableBytes));
+  o.Set("note", OrNull(env, g.note));
+  return o;
+}
+
+// The contract's ScanResult, keys in its order.
+Napi::Object ResultObject(Napi::Env env, const scan::Result& r) {
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("scanId", r.scanId);
+  o.Set("root", r.root);
+  o.Set("fsType", OrNull(env, r.fsType));
+  o.Set("sharingSupported", OrNull(env, r.sharingSupported));
+  o.Set("files", Number(env, r.files));
+  o.Set("bytes", Number(env, r.bytes));
+  o.Set("seconds", r.seconds);
+  Napi::Object stages = Napi::Object::New(env);
+  stages.Set("walk", r.stageSeconds.walk);
+  stages.Set("compare", r.stageSeconds.compare);
+  stages.Set("hash", r.stageSeconds.hash);
+  stages.Set("sharing", r.stageSeconds.sharing);
+  o.Set("stageSeconds", stages);
+  Napi::Object skipped = Napi::Object::New(env);
+  skipped.Set("symlinks", Number(env, r.skipped.symlinks));
+  skipped.Set("otherVolumes", Number(env, r.skipped.otherVolumes));
+  skipped.Set("extraHardLinks", Number(env, r.skipped.extraHardLinks));
+  skipped.Set("special", Number(env, r.skipped.special));
+  skipped.Set("excluded", Number(env, r.skipped.excluded));
+  skipped.Set("unreadable", Number(env, r.skipped.unreadable));
+  o.Set("skipped", skipped);
+  Napi::Array groups = Napi::Array::New(env, r.groups.size());
+  for (size_t i = 0; i < r.groups.size(); ++i)
+    groups.Set(static_cast<uint32_t>(i), GroupObject(env, r.groups[i]));
+  o.Set("groups", groups);
+  Napi::Object totals = Napi::Object::New(env);
+  totals.Set("nominalBytes", Number(env, r.totals.nominalBytes));
+  totals.Set("sharedBytes", OrNull(env, r.totals.sharedBytes));
+  totals.Set("reclaimableBytes", OrNull(env, r.totals.reclaimableBytes));
+  totals.Set("unknownGroups", Number(env, r.totals.unknownGroups));
+  o.Set("totals", totals);
+  Napi::Object sparse = Napi::Object::New(env);
+  sparse.Set("files", Number(env, r.sparse.files));
+  sparse.Set("logicalBytes", Number(env, r.sparse.logicalBytes));
+  sparse.Set("allocatedBytes", Number(env, r.sparse.allocatedBytes));
+  o.Set("sparse", sparse);
+  return o;
+}
+
+class ScanWorker : public Napi::AsyncProgressQueueWorker<scan::Progress> {
+ public:
+  ScanWorker(Napi::Env env, scan::Settings settings, CancelPtr cancel, Napi::Function onProgress)
+      : Napi::AsyncProgressQueueWorker<scan::Progress>(env),
+        settings_(std::move(settings)),
+        cancel_(cancel ? std::move(cancel) : std::make_shared<CancelFlag>()),
+        deferred_(Napi::Promise::Deferred::New(env)) {
+    if (!onProgress.IsEmpty()) onProgress_ = Napi::Persistent(onProgress);
+  }
+  Napi::Promise Promise() { return deferred_.Promise(); }
+
+  void Execute(const ExecutionProgress& progress) override {
+    scan::ProgressFn report;
+    if (!onProgress_.IsEmpty())
+      report = [&progress](const scan::Progress& p) { progress.Send(&p, 1); };
+    ok_ = scan::RunScan(settings_, cancel_, report, &result_, &err_);
+  }
+
+  void OnProgress(const scan::Progress* events, size_t count) override {
+    Napi::Env env = Env();
+    Napi::HandleScope scope(env);
+    for (size_t i = 0; i < count && !onProgress_.IsEmpty() && callbackError_.IsEmpty(); ++i) {
+      try {
+        onProgress_.Call({ProgressObject(env, events[i])});
+      } catch (const Napi::Error& e) {
+        // An exception thrown by onProgress stops the scan and becomes its rejection.
+        callbackError_ = Napi::Persistent(static_cast<Napi::Value>(e.Value()));
+        cancel_->cancelled.store(true);
+      }
+    }
+  }
+
+  void OnOK() override {
+    Napi::Env env = Env();
+    if (!callbackError_.IsEmpty()) {
+      deferred_.Reject(callbackError_.Value());
+    } else if (!ok_) {
+      Napi::Error error = Napi::Error::New(env, err_.message);
+      error.Set("code", Napi::String::New(env, err_.code));
+      if (!err_.syscall.empty()) error.Set("syscall", Napi::String::New(env, err_.syscall));
+      if (!err_.path.empty()) error.Set("path", Napi::String::New(env, err_.path));
+      deferred_.Reject(error.Value());
+    } else {
+      deferred_.Resolve(ResultObject(env, result_));
+    }
+    result_ = scan::Result{};
+  }
+  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
+
+ private:
+  scan::Settings settings_;
+  CancelPtr cancel_;
+  Napi::Promise::Deferred deferred_;
+  Napi::FunctionReference onProgress_;
+  Napi::Reference<Napi::Value> callbackError_;
+  scan::Result result_;
+  SysError err_;
+  bool ok_ = false;
+};
+
+Napi::Value ScanFolder(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Napi::Object input = OptionalObject(info, 0, "settings");
+  scan::Settings settings;
+  Napi::Value path = input.Get("path");
+  if (!path.IsString() || path.As<Napi::String>().Utf8Value().empty()) {
+    throw Napi::TypeError::New(env, "The \"settings.path\" property must be a non-empty string");
+  }
+  settings.path = path.As<Napi::String>().Utf8Value();
+  if (settings.path.find('\0') != std::string::npos) {
+    throw Napi::TypeError::New(env, "The \"settings.path\" property must not contain NUL");
+  }
+  settings.minBytes = OptionalInteger(input, "minBytes", 0, uint64_t{1} << 53, 1);
+  settings.includeHidden = OptionalBool(input, "includeHidden", true);
+  settings.skipPackages = OptionalBool(input, "skipPackages", true);
+  settings.skipCloudFolders = OptionalBool(input, "skipCloudFolders", true);
+  Napi::Value scanId = input.Get("scanId");
+  if (!scanId.IsUndefined()) {
+    if (!scanId.IsString()) {
+      throw Napi::TypeError::New(env, "The \"settings.scanId\" property must be a string");
+    }
+    settings.scanId = scanId.As<Napi::String>().Utf8Value();
+  }
+  Napi::Object options = OptionalObject(info, 1, "options");
+  auto* worker = new ScanWorker(env, std::move(settings), OptionalCancel(options, "cancel"),
+                                OptionalFunction(options, "onProgress"));
+  Napi::Promise promise = worker->Promise();
+  worker->Queue();
+  return promise;
+}
+
+}  // namespace
+
+void RegisterScan(Napi::Env env, Napi::Object exports) {
+  exports.Set("scanFolder", Napi::Function::New(env, ScanFolder, "scanFolder"));
+}
+
+}  // namespace plumb
