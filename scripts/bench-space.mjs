@@ -1,6 +1,7 @@
 // `npm run bench:space`: builds a tree with duplicates of varied sizes, then times
-// `plumb space scan` against `fclones group` and `jdupes -r` on it, warm and cold cache, with peak
-// memory, and prints ratios. Not a test: it gates nothing.
+// `plumb space scan` (the native front door bin/plumb, and the Node entry bin/plumb.js) against
+// `fclones group` and `jdupes -r` on it, warm and cold cache, with peak memory, and prints ratios.
+// Not a test: it gates nothing.
 //
 //   node scripts/bench-space.mjs [--files N] [--total SIZE] [--full] [--dir DIR] [--keep] [--runs N]
 //
@@ -113,13 +114,24 @@ const which = (name) =>
   spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim() ||
   [path.join(process.env.HOME ?? '/root', '.cargo', 'bin', name)].find((p) => existsSync(p));
 
+const frontDoor = path.join(root, 'bin', process.platform === 'win32' ? 'plumb.exe' : 'plumb');
+const plumbJson = {
+  groups: (out) => JSON.parse(out).groups.length,
+  stages: (out) => JSON.parse(out).stageSeconds ?? null,
+};
 const tools = [
   {
-    name: 'plumb space scan',
+    name: 'plumb space scan (bin/plumb)',
+    command: existsSync(frontDoor) ? frontDoor : null,
+    missing: `${frontDoor} is not built (npm run build:native builds it)`,
+    args: (dir) => ['space', 'scan', dir, '--json'],
+    ...plumbJson,
+  },
+  {
+    name: 'plumb space scan (node bin/plumb.js)',
     command: process.execPath,
     args: (dir) => [path.join(root, 'bin', 'plumb.js'), 'space', 'scan', dir, '--json'],
-    groups: (out) => JSON.parse(out).groups.length,
-    stages: (out) => JSON.parse(out).stageSeconds ?? null,
+    ...plumbJson,
   },
   {
     name: 'fclones group',
@@ -135,7 +147,9 @@ const tools = [
   },
 ].filter((tool) => {
   if (tool.command) return true;
-  console.log(`bench:space: ${tool.name.split(' ')[0]} is not installed; it is left out.`);
+  console.log(
+    `bench:space: ${tool.missing ?? `${tool.name.split(' ')[0]} is not installed`}; ${tool.name} is left out.`,
+  );
   return false;
 });
 
@@ -174,40 +188,50 @@ try {
     rows.push(row);
   }
   console.log('');
-  console.log('tool               warm s   cold s   peak MB   groups');
+  const width = Math.max(...rows.map((row) => row.name.length));
+  console.log(`${'tool'.padEnd(width)}   warm s   cold s   peak MB   groups`);
   for (const row of rows) {
     console.log(
-      `${row.name.padEnd(18)} ${median(row.warm).toFixed(2).padStart(6)}   ${
+      `${row.name.padEnd(width)}   ${median(row.warm).toFixed(2).padStart(6)}   ${
         row.cold.length ? median(row.cold).toFixed(2).padStart(6) : '     —'
       }   ${(row.peak / 1e6).toFixed(0).padStart(7)}   ${String(row.groups).padStart(6)}`,
     );
   }
-  const plumb = rows[0];
+  const plumbRows = rows.filter((row) => row.name.startsWith('plumb'));
+  const peers = rows.filter((row) => !row.name.startsWith('plumb'));
   // Where Plumb's time goes (seconds inside the scan, from its own report; the rest is start-up).
-  for (const stage of plumb.stages) {
-    const parts = ['walk', 'compare', 'hash', 'sharing'].map((k) => `${k} ${stage[k]?.toFixed(2)}`);
-    console.log(`plumb stages (${stage.cache}): ${parts.join(', ')} s`);
+  for (const plumb of plumbRows) {
+    for (const stage of plumb.stages) {
+      const parts = ['walk', 'compare', 'hash', 'sharing'].map(
+        (k) => `${k} ${stage[k]?.toFixed(2)}`,
+      );
+      console.log(`${plumb.name} stages (${stage.cache}): ${parts.join(', ')} s`);
+    }
   }
-  // A Node process costs memory before it does anything: report Plumb's peak above that too.
+  // A Node process costs memory before it does anything: report the Node entry's peak above that.
   const addon = path.join(root, 'native', 'build', 'Release', 'plumb.node');
   const nodeBase = measure(process.execPath, ['-e', `require(${JSON.stringify(addon)})`]);
   const cliBase = measure(process.execPath, [path.join(root, 'bin', 'plumb.js'), '--version']);
   const mb = (bytes) => `${(bytes / 1e6).toFixed(0)} MB`;
+  const nodeRow = rows.find((row) => row.name.includes('node bin/plumb.js'));
   console.log(
     `plumb baseline: node + addon ${mb(nodeBase.peakBytes)} (${nodeBase.seconds.toFixed(2)} s), ` +
-      `plumb --version ${mb(cliBase.peakBytes)} (${cliBase.seconds.toFixed(2)} s); scan peak over ` +
-      `node + addon ${mb(plumb.peak - nodeBase.peakBytes)}, over plumb --version ${mb(plumb.peak - cliBase.peakBytes)}`,
+      `plumb --version ${mb(cliBase.peakBytes)} (${cliBase.seconds.toFixed(2)} s); node bin/plumb.js scan peak over ` +
+      `node + addon ${mb(nodeRow.peak - nodeBase.peakBytes)}, over plumb --version ${mb(nodeRow.peak - cliBase.peakBytes)}`,
   );
-  for (const peer of rows.slice(1)) {
-    const ratio = (a, b) => (b > 0 ? (a / b).toFixed(2) : '—');
-    console.log(
-      `plumb / ${peer.name}: warm time ×${ratio(median(plumb.warm), median(peer.warm))}, cold time ×${
-        plumb.cold.length ? ratio(median(plumb.cold), median(peer.cold)) : '—'
-      }, peak memory ×${ratio(plumb.peak, peer.peak)}, peak over node + addon ×${ratio(
-        plumb.peak - nodeBase.peakBytes,
-        peer.peak,
-      )} (below 1 is better for plumb)`,
-    );
+  const ratio = (a, b) => (b > 0 ? (a / b).toFixed(2) : '—');
+  for (const plumb of plumbRows) {
+    for (const peer of peers) {
+      const overNode =
+        plumb === nodeRow
+          ? `, peak over node + addon ×${ratio(plumb.peak - nodeBase.peakBytes, peer.peak)}`
+          : '';
+      console.log(
+        `${plumb.name} / ${peer.name}: warm time ×${ratio(median(plumb.warm), median(peer.warm))}, cold time ×${
+          plumb.cold.length && peer.cold.length ? ratio(median(plumb.cold), median(peer.cold)) : '—'
+        }, peak memory ×${ratio(plumb.peak, peer.peak)}${overNode} (below 1 is better for plumb)`,
+      );
+    }
   }
 } finally {
   if (!values.keep && !values.dir) rmSync(dir, { recursive: true, force: true });
