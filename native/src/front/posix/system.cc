@@ -18,6 +18,9 @@
 #ifdef __APPLE__
 #include <mach-o/dyld.h>
 #endif
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 namespace plumb {
 namespace front {
@@ -151,6 +154,14 @@ void FlushOut() { std::fflush(stdout); }
 
 int main(int argc, char** argv) {
   plumb::front::g_argv = argv;
+#ifdef __GLIBC__
+  // Peak memory is what this program is for (bench:space on 20k files, against fclones' 13.6 MB):
+  // the 1 MiB read buffers stay mapped on their own and go back to the OS when freed (glibc would
+  // raise its mmap threshold after the first free and keep later buffers on the heap), and the few
+  // helper threads share two malloc arenas instead of one each. 15.7 MB before, 12.6 MB after.
+  mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+  mallopt(M_ARENA_MAX, 2);
+#endif
   // Writing to a closed pipe ends the output quietly (write fails) instead of killing the scan.
   signal(SIGPIPE, SIG_IGN);
   static char buffer[64 * 1024];
