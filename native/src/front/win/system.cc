@@ -39,6 +39,7 @@ std::wstring Wide(const std::string& text) {
 
 // An environment variable; `set` tells an empty value from a missing one.
 std::wstring Env(const wchar_t* name, bool* set = nullptr) {
+  SetLastError(ERROR_SUCCESS);  // 0 chars with no error: set, but empty
   const DWORD chars = GetEnvironmentVariableW(name, nullptr, 0);
   if (set) *set = chars > 0 || GetLastError() != ERROR_ENVVAR_NOT_FOUND;
   if (chars == 0) return L"";
