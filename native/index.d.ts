@@ -303,3 +303,38 @@ export interface PlumbNative {
     },
   ): Promise<import('../app/contract/space.js').ScanResult>;
 }
+
+/** Storage facts of one member of a group of identical files, as groupSharing takes them. */
+export interface NativeMemberStorage {
+  allocatedBytes: number;
+  /** Physical extents (Linux FIEMAP, Windows ReFS); null when the OS has no map. */
+  extents: { physical: number; length: number; shared: boolean }[] | null;
+  /** macOS: equal clone ids are full clones of each other. */
+  cloneId: string | null;
+  /** macOS: bytes only this file holds. */
+  privateBytes: number | null;
+}
+
+export interface NativeGroupSharing {
+  /** The member the others should share storage with. */
+  keeperIndex: number;
+  /** Bytes of the copies (all but the keeper) already not taking space of their own. */
+  sharedBytes: number | null;
+  reclaimableBytes: number | null;
+  /** Per member: what making it a clone of the keeper frees (0 for the keeper). */
+  memberReclaimable: (number | null)[];
+  /** Per member: it already shares all its storage with the keeper. */
+  memberAlreadyClone: (boolean | null)[];
+  note: string | null;
+}
+
+export interface PlumbNative {
+  /**
+   * The keeper, bytes already shared and bytes reclaimable for a group of identical files, members
+   * in order of preference (the scan's own rule). `sweep` forces the general extent sweep.
+   */
+  groupSharing(
+    members: readonly NativeMemberStorage[],
+    options?: { sweep?: boolean },
+  ): NativeGroupSharing;
+}

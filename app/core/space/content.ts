@@ -1,15 +1,10 @@
 /**
  * Reading file content for duplicate detection without disturbing it: no access-time updates where
- * the OS allows (O_NOATIME) and a byte-for-byte comparison. The partial keys (head and tail) and
- * full hashes are computed in the addon (see digests.ts).
+ * the OS allows (O_NOATIME) and a byte-for-byte comparison. The scan's digests (head and tail,
+ * then whole files) are computed in the addon (native/src/scan/scan.cc).
  */
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-
-/** Bytes read from each end of a file for the partial key. */
-export const edgeBytes = 4096;
-/** Files up to this size are hashed whole at once: a partial key would read most of them anyway. */
-export const smallFileBytes = 64 * 1024;
 
 const noAtime = (constants as { O_NOATIME?: number }).O_NOATIME ?? 0;
 const noFollow = (constants as { O_NOFOLLOW?: number }).O_NOFOLLOW ?? 0;

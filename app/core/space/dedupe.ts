@@ -21,7 +21,7 @@ import { toErrorPayload } from '../../contract/errors.js';
 import { loadNative } from '../native/load.js';
 import { sameContent } from './content.js';
 import { DedupeJournal, journalDir, tempPathFor, type FolderTimes } from './journal.js';
-import { memberStorage } from './scan.js';
+import { compressedByFileSystem } from './scan.js';
 
 export interface DedupeOptions {
   apply: boolean;
@@ -257,11 +257,11 @@ export async function dedupeGroups(
         const target = files.get(action.target)!;
         await checkUnchanged(target, 'file');
         await checkUnchanged(files.get(action.keeper)!, 'keeper');
-        const [keeperStorage, targetStorage] = await Promise.all([
-          memberStorage(action.keeper),
-          memberStorage(action.target),
+        const compressed = await Promise.all([
+          compressedByFileSystem(action.keeper),
+          compressedByFileSystem(action.target),
         ]);
-        if (keeperStorage.compressed || targetStorage.compressed) {
+        if (compressed.includes(true)) {
           throw new Skip('it is compressed by the file system, which a clone would undo');
         }
         if (method === 'dedupe-range') await replaceByDedupeRange(journal, action.keeper, target);

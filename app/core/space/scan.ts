@@ -8,10 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { PlumbError } from '../../contract/errors.js';
 import type { ScanOptions, ScanProgress, ScanResult } from '../../contract/space.js';
-import type { NativeFileSharing } from '../../../native/index.js';
 import { loadNative } from '../native/load.js';
-import { cancelFollowing } from './digests.js';
-import type { MemberStorage } from './sharing.js';
+import { cancelFollowing } from '../native/cancel.js';
 
 export interface ScanHooks {
   scanId?: string;
@@ -19,28 +17,16 @@ export interface ScanHooks {
   onProgress?: (progress: ScanProgress) => void;
 }
 
-type StorageFacts = MemberStorage & { compressed: boolean | null };
-
-/** What is known of a file whose storage facts could not be asked: nothing. */
-function unknownStorage(): StorageFacts {
-  return { allocatedBytes: 0, extents: null, cloneId: null, privateBytes: null, compressed: null };
-}
-
-/** Storage facts of a file as the sharing analysis wants them; unknown when the OS refuses. */
-export async function memberStorage(file: string): Promise<StorageFacts> {
-  let facts: NativeFileSharing;
+/**
+ * Whether the file system compresses a file (a clone would undo that); null when the OS does not
+ * say or cannot be asked.
+ */
+export async function compressedByFileSystem(file: string): Promise<boolean | null> {
   try {
-    facts = await loadNative().fileSharing(file);
+    return (await loadNative().fileSharing(file)).compressed;
   } catch {
-    return unknownStorage();
+    return null;
   }
-  return {
-    allocatedBytes: facts.allocatedBytes,
-    extents: facts.extents,
-    cloneId: facts.cloneId,
-    privateBytes: facts.privateBytes,
-    compressed: facts.compressed,
-  };
 }
 
 export async function scanFolder(options: ScanOptions, hooks: ScanHooks = {}): Promise<ScanResult> {

@@ -1,6 +1,8 @@
 /**
- * The folder walk behind a space scan: parallel, on one volume, never through symbolic links, each
- * file once however many hard links it has, with safe default skips.
+ * The folder walk behind the sparse-file listing: parallel, on one volume, never through symbolic
+ * links, each file once however many hard links it has, with safe default skips. The space scan
+ * walks in the addon (native/src/scan/scan.cc) by the same rules; tests/native/scan-rules.test.ts
+ * checks that the two agree.
  */
 import type { Dirent, Stats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
@@ -15,11 +17,6 @@ export interface WalkOptions {
   skipPackages: boolean;
   skipCloudFolders: boolean;
   signal?: AbortSignal;
-  /**
-   * Keep in `files` only files whose size another kept file has (the only possible duplicates):
-   * no object or path is made for the others.
-   */
-  sameSizeOnly?: boolean;
   /** Called after each folder with running counts. */
   onProgress?: (files: number, bytes: number) => void;
 }
@@ -231,17 +228,10 @@ export async function walkFolder(root: string, options: WalkOptions): Promise<Wa
     kept.links.push(1);
   };
 
-  /** The kept files as WalkedFile objects, in the order found (only same-size ones if asked). */
+  /** The kept files as WalkedFile objects, in the order found. */
   const keptFiles = (): WalkedFile[] => {
-    let wanted: (size: number) => boolean = () => true;
-    if (options.sameSizeOnly) {
-      const seen = new Map<number, number>();
-      for (const size of kept.sizes) seen.set(size, (seen.get(size) ?? 0) + 1);
-      wanted = (size) => seen.get(size)! > 1;
-    }
     const files: WalkedFile[] = [];
     kept.sizes.forEach((size, i) => {
-      if (!wanted(size)) return;
       files.push({
         path: entryPath(kept.dirs[i]!, kept.names[i]!),
         size,

@@ -1,13 +1,17 @@
 // scanFolder(settings, options): the whole space scan (scan/scan.h) off the JS thread. Resolves
 // with the contract's ScanResult object; rejects with an Error carrying `code` (ENOENT, ENOTDIR,
 // ECANCELED, ...) and a message for people. options: { cancel, onProgress(ScanProgress) }.
+#include <algorithm>
 #include <memory>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "common/errors.h"
 #include "common/exports.h"
 #include "common/io_js.h"
 #include "scan/scan.h"
+#include "scan/sharing.h"
 
 namespace plumb {
 namespace {
@@ -201,10 +205,85 @@ Napi::Value ScanFolder(const Napi::CallbackInfo& info) {
   return promise;
 }
 
+// A whole number of bytes from a JS value, or a TypeError naming `what`.
+uint64_t RequireBytes(Napi::Env env, Napi::Value value, const char* what) {
+  const double n = value.IsNumber() ? value.As<Napi::Number>().DoubleValue() : -1;
+  if (!(n >= 0 && n <= 9007199254740991.0 && n == static_cast<double>(static_cast<uint64_t>(n)))) {
+    throw Napi::TypeError::New(env, std::string(what) + " must be a whole number of bytes");
+  }
+  return static_cast<uint64_t>(n);
+}
+
+// groupSharing(members, options): what cloning a group of identical files would free, from each
+// member's storage facts (the scan's own rule, scan/sharing.cc). options.sweep forces the general
+// extent sweep, so tests can check the shortcut for plain copies against it.
+Napi::Value GroupSharingJs(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsArray()) {
+    throw Napi::TypeError::New(env, "The \"members\" argument must be an array");
+  }
+  Napi::Array list = info[0].As<Napi::Array>();
+  std::vector<scan::MemberStorage> members(list.Length());
+  for (uint32_t i = 0; i < list.Length(); ++i) {
+    Napi::Value item = list.Get(i);
+    if (!item.IsObject()) throw Napi::TypeError::New(env, "Each member must be an object");
+    Napi::Object m = item.As<Napi::Object>();
+    scan::MemberStorage& out = members[i];
+    out.allocatedBytes = RequireBytes(env, m.Get("allocatedBytes"), "allocatedBytes");
+    Napi::Value extents = m.Get("extents");
+    if (extents.IsArray()) {
+      Napi::Array rows = extents.As<Napi::Array>();
+      out.extents.emplace();
+      for (uint32_t k = 0; k < rows.Length(); ++k) {
+        Napi::Value row = rows.Get(k);
+        if (!row.IsObject()) throw Napi::TypeError::New(env, "Each extent must be an object");
+        Napi::Object e = row.As<Napi::Object>();
+        FileExtent extent;
+        extent.physical = RequireBytes(env, e.Get("physical"), "physical");
+        extent.length = RequireBytes(env, e.Get("length"), "length");
+        extent.shared = e.Get("shared").ToBoolean().Value();
+        out.extents->push_back(extent);
+      }
+    } else if (!extents.IsNull()) {
+      throw Napi::TypeError::New(env, "extents must be an array or null");
+    }
+    Napi::Value cloneId = m.Get("cloneId");
+    if (cloneId.IsString())
+      out.cloneId = cloneId.As<Napi::String>().Utf8Value();
+    else if (!cloneId.IsNull())
+      throw Napi::TypeError::New(env, "cloneId must be a string or null");
+    Napi::Value privateBytes = m.Get("privateBytes");
+    if (!privateBytes.IsNull()) out.privateBytes = RequireBytes(env, privateBytes, "privateBytes");
+  }
+  Napi::Object options = OptionalObject(info, 1, "options");
+  const bool sweep = OptionalBool(options, "sweep", false);
+  if (sweep && !std::all_of(members.begin(), members.end(),
+                            [](const scan::MemberStorage& m) { return m.extents.has_value(); })) {
+    throw Napi::TypeError::New(env, "options.sweep needs extents for every member");
+  }
+  const scan::GroupSharing g =
+      sweep && !members.empty() ? scan::SweepExtents(members) : scan::SharingOfGroup(members);
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("keeperIndex", Number(env, g.keeperIndex));
+  o.Set("sharedBytes", OrNull(env, g.sharedBytes));
+  o.Set("reclaimableBytes", OrNull(env, g.reclaimableBytes));
+  Napi::Array reclaimable = Napi::Array::New(env, g.memberReclaimable.size());
+  Napi::Array clones = Napi::Array::New(env, g.memberAlreadyClone.size());
+  for (uint32_t i = 0; i < g.memberReclaimable.size(); ++i) {
+    reclaimable.Set(i, OrNull(env, g.memberReclaimable[i]));
+    clones.Set(i, OrNull(env, g.memberAlreadyClone[i]));
+  }
+  o.Set("memberReclaimable", reclaimable);
+  o.Set("memberAlreadyClone", clones);
+  o.Set("note", OrNull(env, g.note));
+  return o;
+}
+
 }  // namespace
 
 void RegisterScan(Napi::Env env, Napi::Object exports) {
   exports.Set("scanFolder", Napi::Function::New(env, ScanFolder, "scanFolder"));
+  exports.Set("groupSharing", Napi::Function::New(env, GroupSharingJs, "groupSharing"));
 }
 
 }  // namespace plumb

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { groupSharing, sweepExtents, type MemberStorage } from '../../../app/core/space/sharing.js';
+import { createRequire } from 'node:module';
+import type { NativeMemberStorage as MemberStorage, PlumbNative } from '../../native/index.js';
+
+// The scan's sharing rule (native/src/scan/sharing.cc), through the addon.
+const native = createRequire(import.meta.url)(
+  '../../native/build/Release/plumb.node',
+) as PlumbNative;
+const groupSharing = (members: MemberStorage[]) => native.groupSharing(members);
+const sweepExtents = (members: MemberStorage[]) => native.groupSharing(members, { sweep: true });
 
 const block = 4096;
 const file = (physical: number, blocks: number, shared = false): MemberStorage => ({
@@ -131,4 +139,15 @@ test('plain copies are answered without the sweep, exactly as the sweep answers 
   }
   // Both paths were taken often.
   assert.ok(plain > 300 && plain < 2700, `plain groups: ${plain}`);
+});
+
+test('bad members are TypeErrors', () => {
+  const bad = native.groupSharing as unknown as (...args: unknown[]) => unknown;
+  assert.throws(() => bad(), TypeError);
+  assert.throws(() => bad([1]), TypeError);
+  assert.throws(() => bad([{ ...file(0, 1), allocatedBytes: -1 }]), TypeError);
+  assert.throws(() => bad([{ ...file(0, 1), extents: [{ physical: 1.5, length: 1 }] }]), TypeError);
+  assert.throws(() => bad([{ ...file(0, 1), cloneId: 7 }]), TypeError);
+  assert.throws(() => bad([{ ...file(0, 1), extents: null }], { sweep: true }), TypeError);
+  assert.deepEqual(native.groupSharing([]).memberReclaimable, []);
 });
