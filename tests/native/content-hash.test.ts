@@ -250,7 +250,9 @@ describe('hashFiles', () => {
     before.cancel();
     await assert.rejects(native.hashFiles(files, { cancel: before }), { code: 'ECANCELED' });
     const during = native.createCancel();
-    const many = Array.from({ length: 200 }, () => files.at(-1)!);
+    // 6 GB to hash on one thread: far more than the first progress report's 100 ms (the cancel
+    // must land while the work runs; 200 copies, 600 MB, sometimes finished before the report).
+    const many = Array.from({ length: 2000 }, () => files.at(-1)!);
     await assert.rejects(
       native.hashFiles(many, { threads: 1, cancel: during, onProgress: () => during.cancel() }),
       { code: 'ECANCELED' },

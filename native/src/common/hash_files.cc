@@ -26,7 +26,7 @@ class HashFilesWorker : public Napi::AsyncProgressQueueWorker<HashProgress> {
   HashFilesWorker(Napi::Env env, HashRequest request, Napi::Function onProgress)
       : Napi::AsyncProgressQueueWorker<HashProgress>(env),
         request_(std::move(request)),
-        count_(request_.paths.size()),
+        count_(request_.paths->size()),
         deferred_(Napi::Promise::Deferred::New(env)) {
     if (!onProgress.IsEmpty()) onProgress_ = Napi::Persistent(onProgress);
     // An exception thrown by onProgress stops the work through this flag.
@@ -104,7 +104,7 @@ class HashFilesWorker : public Napi::AsyncProgressQueueWorker<HashProgress> {
 Napi::Value HashFiles(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   HashRequest request;
-  request.paths = RequirePathArray(info, 0, "paths");
+  request.paths = std::make_shared<PathList>(RequirePathArray(info, 0, "paths"));
   Napi::Object options = OptionalObject(info, 1, "options");
   request.edgeBytes = OptionalInteger(options, "edgeBytes", 0, uint64_t{1} << 40, 0);
   request.threads = static_cast<uint32_t>(OptionalInteger(options, "threads", 1, 64, 4));

@@ -32,6 +32,10 @@ Napi::Value OrNull(Napi::Env env, const std::optional<std::string>& value) {
   return value ? static_cast<Napi::Value>(Napi::String::New(env, *value)) : env.Null();
 }
 
+Napi::Value OrNull(Napi::Env env, const char* value) {
+  return value ? static_cast<Napi::Value>(Napi::String::New(env, value)) : env.Null();
+}
+
 Napi::Object ProgressObject(Napi::Env env, const scan::Progress& p) {
   Napi::Object o = Napi::Object::New(env);
   o.Set("scanId", p.scanId);
@@ -49,7 +53,7 @@ Napi::Object GroupObject(Napi::Env env, const scan::Group& g) {
   Napi::Object o = Napi::Object::New(env);
   o.Set("id", g.id);
   o.Set("size", Number(env, g.size));
-  o.Set("keeper", g.keeper);
+  o.Set("keeper", g.keeper());
   Napi::Array files = Napi::Array::New(env, g.files.size());
   for (size_t i = 0; i < g.files.size(); ++i) {
     const scan::GroupFile& f = g.files[i];

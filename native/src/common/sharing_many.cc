@@ -43,7 +43,8 @@ class SharingManyWorker : public Napi::AsyncWorker {
 
   void Execute() override {
     if (paths_.empty()) return;
-    auto engine = std::make_shared<SharingEngine>(std::move(paths_), cancel_);
+    auto engine =
+        std::make_shared<SharingEngine>(std::make_shared<PathList>(std::move(paths_)), cancel_);
     if (!engine->Run(threads_, kCancelPoll)) {
       cancelled_ = true;
       return;

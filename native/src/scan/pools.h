@@ -24,12 +24,34 @@
 
 namespace plumb {
 
-constexpr size_t kHashReadBytes = 1 << 20;  // large sequential reads; one buffer per thread, reused
 constexpr uint64_t kHashProgressNanos = 100'000'000;
 
+// Where a pool finds the path of its item i: a plain list (hashFiles, fileSharingMany) or the
+// scan's walk tables (scan/scan.cc), which build each path when asked instead of holding them
+// all. Read concurrently by the pool's threads, and shared with them: after a cancel they may
+// outlive the caller.
+class PathSource {
+ public:
+  virtual ~PathSource() = default;
+  virtual size_t size() const = 0;
+  virtual std::string Path(size_t index) const = 0;
+};
+using PathSourcePtr = std::shared_ptr<const PathSource>;
+
+class PathList : public PathSource {
+ public:
+  explicit PathList(std::vector<std::string> paths) : paths_(std::move(paths)) {}
+  size_t size() const override { return paths_.size(); }
+  std::string Path(size_t index) const override { return paths_[index]; }
+
+ private:
+  const std::vector<std::string> paths_;
+};
+
 struct HashRequest {
-  std::vector<std::string> paths;
-  uint64_t edgeBytes = 0;  // 0: hash the whole file
+  PathSourcePtr paths;
+  size_t readBytes = 1 << 20;  // bytes per read: one buffer of this size per thread, reused
+  uint64_t edgeBytes = 0;      // 0: hash the whole file
   uint32_t threads = 4;
   CancelPtr cancel;
 };
@@ -53,8 +75,8 @@ struct HashOutcome {
 class HashEngine : public DetachedPool {
  public:
   explicit HashEngine(HashRequest request)
-      : DetachedPool(request.paths.size(), request.cancel), request_(std::move(request)) {
-    out_.digests.assign(request_.paths.size() * LaneHash128::kDigestBytes, 0);
+      : DetachedPool(request.paths->size(), request.cancel), request_(std::move(request)) {
+    out_.digests.assign(request_.paths->size() * LaneHash128::kDigestBytes, 0);
   }
 
   // Hashes everything on the request's threads; the calling thread reports progress until all
@@ -75,7 +97,7 @@ class HashEngine : public DetachedPool {
 
  private:
   void Serve() override {
-    AlignedBuffer buffer(kHashReadBytes, kBufferAlignment);
+    AlignedBuffer buffer(request_.readBytes, kBufferAlignment);
     size_t index = 0;
     while (buffer.ok() && Next(&index)) {
       SysError err;
@@ -106,7 +128,7 @@ class HashEngine : public DetachedPool {
 
   bool HashOne(size_t index, const AlignedBuffer& buffer, SysError* err) {
     ContentReader file;
-    if (!file.Open(request_.paths[index], err)) return false;
+    if (!file.Open(request_.paths->Path(index), err)) return false;
     LaneHash128 hash;
     const uint64_t edge = request_.edgeBytes;
     if (edge == 0) {
@@ -137,10 +159,10 @@ struct SharingAnswers {
 
 class SharingEngine : public DetachedPool {
  public:
-  SharingEngine(std::vector<std::string> paths, CancelPtr cancel)
-      : DetachedPool(paths.size(), std::move(cancel)), paths_(std::move(paths)) {
-    answers_.sharing.resize(paths_.size());
-    answers_.failed.assign(paths_.size(), 0);
+  SharingEngine(PathSourcePtr paths, CancelPtr cancel)
+      : DetachedPool(paths->size(), std::move(cancel)), paths_(std::move(paths)) {
+    answers_.sharing.resize(paths_->size());
+    answers_.failed.assign(paths_->size(), 0);
   }
 
   // Complete once Run returned true.
@@ -149,13 +171,13 @@ class SharingEngine : public DetachedPool {
  private:
   void Process(size_t index) override {
     SysError err;
-    if (!QueryFileSharing(paths_[index], &answers_.sharing[index], &err)) {
+    if (!QueryFileSharing(paths_->Path(index), &answers_.sharing[index], &err)) {
       answers_.sharing[index] = FileSharing{};
       answers_.failed[index] = 1;
     }
   }
 
-  const std::vector<std::string> paths_;
+  const PathSourcePtr paths_;
   SharingAnswers answers_;
 };
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -27,9 +28,11 @@ using Clock = std::chrono::steady_clock;
 
 constexpr size_t kFoldersPerBatch = 256;  // folders listed at once, on kListThreads threads
 constexpr uint32_t kListThreads = 4;
-constexpr uint32_t kHashThreads = 4;     // files read at once: keeps a disk busy, stays sequential
-constexpr uint32_t kSharingThreads = 4;  // storage queries at once (metadata only)
-constexpr uint64_t kEdgeBytes = 4096;    // bytes from each end for the partial digest
+constexpr uint32_t kHashThreads = 4;  // files read at once: keeps a disk busy, stays sequential
+constexpr size_t kHashReadBytes = 256 * 1024;    // per read; the OS reads ahead of sequential reads
+constexpr uint32_t kSharingThreads = 4;          // storage queries at once (metadata only)
+constexpr size_t kSharingChunk = 4096;           // files whose storage facts are held at once
+constexpr uint64_t kEdgeBytes = 4096;            // bytes from each end for the partial digest
 constexpr uint64_t kSmallFileBytes = 64 * 1024;  // hashed whole at once: an edge key reads most
 constexpr uint64_t kSparseGapBytes = 64 * 1024;  // allocated this far below size: sparse
 constexpr auto kProgressInterval = std::chrono::milliseconds(100);
@@ -112,28 +115,79 @@ std::string EntryPath(const std::string& dir, const std::string& name) {
 
 SysError Cancelled() { return SysError{"ECANCELED", "scanFolder", "", "The scan was cancelled."}; }
 
-// A file kept by the walk, before it is known to have a same-size partner.
+// Names of the files kept by the walk, NUL-terminated, in blocks that never move (a growing
+// string would copy itself, briefly holding twice the names).
+class NameArena {
+ public:
+  const char* Add(const std::string& name) {
+    const size_t need = name.size() + 1;
+    if (blocks_.empty() || used_ + need > kBlockBytes) {
+      blocks_.emplace_back(new char[std::max(kBlockBytes, need)]);
+      used_ = 0;
+    }
+    char* at = blocks_.back().get() + used_;
+    std::memcpy(at, name.c_str(), need);
+    used_ += need;
+    return at;
+  }
+
+ private:
+  static constexpr size_t kBlockBytes = 64 * 1024;
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  size_t used_ = 0;
+};
+
+// A file kept by the walk: 48 bytes, its path built only when needed (a path string would be
+// three times that), in a deque, which grows in blocks and never copies what it holds.
 struct Kept {
-  uint32_t dir;  // index into Walk::dirs
-  std::string name;
+  uint32_t dir;  // index into WalkTable::dirs
+  uint32_t links;
+  const char* name;  // in WalkTable::names
   uint64_t size;
   uint64_t ino;
   double mtimeMs;
   double ctimeMs;
-  uint32_t links;
 };
 
-// A candidate duplicate: a kept file with its full path.
-struct Candidate {
-  std::string path;
-  uint64_t size;
-  uint64_t ino;
-  double mtimeMs;
-  double ctimeMs;
-  uint32_t links;
+// What the walk found. Complete once the walk ends, then only read (by the pools' threads too,
+// which share it: after a cancel they may outlive the scan).
+struct WalkTable {
+  std::deque<std::string> dirs;
+  NameArena names;
+  std::deque<Kept> files;
+
+  std::string PathOf(uint32_t file) const {
+    const Kept& k = files[file];
+    return EntryPath(dirs[k.dir], k.name);
+  }
+};
+using WalkTablePtr = std::shared_ptr<const WalkTable>;
+
+// Paths of some of the walk's files, for a pool.
+class WalkPaths : public PathSource {
+ public:
+  WalkPaths(WalkTablePtr table, std::vector<uint32_t> files)
+      : table_(std::move(table)), files_(std::move(files)) {}
+  size_t size() const override { return files_.size(); }
+  std::string Path(size_t index) const override { return table_->PathOf(files_[index]); }
+
+ private:
+  const WalkTablePtr table_;
+  const std::vector<uint32_t> files_;
 };
 
-using Groups = std::vector<std::vector<Candidate>>;
+// Candidate groups, flat: group g is members[starts[g]] ... members[starts[g + 1] - 1], each an
+// index into WalkTable::files.
+struct Groups {
+  std::vector<uint32_t> members;
+  std::vector<size_t> starts{0};
+
+  size_t count() const { return starts.size() - 1; }
+  size_t begin(size_t g) const { return starts[g]; }
+  size_t end(size_t g) const { return starts[g + 1]; }
+  size_t size(size_t g) const { return starts[g + 1] - starts[g]; }
+  void Close() { starts.push_back(members.size()); }  // the members added since form a group
+};
 
 // Lists a batch of folders on a few threads; Run returns false at once when cancelled (a listing
 // in flight finishes in the background, owning the batch jointly with the caller).
@@ -156,6 +210,53 @@ class ListingPool : public DetachedPool {
   std::vector<Listing> out_;
 };
 
+std::string Hex(const uint8_t* bytes, size_t count) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string out(count * 2, '0');
+  for (size_t i = 0; i < count; ++i) {
+    out[i * 2] = kDigits[bytes[i] >> 4];
+    out[i * 2 + 1] = kDigits[bytes[i] & 15];
+  }
+  return out;
+}
+
+// Largest reclaimable first; groups whose savings are unknown after, by nominal size.
+bool BeforeInOrder(const Group& a, const Group& b) {
+  if (a.reclaimableBytes && b.reclaimableBytes) {
+    if (*a.reclaimableBytes != *b.reclaimableBytes) {
+      return *a.reclaimableBytes > *b.reclaimableBytes;
+    }
+    return a.nominalBytes > b.nominalBytes;
+  }
+  if (a.reclaimableBytes) return true;
+  if (b.reclaimableBytes) return false;
+  return a.nominalBytes > b.nominalBytes;
+}
+
+// Sorts groups (stably) by BeforeInOrder. Sorting positions and then moving each group once, in
+// place, needs 4 bytes a group; std::stable_sort would borrow a copy of them all.
+void SortGroups(std::vector<Group>* groups) {
+  std::vector<Group>& g = *groups;
+  std::vector<uint32_t> order(g.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&g](uint32_t a, uint32_t b) { return BeforeInOrder(g[a], g[b]); });
+  // Position i takes group order[i]: follow each cycle of the permutation once.
+  for (size_t start = 0; start < order.size(); ++start) {
+    if (order[start] == start) continue;
+    Group held = std::move(g[start]);
+    size_t at = start;
+    while (order[at] != start) {
+      const size_t from = order[at];
+      g[at] = std::move(g[from]);
+      order[at] = static_cast<uint32_t>(at);
+      at = from;
+    }
+    g[at] = std::move(held);
+    order[at] = static_cast<uint32_t>(at);
+  }
+}
+
 class Scanner {
  public:
   Scanner(const Settings& settings, const CancelPtr& cancel, const ProgressFn& progress)
@@ -176,12 +277,16 @@ class Scanner {
 
   bool Walk(SysError* err);
   void Place(uint32_t dir, FolderEntry& entry);
-  Groups SameSizeGroups();
-  // Splits groups by content digest (edge bytes from each end, or whole files when 0); members
-  // that cannot be read are dropped and counted. `digests` gets each kept group's digest.
+  Groups SameSizeGroups() const;
+  // Splits groups by content digest (edgeBytes from each end, or whole files when 0) into
+  // `refined`, sub-groups in first-seen order, members in order; members that cannot be read are
+  // dropped and counted. `digests` gets each kept group's digest (hex).
   bool Refine(const Groups& groups, uint64_t edgeBytes, bool reportBytes, Groups* refined,
               std::vector<std::string>* digests, SysError* err);
   bool Describe(Groups groups, const std::vector<std::string>& digests, Result* out, SysError* err);
+  Group DescribeGroup(const Groups& groups, size_t g, const std::string& digest,
+                      std::optional<bool> supported, const SharingAnswers* answers,
+                      size_t firstAnswer) const;
 
   const Settings& settings_;
   CancelPtr cancel_;
@@ -193,11 +298,9 @@ class Scanner {
   Clock::time_point hashStarted_{};
   StageSeconds stages_;
 
-  // The walk.
   std::string root_;
   uint64_t rootDev_ = 0;
-  std::vector<std::string> dirs_;
-  std::vector<Kept> kept_;
+  std::shared_ptr<WalkTable> table_ = std::make_shared<WalkTable>();
   // Files with more than one name: the index of the kept one, -1 when not kept (too small).
   std::unordered_map<uint64_t, std::unordered_map<uint64_t, int64_t>> linked_;
   Skips skipped_;
@@ -247,20 +350,21 @@ void Scanner::Place(uint32_t dir, FolderEntry& entry) {
     skipped_.otherVolumes += 1;
     return;
   }
+  WalkTable& table = *table_;
   if (entry.kind == EntryKind::kFolder) {
-    dirs_.push_back(EntryPath(dirs_[dir], entry.name));
+    table.dirs.push_back(EntryPath(table.dirs[dir], entry.name));
     return;
   }
   if (entry.links > 1) {
     auto& byIno = linked_[entry.dev];
     auto found = byIno.find(entry.ino);
     if (found != byIno.end()) {
-      if (found->second >= 0) kept_[static_cast<size_t>(found->second)].links += 1;
+      if (found->second >= 0) table.files[static_cast<size_t>(found->second)].links += 1;
       skipped_.extraHardLinks += 1;
       return;
     }
     byIno.emplace(entry.ino,
-                  entry.size < settings_.minBytes ? -1 : static_cast<int64_t>(kept_.size()));
+                  entry.size < settings_.minBytes ? -1 : static_cast<int64_t>(table.files.size()));
   }
   state_.files += 1;
   state_.bytes += entry.size;
@@ -270,8 +374,8 @@ void Scanner::Place(uint32_t dir, FolderEntry& entry) {
     sparse_.allocatedBytes += entry.allocatedBytes;
   }
   if (entry.size < settings_.minBytes) return;
-  kept_.push_back(
-      Kept{dir, std::move(entry.name), entry.size, entry.ino, entry.mtimeMs, entry.ctimeMs, 1});
+  table.files.push_back(Kept{dir, 1, table.names.Add(entry.name), entry.size, entry.ino,
+                             entry.mtimeMs, entry.ctimeMs});
 }
 
 bool Scanner::Walk(SysError* err) {
@@ -287,17 +391,18 @@ bool Scanner::Walk(SysError* err) {
     return false;
   }
   rootDev_ = top.dev;
-  dirs_.push_back(root_);
-  // Folders are listed breadth first: those found are appended to dirs_ and listed in later
+  std::deque<std::string>& dirs = table_->dirs;
+  dirs.push_back(root_);
+  // Folders are listed breadth first: those found are appended to `dirs` and listed in later
   // batches, in the order found.
-  for (size_t next = 0; next < dirs_.size();) {
+  for (size_t next = 0; next < dirs.size();) {
     if (cancelled()) {
       *err = Cancelled();
       return false;
     }
-    const size_t end = std::min(dirs_.size(), next + kFoldersPerBatch);
-    std::vector<std::string> batch(dirs_.begin() + static_cast<ptrdiff_t>(next),
-                                   dirs_.begin() + static_cast<ptrdiff_t>(end));
+    const size_t end = std::min(dirs.size(), next + kFoldersPerBatch);
+    std::vector<std::string> batch(dirs.begin() + static_cast<ptrdiff_t>(next),
+                                   dirs.begin() + static_cast<ptrdiff_t>(end));
     auto pool = std::make_shared<ListingPool>(std::move(batch), cancel_);
     if (!pool->Run(kListThreads, kCancelPoll)) {
       *err = Cancelled();
@@ -328,47 +433,45 @@ bool Scanner::Walk(SysError* err) {
     }
     next = end;
   }
+  linked_ = {};
   return true;
 }
 
 // Files whose size another kept file has, grouped by size in first-seen order, members in order.
-Groups Scanner::SameSizeGroups() {
-  std::unordered_map<uint64_t, uint32_t> count;
-  for (const Kept& k : kept_) count[k.size] += 1;
-  std::unordered_map<uint64_t, size_t> groupOf;
+// By sorting positions (4 bytes a file) rather than counting sizes in a hash map (about 40).
+Groups Scanner::SameSizeGroups() const {
+  const std::deque<Kept>& files = table_->files;
+  std::vector<uint32_t> order(files.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&files](uint32_t a, uint32_t b) {
+    return files[a].size != files[b].size ? files[a].size < files[b].size : a < b;
+  });
+  // Runs of equal sizes (each in found order), then the runs in order of their first file.
+  std::vector<std::pair<size_t, size_t>> runs;  // [start, end) in `order`
+  for (size_t start = 0, end = 0; start < order.size(); start = end) {
+    end = start + 1;
+    while (end < order.size() && files[order[end]].size == files[order[start]].size) ++end;
+    if (end - start > 1) runs.emplace_back(start, end);
+  }
+  std::sort(runs.begin(), runs.end(),
+            [&order](const auto& a, const auto& b) { return order[a.first] < order[b.first]; });
   Groups groups;
-  for (Kept& k : kept_) {
-    if (count[k.size] < 2) continue;
-    auto [at, added] = groupOf.emplace(k.size, groups.size());
-    if (added) groups.emplace_back();
-    groups[at->second].push_back(
-        Candidate{EntryPath(dirs_[k.dir], k.name), k.size, k.ino, k.mtimeMs, k.ctimeMs, k.links});
+  for (const auto& [start, end] : runs) {
+    groups.members.insert(groups.members.end(), order.begin() + static_cast<ptrdiff_t>(start),
+                          order.begin() + static_cast<ptrdiff_t>(end));
+    groups.Close();
   }
-  kept_ = {};
-  dirs_ = {};
-  linked_ = {};
   return groups;
-}
-
-std::string Hex(const uint8_t* bytes, size_t count) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string out(count * 2, '0');
-  for (size_t i = 0; i < count; ++i) {
-    out[i * 2] = kDigits[bytes[i] >> 4];
-    out[i * 2 + 1] = kDigits[bytes[i] & 15];
-  }
-  return out;
 }
 
 bool Scanner::Refine(const Groups& groups, uint64_t edgeBytes, bool reportBytes, Groups* refined,
                      std::vector<std::string>* digests, SysError* err) {
+  if (groups.members.empty()) return true;
   HashRequest request;
-  for (const auto& group : groups)
-    for (const Candidate& c : group) request.paths.push_back(c.path);
-  if (request.paths.empty()) return true;
-  const size_t members = request.paths.size();
+  request.paths = std::make_shared<WalkPaths>(table_, groups.members);
   request.edgeBytes = edgeBytes;
   request.threads = kHashThreads;
+  request.readBytes = kHashReadBytes;
   request.cancel = cancel_;
   auto engine = std::make_shared<HashEngine>(std::move(request));
   std::function<void(const HashProgress&)> report;
@@ -383,135 +486,140 @@ bool Scanner::Refine(const Groups& groups, uint64_t edgeBytes, bool reportBytes,
     return false;
   }
   const HashOutcome& outcome = engine->outcome();
-  std::vector<uint8_t> unreadable(members, 0);
+  std::vector<uint8_t> unreadable(groups.members.size(), 0);
   for (const FileFailure& failure : outcome.failures) unreadable[failure.index] = 1;
   unreadableContent_ += outcome.failures.size();
   const uint8_t* digest = outcome.digests.data();
   auto digestOf = [&](size_t i) { return digest + i * LaneHash128::kDigestBytes; };
-  auto same = [&](size_t a, size_t b) {
-    return std::memcmp(digestOf(a), digestOf(b), LaneHash128::kDigestBytes) == 0;
+  auto compare = [&](size_t a, size_t b) {
+    return std::memcmp(digestOf(a), digestOf(b), LaneHash128::kDigestBytes);
   };
-  size_t offset = 0;
-  for (const auto& group : groups) {
-    const size_t start = offset;
-    offset += group.size();
-    std::vector<size_t> readable;
-    for (size_t i = start; i < offset; ++i)
+  std::vector<size_t> readable;
+  std::vector<std::pair<size_t, size_t>> runs;  // [start, end) in `readable`
+  for (size_t g = 0; g < groups.count(); ++g) {
+    readable.clear();
+    for (size_t i = groups.begin(g); i < groups.end(g); ++i)
       if (!unreadable[i]) readable.push_back(i);
     if (readable.size() < 2) continue;
     // Runs of equal digests, each in member order; the runs in order of their first member.
-    std::stable_sort(readable.begin(), readable.end(), [&](size_t a, size_t b) {
-      return std::memcmp(digestOf(a), digestOf(b), LaneHash128::kDigestBytes) < 0;
-    });
-    std::vector<std::vector<size_t>> runs;
-    std::vector<size_t> run{readable[0]};
-    for (size_t k = 1; k <= readable.size(); ++k) {
-      if (k < readable.size() && same(run[0], readable[k])) {
-        run.push_back(readable[k]);
-        continue;
-      }
-      if (run.size() > 1) runs.push_back(std::move(run));
-      run.assign(1, k < readable.size() ? readable[k] : 0);
+    std::stable_sort(readable.begin(), readable.end(),
+                     [&](size_t a, size_t b) { return compare(a, b) < 0; });
+    runs.clear();
+    for (size_t start = 0, end = 0; start < readable.size(); start = end) {
+      end = start + 1;
+      while (end < readable.size() && compare(readable[start], readable[end]) == 0) ++end;
+      if (end - start > 1) runs.emplace_back(start, end);
     }
-    std::sort(
-        runs.begin(), runs.end(),
-        [](const std::vector<size_t>& a, const std::vector<size_t>& b) { return a[0] < b[0]; });
-    for (const auto& kept : runs) {
-      std::vector<Candidate> members;
-      for (size_t index : kept) members.push_back(group[index - start]);
-      refined->push_back(std::move(members));
-      digests->push_back(Hex(digestOf(kept[0]), LaneHash128::kDigestBytes));
+    std::sort(runs.begin(), runs.end(), [&readable](const auto& a, const auto& b) {
+      return readable[a.first] < readable[b.first];
+    });
+    for (const auto& [start, end] : runs) {
+      for (size_t k = start; k < end; ++k) refined->members.push_back(groups.members[readable[k]]);
+      refined->Close();
+      digests->push_back(Hex(digestOf(readable[start]), LaneHash128::kDigestBytes));
     }
   }
   return true;
 }
 
-// Largest reclaimable first; groups whose savings are unknown after, by nominal size.
-bool BeforeInOrder(const Group& a, const Group& b) {
-  if (a.reclaimableBytes && b.reclaimableBytes) {
-    if (*a.reclaimableBytes != *b.reclaimableBytes)
-      return *a.reclaimableBytes > *b.reclaimableBytes;
-    return a.nominalBytes > b.nominalBytes;
+Group Scanner::DescribeGroup(const Groups& groups, size_t g, const std::string& digest,
+                             std::optional<bool> supported, const SharingAnswers* answers,
+                             size_t firstAnswer) const {
+  const WalkTable& table = *table_;
+  const size_t count = groups.size(g);
+  const uint64_t size = table.files[groups.members[groups.begin(g)]].size;
+  const uint64_t nominal = size * (count - 1);
+  GroupSharing sharing;
+  bool compressed = false;
+  if (supported == false) {
+    // Nothing is shared (hard links are counted once by the walk) and cloning frees nothing.
+    sharing.sharedBytes = 0;
+    sharing.reclaimableBytes = 0;
+    sharing.memberReclaimable.assign(count, uint64_t{0});
+    sharing.memberAlreadyClone.assign(count, false);
+    sharing.note = kNoSharingNote;
+  } else {
+    std::vector<MemberStorage> facts(count);
+    for (size_t i = 0; i < count; ++i) {
+      if (answers->failed[firstAnswer + i]) continue;  // unknown: no facts at all
+      const FileSharing& s = answers->sharing[firstAnswer + i];
+      facts[i].allocatedBytes = s.allocatedBytes;
+      facts[i].extents = s.extents;
+      facts[i].cloneId = s.cloneId;
+      facts[i].privateBytes = s.privateBytes;
+      if (s.compressed == true) compressed = true;
+    }
+    sharing = SharingOfGroup(facts);
   }
-  if (a.reclaimableBytes) return true;
-  if (b.reclaimableBytes) return false;
-  return a.nominalBytes > b.nominalBytes;
+  Group group;
+  group.id = std::to_string(size) + "-" + digest.substr(0, 16);
+  group.size = size;
+  group.nominalBytes = nominal;
+  // Block-rounded storage can exceed the nominal (logical) bytes; never claim more than nominal.
+  if (sharing.sharedBytes) group.sharedBytes = std::min(*sharing.sharedBytes, nominal);
+  group.reclaimableBytes = sharing.reclaimableBytes;
+  group.note = compressed ? kCompressedNote : sharing.note;
+  group.files.reserve(count);
+  for (size_t i = 0; i < count; ++i) {
+    const uint32_t file = groups.members[groups.begin(g) + i];
+    const Kept& k = table.files[file];
+    group.files.push_back(GroupFile{table.PathOf(file), k.size, k.ino, k.mtimeMs, k.ctimeMs,
+                                    k.links, sharing.memberAlreadyClone[i],
+                                    sharing.memberReclaimable[i]});
+  }
+  group.keeperIndex = sharing.keeperIndex;
+  return group;
 }
 
 bool Scanner::Describe(Groups groups, const std::vector<std::string>& digests, Result* out,
                        SysError* err) {
+  const WalkTable& table = *table_;
   // Older files first (the likely original), then by path, so the keeper is predictable.
-  for (auto& members : groups) {
-    std::stable_sort(members.begin(), members.end(), [](const Candidate& a, const Candidate& b) {
-      if (a.mtimeMs != b.mtimeMs) return a.mtimeMs < b.mtimeMs;
-      return a.path < b.path;
+  for (size_t g = 0; g < groups.count(); ++g) {
+    auto first = groups.members.begin() + static_cast<ptrdiff_t>(groups.begin(g));
+    auto last = groups.members.begin() + static_cast<ptrdiff_t>(groups.end(g));
+    std::stable_sort(first, last, [&table](uint32_t a, uint32_t b) {
+      const Kept& x = table.files[a];
+      const Kept& y = table.files[b];
+      if (x.mtimeMs != y.mtimeMs) return x.mtimeMs < y.mtimeMs;
+      return table.PathOf(a) < table.PathOf(b);
     });
   }
   std::optional<bool> supported;
-  if (!groups.empty()) {
+  if (groups.count() > 0) {
     SysError ignored;
-    if (!QuerySharingSupport(groups[0][0].path, &supported, &ignored)) supported.reset();
+    if (!QuerySharingSupport(table.PathOf(groups.members[0]), &supported, &ignored)) {
+      supported.reset();
+    }
   }
   out->sharingSupported = supported;
-  // Storage facts of every member, asked a few at a time; none on a file system without clones.
-  std::vector<std::string> paths;
-  if (supported != false) {
-    for (const auto& members : groups)
-      for (const Candidate& c : members) paths.push_back(c.path);
-  }
-  auto storage = std::make_shared<SharingEngine>(std::move(paths), cancel_);
-  if (!storage->Run(kSharingThreads, kCancelPoll)) {
-    *err = Cancelled();
-    return false;
-  }
-  const SharingAnswers& answers = storage->answers();
-  size_t flat = 0;
-  out->groups.reserve(groups.size());
-  for (size_t g = 0; g < groups.size(); ++g) {
-    std::vector<Candidate>& members = groups[g];
-    const uint64_t size = members[0].size;
-    const uint64_t nominal = size * (members.size() - 1);
-    GroupSharing sharing;
-    bool compressed = false;
-    if (supported == false) {
-      sharing.sharedBytes = 0;
-      sharing.reclaimableBytes = 0;
-      sharing.memberReclaimable.assign(members.size(), uint64_t{0});
-      sharing.memberAlreadyClone.assign(members.size(), false);
-      sharing.note = kNoSharingNote;
-    } else {
-      std::vector<MemberStorage> facts(members.size());
-      for (size_t i = 0; i < members.size(); ++i, ++flat) {
-        if (answers.failed[flat]) continue;  // unknown: no facts at all
-        const FileSharing& s = answers.sharing[flat];
-        facts[i].allocatedBytes = s.allocatedBytes;
-        facts[i].extents = s.extents;
-        facts[i].cloneId = s.cloneId;
-        facts[i].privateBytes = s.privateBytes;
-        if (s.compressed == true) compressed = true;
+  out->groups.reserve(groups.count());
+  // Storage facts are asked for a chunk of groups at a time and dropped once described, so they
+  // are never all held at once.
+  for (size_t g = 0; g < groups.count();) {
+    size_t last = g;
+    while (last < groups.count() && groups.end(last) - groups.begin(g) < kSharingChunk) ++last;
+    if (last == g) ++last;  // one group larger than a chunk
+    std::shared_ptr<SharingEngine> storage;
+    if (supported != false) {
+      std::vector<uint32_t> files(
+          groups.members.begin() + static_cast<ptrdiff_t>(groups.begin(g)),
+          groups.members.begin() + static_cast<ptrdiff_t>(groups.end(last - 1)));
+      storage = std::make_shared<SharingEngine>(
+          std::make_shared<WalkPaths>(table_, std::move(files)), cancel_);
+      if (!storage->Run(kSharingThreads, kCancelPoll)) {
+        *err = Cancelled();
+        return false;
       }
-      sharing = SharingOfGroup(facts);
     }
-    Group group;
-    group.id = std::to_string(size) + "-" + digests[g].substr(0, 16);
-    group.size = size;
-    group.keeper = members[sharing.keeperIndex].path;
-    group.nominalBytes = nominal;
-    // Block-rounded storage can exceed the nominal (logical) bytes; never claim more than nominal.
-    if (sharing.sharedBytes) group.sharedBytes = std::min(*sharing.sharedBytes, nominal);
-    group.reclaimableBytes = sharing.reclaimableBytes;
-    group.note = compressed ? std::optional<std::string>(kCompressedNote) : sharing.note;
-    group.files.reserve(members.size());
-    for (size_t i = 0; i < members.size(); ++i) {
-      Candidate& c = members[i];
-      group.files.push_back(GroupFile{std::move(c.path), c.size, c.ino, c.mtimeMs, c.ctimeMs,
-                                      c.links, sharing.memberReclaimable[i],
-                                      sharing.memberAlreadyClone[i]});
+    for (size_t k = g; k < last; ++k) {
+      out->groups.push_back(DescribeGroup(groups, k, digests[k], supported,
+                                          storage ? &storage->answers() : nullptr,
+                                          groups.begin(k) - groups.begin(g)));
     }
-    members = {};
-    out->groups.push_back(std::move(group));
+    g = last;
   }
-  std::stable_sort(out->groups.begin(), out->groups.end(), BeforeInOrder);
+  SortGroups(&out->groups);
   return true;
 }
 
@@ -519,18 +627,26 @@ bool Scanner::Run(Result* out, SysError* err) {
   Emit(true);
   if (!Walk(err)) return false;
   // Same size first; small files are hashed whole, larger ones compared at both ends first.
-  Groups bySize = SameSizeGroups();
-  Groups small;
+  Groups toHash;
   Groups large;
-  for (auto& group : bySize)
-    (group[0].size <= kSmallFileBytes ? small : large).push_back(std::move(group));
-  bySize = {};
+  {
+    const Groups bySize = SameSizeGroups();
+    for (size_t g = 0; g < bySize.count(); ++g) {
+      const uint64_t size = table_->files[bySize.members[bySize.begin(g)]].size;
+      Groups& into = size <= kSmallFileBytes ? toHash : large;
+      into.members.insert(into.members.end(),
+                          bySize.members.begin() + static_cast<ptrdiff_t>(bySize.begin(g)),
+                          bySize.members.begin() + static_cast<ptrdiff_t>(bySize.end(g)));
+      into.Close();
+    }
+  }
   SetPhase(Phase::kCompare);
-  Groups toHash = std::move(small);
   std::vector<std::string> edgeDigests;
   if (!Refine(large, kEdgeBytes, false, &toHash, &edgeDigests, err)) return false;
   large = {};
-  for (const auto& group : toHash) state_.bytesToHash += group.size() * group[0].size;
+  for (size_t g = 0; g < toHash.count(); ++g) {
+    state_.bytesToHash += toHash.size(g) * table_->files[toHash.members[toHash.begin(g)]].size;
+  }
   hashStarted_ = Clock::now();
   SetPhase(Phase::kHash);
   Groups hashed;
@@ -561,14 +677,16 @@ bool Scanner::Run(Result* out, SysError* err) {
   for (const Group& g : out->groups) {
     totals.nominalBytes += g.nominalBytes;
     if (!g.reclaimableBytes) totals.unknownGroups += 1;
-    if (totals.sharedBytes && g.sharedBytes)
+    if (totals.sharedBytes && g.sharedBytes) {
       *totals.sharedBytes += *g.sharedBytes;
-    else
+    } else {
       totals.sharedBytes.reset();
-    if (totals.reclaimableBytes && g.reclaimableBytes)
+    }
+    if (totals.reclaimableBytes && g.reclaimableBytes) {
       *totals.reclaimableBytes += *g.reclaimableBytes;
-    else
+    } else {
       totals.reclaimableBytes.reset();
+    }
   }
   return true;
 }

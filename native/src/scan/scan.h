@@ -46,28 +46,30 @@ struct Progress {
   std::optional<double> secondsLeft;  // from the hashing rate so far
 };
 
-// The contract's DuplicateFile.
+// The contract's DuplicateFile. (Field sizes matter: a scan of 100,000 files can hold 60,000.)
 struct GroupFile {
   std::string path;
   uint64_t size = 0;
   uint64_t ino = 0;
   double mtimeMs = 0;
   double ctimeMs = 0;
-  uint64_t links = 1;  // names of this file seen in the walk
-  std::optional<uint64_t> reclaimableBytes;
+  uint32_t links = 1;  // names of this file seen in the walk
   std::optional<bool> alreadyClone;
+  std::optional<uint64_t> reclaimableBytes;
 };
 
 // The contract's DuplicateGroup.
 struct Group {
   std::string id;  // "<size>-<first 16 hex digits of the digest>"
   uint64_t size = 0;
-  std::string keeper;
+  size_t keeperIndex = 0;  // the keeper is files[keeperIndex]
   std::vector<GroupFile> files;
   uint64_t nominalBytes = 0;
   std::optional<uint64_t> sharedBytes;
   std::optional<uint64_t> reclaimableBytes;
-  std::optional<std::string> note;
+  const char* note = nullptr;  // a fixed sentence, or null
+
+  const std::string& keeper() const { return files[keeperIndex].path; }
 };
 
 struct StageSeconds {

@@ -32,7 +32,7 @@ struct GroupSharing {
   // whether it already shares all its storage with the keeper.
   std::vector<std::optional<uint64_t>> memberReclaimable;
   std::vector<std::optional<bool>> memberAlreadyClone;
-  std::optional<std::string> note;
+  const char* note = nullptr;  // a fixed sentence, or null
 };
 
 // The keeper, bytes already shared and bytes reclaimable for a group of identical files. Members
