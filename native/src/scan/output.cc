@@ -336,7 +336,7 @@ void WriteGroup(const Group& group, JsonWriter* json) {
   json->Key("size");
   json->Integer(group.size);
   json->Key("keeper");
-  json->String(group.keeper);
+  json->String(group.keeper());
   json->Key("files");
   json->BeginArray();
   for (const GroupFile& file : group.files) WriteFile(file, json);
@@ -348,7 +348,10 @@ void WriteGroup(const Group& group, JsonWriter* json) {
   json->Key("reclaimableBytes");
   json->Integer(group.reclaimableBytes);
   json->Key("note");
-  json->String(group.note);
+  if (group.note)
+    json->String(std::string(group.note));
+  else
+    json->Null();
   json->EndObject();
 }
 
@@ -543,7 +546,7 @@ void WriteText(const Result& result, const Sink& sink) {
   if (shown > 0) out.Line("Largest groups:");
   for (size_t g = 0; g < shown; ++g) {
     const Group& group = result.groups[g];
-    const std::string keeper = WellFormed(group.keeper);
+    const std::string keeper = WellFormed(group.keeper());
     out.Line("  " + PadStart(BytesOrUnknown(group.reclaimableBytes), 9) + " reclaimable  " +
              Count(group.files.size()) + " \xC3\x97 " +  // "×"
              FormatBytes(static_cast<double>(group.size)) + "  " + keeper);
