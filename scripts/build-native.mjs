@@ -1,6 +1,6 @@
 // Builds the N-API addon and the front door executable with node-gyp (run by `npm install`), then
-// installs the executable as bin/plumb (bin/plumb.exe), beside bin/plumb.js. Offline where Node's headers are
-// installed locally (/usr/include/node); elsewhere node-gyp fetches the headers for this Node.
+// installs the executable as bin/plumb (bin/plumb.exe), beside bin/plumb.js. Offline where Node's
+// headers are installed locally (/usr/include/node); elsewhere node-gyp fetches the headers.
 // A failed build does not fail the install: the app starts, and the loader explains how to rebuild.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, renameSync } from 'node:fs';
