@@ -259,7 +259,7 @@ export interface PlumbNative {
 
 /** One folder's entries as columns; entry i's numbers are `numbers[7 * i … 7 * i + 6]`. */
 export interface NativeFolderListing {
-  /** Why the folder could not be read (then it has no entries); ENOTSUP where there is no backend. */
+  /** Why the folder could not be read (then it has no entries). */
   error: NodeJS.ErrnoException | null;
   names: string[];
   /** Per entry: 0 file, 1 folder, 2 symbolic link, 3 FIFO/socket/device, 4 metadata unreadable. */

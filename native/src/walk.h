@@ -32,8 +32,7 @@ struct FolderEntry {
 };
 
 // Per-OS: every entry of `dir` but "." and "..", symbolic links not followed. False with `err`
-// when the folder itself cannot be read; ENOTSUP where the OS has no backend yet (the caller then
-// lists with Node's fs).
+// when the folder itself cannot be read.
 bool ListFolder(const std::string& dir, std::vector<FolderEntry>* out, SysError* err);
 
 // Per-OS: the metadata of `path` itself (a symbolic link is not followed: its kind is kSymlink),

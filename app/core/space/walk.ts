@@ -4,8 +4,8 @@
  * walks in the addon (native/src/scan/scan.cc) by the same rules; tests/native/scan-rules.test.ts
  * checks that the two agree.
  */
-import type { Dirent, Stats } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
 import type { NativeFolderListing } from '../../../native/index.js';
@@ -106,11 +106,10 @@ function entryPath(dir: string, name: string): string {
   return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
 }
 
-const folderConcurrency = 8;
 /** Folders listed per native call (each call lists them on a few threads). */
 const foldersPerCall = 256;
 
-/** What the walk needs to know about one entry, from Node's lstat or the addon's listing. */
+/** What the walk needs to know about one entry, from the addon's listing. */
 interface EntryFacts {
   kind: 'file' | 'folder' | 'symlink' | 'special' | 'unreadable';
   dev: number;
@@ -129,25 +128,6 @@ const nativeKinds: readonly EntryFacts['kind'][] = [
   'special',
   'unreadable',
 ];
-
-function factsOfStats(stats: Stats): EntryFacts {
-  return {
-    kind: stats.isSymbolicLink()
-      ? 'symlink'
-      : stats.isDirectory()
-        ? 'folder'
-        : stats.isFile()
-          ? 'file'
-          : 'special',
-    dev: stats.dev,
-    ino: stats.ino,
-    links: stats.nlink,
-    size: stats.size,
-    allocatedBytes: stats.blocks * 512,
-    mtimeMs: stats.mtimeMs,
-    ctimeMs: stats.ctimeMs,
-  };
-}
 
 function cancelled(): PlumbError {
   return new PlumbError('ECANCELED', 'The scan was cancelled.');
@@ -245,31 +225,6 @@ export async function walkFolder(root: string, options: WalkOptions): Promise<Wa
     return files;
   };
 
-  const visitEntry = async (dir: string, entry: Dirent, pending: string[]): Promise<void> => {
-    const full = path.join(dir, entry.name);
-    if (entry.isSymbolicLink()) {
-      result.skipped.symlinks += 1;
-      return;
-    }
-    const isDir = entry.isDirectory();
-    if (isDir ? isSkippedFolder(entry.name, options) : isSkippedFile(entry.name, options)) {
-      result.skipped.excluded += 1;
-      return;
-    }
-    if (entry.isFIFO() || entry.isSocket() || entry.isCharacterDevice() || entry.isBlockDevice()) {
-      result.skipped.special += 1;
-      return;
-    }
-    let stats: Stats;
-    try {
-      stats = await lstat(full);
-    } catch {
-      result.skipped.unreadable += 1;
-      return;
-    }
-    place(dir, entry.name, factsOfStats(stats), pending);
-  };
-
   /** Counts or keeps an entry whose metadata is known; folders to visit go to `pending`. */
   const place = (dir: string, name: string, facts: EntryFacts, pending: string[]): void => {
     if (facts.kind === 'symlink') result.skipped.symlinks += 1;
@@ -280,7 +235,7 @@ export async function walkFolder(root: string, options: WalkOptions): Promise<Wa
     else addFile(dir, name, facts);
   };
 
-  /** One folder listed by the addon: the same rules as visitEntry, without a request per entry. */
+  /** One folder listed by the addon, placed entry by entry by the skip rules. */
   const placeListing = (dir: string, listing: NativeFolderListing, pending: string[]): void => {
     if (listing.error) {
       result.skipped.unreadable += 1;
@@ -325,78 +280,20 @@ export async function walkFolder(root: string, options: WalkOptions): Promise<Wa
     options.onProgress?.(result.fileCount, result.byteCount);
   };
 
-  /**
-   * Lists folders through the addon, many per call. False when this OS has no native listing (the
-   * root's listing says ENOTSUP): the caller then walks with Node's fs.
-   */
-  const walkNative = async (): Promise<boolean> => {
+  try {
+    // Breadth first, many folders per native call; folders found join the end of the queue.
     const native = loadNative();
     const pending: string[] = [top];
-    let first = true;
     while (pending.length > 0) {
       options.signal?.throwIfAborted();
       const batch = pending.splice(0, foldersPerCall);
       const listings = await native.listFolders(batch);
-      if (first && listings[0]?.error?.code === 'ENOTSUP') return false;
-      first = false;
       listings.forEach((listing, index) => placeListing(batch[index]!, listing, pending));
-    }
-    return true;
-  };
-
-  const visitFolder = async (dir: string, pending: string[]): Promise<void> => {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      result.skipped.unreadable += 1;
-      return;
-    }
-    await Promise.all(entries.map((entry) => visitEntry(dir, entry, pending)));
-    options.onProgress?.(result.fileCount, result.byteCount);
-  };
-
-  try {
-    if (await walkNative()) {
-      result.files = keptFiles();
-      return result;
     }
   } catch (error) {
     if (options.signal?.aborted) throw cancelled();
     throw error;
   }
-  await new Promise<void>((resolve, reject) => {
-    const pending: string[] = [top];
-    let active = 0;
-    let failed = false;
-    const pump = (): void => {
-      if (failed) return;
-      if (options.signal?.aborted) {
-        failed = true;
-        reject(cancelled());
-        return;
-      }
-      if (active === 0 && pending.length === 0) {
-        resolve();
-        return;
-      }
-      while (active < folderConcurrency && pending.length > 0) {
-        const dir = pending.pop()!;
-        active += 1;
-        visitFolder(dir, pending).then(
-          () => {
-            active -= 1;
-            pump();
-          },
-          (error: unknown) => {
-            failed = true;
-            reject(error instanceof Error ? error : new Error(String(error)));
-          },
-        );
-      }
-    };
-    pump();
-  });
   result.files = keptFiles();
   return result;
 }

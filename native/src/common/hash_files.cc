@@ -15,31 +15,26 @@
 
 #include "common/errors.h"
 #include "common/io_js.h"
+#include "common/progress_worker.h"
 #include "content_hash.h"
 #include "scan/pools.h"
 
 namespace plumb {
 namespace {
 
-class HashFilesWorker : public Napi::AsyncProgressQueueWorker<HashProgress> {
+class HashFilesWorker : public ProgressWorker<HashProgress> {
  public:
   HashFilesWorker(Napi::Env env, HashRequest request, Napi::Function onProgress)
-      : Napi::AsyncProgressQueueWorker<HashProgress>(env),
+      : ProgressWorker<HashProgress>(env, onProgress, request.cancel),
         request_(std::move(request)),
-        count_(request_.paths->size()),
-        deferred_(Napi::Promise::Deferred::New(env)) {
-    if (!onProgress.IsEmpty()) onProgress_ = Napi::Persistent(onProgress);
-    // An exception thrown by onProgress stops the work through this flag.
-    if (!request_.cancel) request_.cancel = std::make_shared<CancelFlag>();
-    cancel_ = request_.cancel;
+        count_(request_.paths->size()) {
+    request_.cancel = cancel_;
   }
-  Napi::Promise Promise() { return deferred_.Promise(); }
 
   void Execute(const ExecutionProgress& progress) override {
     auto engine = std::make_shared<HashEngine>(std::move(request_));
     std::function<void(const HashProgress&)> report;
-    if (!onProgress_.IsEmpty())
-      report = [&progress](const HashProgress& p) { progress.Send(&p, 1); };
+    if (HasCallback()) report = [&progress](const HashProgress& p) { progress.Send(&p, 1); };
     if (!engine->Hash(report)) {
       err_ = MakeError("ECANCELED", "hashFiles", "", "the operation was cancelled");
       return;
@@ -48,30 +43,17 @@ class HashFilesWorker : public Napi::AsyncProgressQueueWorker<HashProgress> {
     if (report) report({count_, outcome_.bytesRead});
   }
 
-  void OnProgress(const HashProgress* events, size_t count) override {
-    Napi::Env env = Env();
-    Napi::HandleScope scope(env);
-    for (size_t i = 0; i < count && !onProgress_.IsEmpty() && callbackError_.IsEmpty(); ++i) {
-      Napi::Object event = Napi::Object::New(env);
-      event.Set("files", Napi::Number::New(env, static_cast<double>(events[i].files)));
-      event.Set("bytes", Napi::Number::New(env, static_cast<double>(events[i].bytes)));
-      try {
-        onProgress_.Call({event});
-      } catch (const Napi::Error& e) {
-        callbackError_ = Napi::Persistent(static_cast<Napi::Value>(e.Value()));
-        cancel_->cancelled.store(true);
-      }
-    }
+ private:
+  Napi::Value EventToJs(Napi::Env env, const HashProgress& event) override {
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("files", Napi::Number::New(env, static_cast<double>(event.files)));
+    o.Set("bytes", Napi::Number::New(env, static_cast<double>(event.bytes)));
+    return o;
   }
 
-  void OnOK() override {
-    Napi::Env env = Env();
-    if (!callbackError_.IsEmpty()) {
-      deferred_.Reject(callbackError_.Value());
-      return;
-    }
+  void Settle(Napi::Env env, Napi::Promise::Deferred& deferred) override {
     if (!err_.ok()) {
-      deferred_.Reject(ToJsError(env, err_).Value());
+      deferred.Reject(ToJsError(env, err_).Value());
       return;
     }
     Napi::Object result = Napi::Object::New(env);
@@ -86,17 +68,11 @@ class HashFilesWorker : public Napi::AsyncProgressQueueWorker<HashProgress> {
       failures.Set(static_cast<uint32_t>(i), failure);
     }
     result.Set("failures", failures);
-    deferred_.Resolve(result);
+    deferred.Resolve(result);
   }
-  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
 
- private:
   HashRequest request_;  // moved to the engine when the work starts
   size_t count_;
-  CancelPtr cancel_;  // shared with the engine: set from here when onProgress throws
-  Napi::Promise::Deferred deferred_;
-  Napi::FunctionReference onProgress_;
-  Napi::Reference<Napi::Value> callbackError_;
   HashOutcome outcome_;
   SysError err_;
 };

@@ -2,6 +2,7 @@
 // onSample call per interval sample, all delivered before the Promise settles.
 #include "common/errors.h"
 #include "common/io_js.h"
+#include "common/progress_worker.h"
 
 namespace plumb {
 namespace {
@@ -19,42 +20,29 @@ Napi::Object SampleToJs(Napi::Env env, const QueueSampleData& sample) {
   return o;
 }
 
-class QueueDepthWorker : public Napi::AsyncProgressQueueWorker<QueueSampleData> {
+class QueueDepthWorker : public ProgressWorker<QueueSampleData> {
  public:
   QueueDepthWorker(Napi::Env env, QueueRequest request, std::string op, Napi::Function onSample)
-      : Napi::AsyncProgressQueueWorker<QueueSampleData>(env),
+      : ProgressWorker<QueueSampleData>(env, onSample, request.cancel),
         request_(std::move(request)),
-        op_(std::move(op)),
-        deferred_(Napi::Promise::Deferred::New(env)) {
-    if (!onSample.IsEmpty()) onSample_ = Napi::Persistent(onSample);
-    if (!request_.cancel) request_.cancel = std::make_shared<CancelFlag>();
+        op_(std::move(op)) {
+    request_.cancel = cancel_;
   }
-  Napi::Promise Promise() { return deferred_.Promise(); }
 
   void Execute(const ExecutionProgress& progress) override {
-    if (!onSample_.IsEmpty()) {
+    if (HasCallback()) {
       request_.onSample = [&progress](const QueueSampleData& sample) { progress.Send(&sample, 1); };
     }
     ok_ = RunQueueDepth(request_, &outcome_, &err_);
   }
 
-  void OnProgress(const QueueSampleData* samples, size_t count) override {
-    Napi::Env env = Env();
-    Napi::HandleScope scope(env);
-    for (size_t i = 0; i < count && !onSample_.IsEmpty() && callbackError_.IsEmpty(); ++i) {
-      try {
-        onSample_.Call({SampleToJs(env, samples[i])});
-      } catch (const Napi::Error& e) {
-        callbackError_ = Napi::Persistent(static_cast<Napi::Value>(e.Value()));
-        request_.cancel->cancelled.store(true);
-      }
-    }
+ private:
+  Napi::Value EventToJs(Napi::Env env, const QueueSampleData& sample) override {
+    return SampleToJs(env, sample);
   }
 
-  void OnOK() override {
-    Napi::Env env = Env();
-    if (!callbackError_.IsEmpty()) return deferred_.Reject(callbackError_.Value());
-    if (!ok_) return deferred_.Reject(ToJsError(env, err_).Value());
+  void Settle(Napi::Env env, Napi::Promise::Deferred& deferred) override {
+    if (!ok_) return deferred.Reject(ToJsError(env, err_).Value());
     Napi::Object r = Napi::Object::New(env);
     const double seconds = Seconds(outcome_.nanos);
     r.Set("op", op_);
@@ -80,16 +68,11 @@ class QueueDepthWorker : public Napi::AsyncProgressQueueWorker<QueueSampleData> 
     r.Set("samples", samples);
     r.Set("cacheMode", outcome_.direct ? "direct" : "buffered");
     r.Set("engine", outcome_.engine);
-    deferred_.Resolve(r);
+    deferred.Resolve(r);
   }
-  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
 
- private:
   QueueRequest request_;
   std::string op_;
-  Napi::Promise::Deferred deferred_;
-  Napi::FunctionReference onSample_;
-  Napi::Reference<Napi::Value> callbackError_;
   QueueOutcome outcome_;
   SysError err_;
   bool ok_ = false;

@@ -10,6 +10,7 @@
 #include "common/errors.h"
 #include "common/exports.h"
 #include "common/io_js.h"
+#include "common/progress_worker.h"
 #include "scan/scan.h"
 #include "scan/sharing.h"
 
@@ -118,61 +119,37 @@ Napi::Object ResultObject(Napi::Env env, const scan::Result& r) {
   return o;
 }
 
-class ScanWorker : public Napi::AsyncProgressQueueWorker<scan::Progress> {
+class ScanWorker : public ProgressWorker<scan::Progress> {
  public:
   ScanWorker(Napi::Env env, scan::Settings settings, CancelPtr cancel, Napi::Function onProgress)
-      : Napi::AsyncProgressQueueWorker<scan::Progress>(env),
-        settings_(std::move(settings)),
-        cancel_(cancel ? std::move(cancel) : std::make_shared<CancelFlag>()),
-        deferred_(Napi::Promise::Deferred::New(env)) {
-    if (!onProgress.IsEmpty()) onProgress_ = Napi::Persistent(onProgress);
-  }
-  Napi::Promise Promise() { return deferred_.Promise(); }
+      : ProgressWorker<scan::Progress>(env, onProgress, std::move(cancel)),
+        settings_(std::move(settings)) {}
 
   void Execute(const ExecutionProgress& progress) override {
     scan::ProgressFn report;
-    if (!onProgress_.IsEmpty())
-      report = [&progress](const scan::Progress& p) { progress.Send(&p, 1); };
+    if (HasCallback()) report = [&progress](const scan::Progress& p) { progress.Send(&p, 1); };
     ok_ = scan::RunScan(settings_, cancel_, report, &result_, &err_);
   }
 
-  void OnProgress(const scan::Progress* events, size_t count) override {
-    Napi::Env env = Env();
-    Napi::HandleScope scope(env);
-    for (size_t i = 0; i < count && !onProgress_.IsEmpty() && callbackError_.IsEmpty(); ++i) {
-      try {
-        onProgress_.Call({ProgressObject(env, events[i])});
-      } catch (const Napi::Error& e) {
-        // An exception thrown by onProgress stops the scan and becomes its rejection.
-        callbackError_ = Napi::Persistent(static_cast<Napi::Value>(e.Value()));
-        cancel_->cancelled.store(true);
-      }
-    }
+ private:
+  Napi::Value EventToJs(Napi::Env env, const scan::Progress& event) override {
+    return ProgressObject(env, event);
   }
 
-  void OnOK() override {
-    Napi::Env env = Env();
-    if (!callbackError_.IsEmpty()) {
-      deferred_.Reject(callbackError_.Value());
-    } else if (!ok_) {
+  void Settle(Napi::Env env, Napi::Promise::Deferred& deferred) override {
+    if (ok_) {
+      deferred.Resolve(ResultObject(env, result_));
+    } else {
       Napi::Error error = Napi::Error::New(env, err_.message);
       error.Set("code", Napi::String::New(env, err_.code));
       if (!err_.syscall.empty()) error.Set("syscall", Napi::String::New(env, err_.syscall));
       if (!err_.path.empty()) error.Set("path", Napi::String::New(env, err_.path));
-      deferred_.Reject(error.Value());
-    } else {
-      deferred_.Resolve(ResultObject(env, result_));
+      deferred.Reject(error.Value());
     }
     result_ = scan::Result{};
   }
-  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
 
- private:
   scan::Settings settings_;
-  CancelPtr cancel_;
-  Napi::Promise::Deferred deferred_;
-  Napi::FunctionReference onProgress_;
-  Napi::Reference<Napi::Value> callbackError_;
   scan::Result result_;
   SysError err_;
   bool ok_ = false;

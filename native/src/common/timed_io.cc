@@ -4,6 +4,7 @@
 
 #include "common/errors.h"
 #include "common/io_js.h"
+#include "common/progress_worker.h"
 
 namespace plumb {
 namespace {
@@ -17,21 +18,17 @@ struct Progress {
 
 double Seconds(uint64_t nanos) { return static_cast<double>(nanos) / 1e9; }
 
-class TimedIoWorker : public Napi::AsyncProgressQueueWorker<Progress> {
+class TimedIoWorker : public ProgressWorker<Progress> {
  public:
   TimedIoWorker(Napi::Env env, bool write, TimedIoRequest request, Napi::Function onProgress)
-      : Napi::AsyncProgressQueueWorker<Progress>(env),
+      : ProgressWorker<Progress>(env, onProgress, request.cancel),
         write_(write),
-        request_(std::move(request)),
-        deferred_(Napi::Promise::Deferred::New(env)) {
-    if (!onProgress.IsEmpty()) onProgress_ = Napi::Persistent(onProgress);
-    // An exception thrown by onProgress stops the transfer through this flag.
-    if (!request_.cancel) request_.cancel = std::make_shared<CancelFlag>();
+        request_(std::move(request)) {
+    request_.cancel = cancel_;
   }
-  Napi::Promise Promise() { return deferred_.Promise(); }
 
   void Execute(const ExecutionProgress& progress) override {
-    if (!onProgress_.IsEmpty()) {
+    if (HasCallback()) {
       request_.onProgress = [&progress](uint64_t bytesDone, uint64_t nanos) {
         Progress event{bytesDone, nanos};
         progress.Send(&event, 1);
@@ -41,54 +38,38 @@ class TimedIoWorker : public Napi::AsyncProgressQueueWorker<Progress> {
                  : RunTimedRead(request_, &outcome_, &err_);
   }
 
-  void OnProgress(const Progress* events, size_t count) override {
-    Napi::Env env = Env();
-    Napi::HandleScope scope(env);
-    for (size_t i = 0; i < count && !onProgress_.IsEmpty() && callbackError_.IsEmpty(); ++i) {
-      Napi::Object event = Napi::Object::New(env);
-      event.Set("bytesDone", Napi::Number::New(env, static_cast<double>(events[i].bytesDone)));
-      event.Set("seconds", Napi::Number::New(env, Seconds(events[i].nanos)));
-      try {
-        onProgress_.Call({event});
-      } catch (const Napi::Error& e) {
-        callbackError_ = Napi::Persistent(static_cast<Napi::Value>(e.Value()));
-        request_.cancel->cancelled.store(true);
-      }
-    }
-  }
-
-  void OnOK() override {
-    Napi::Env env = Env();
-    if (!callbackError_.IsEmpty()) {
-      deferred_.Reject(callbackError_.Value());
-    } else if (!ok_) {
-      deferred_.Reject(ToJsError(env, err_).Value());
-    } else {
-      Napi::Object result = Napi::Object::New(env);
-      result.Set("path", request_.path);
-      result.Set("bytes", Napi::Number::New(env, static_cast<double>(outcome_.bytes)));
-      result.Set("cacheMode", outcome_.direct ? "direct" : "buffered");
-      result.Set("alignment",
-                 outcome_.direct ? Napi::Number::New(env, outcome_.alignment) : env.Null());
-      result.Set("chunkBytes", Napi::Number::New(env, outcome_.chunkBytes));
-      Napi::Object seconds = Napi::Object::New(env);
-      seconds.Set("open", Seconds(outcome_.nanos.open));
-      seconds.Set("transfer", Seconds(outcome_.nanos.transfer));
-      seconds.Set("flush", Seconds(outcome_.nanos.flush));
-      seconds.Set("close", Seconds(outcome_.nanos.close));
-      seconds.Set("total", Seconds(outcome_.nanos.total));
-      result.Set("seconds", seconds);
-      deferred_.Resolve(result);
-    }
-  }
-  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
-
  private:
+  Napi::Value EventToJs(Napi::Env env, const Progress& event) override {
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("bytesDone", Napi::Number::New(env, static_cast<double>(event.bytesDone)));
+    o.Set("seconds", Napi::Number::New(env, Seconds(event.nanos)));
+    return o;
+  }
+
+  void Settle(Napi::Env env, Napi::Promise::Deferred& deferred) override {
+    if (!ok_) {
+      deferred.Reject(ToJsError(env, err_).Value());
+      return;
+    }
+    Napi::Object result = Napi::Object::New(env);
+    result.Set("path", request_.path);
+    result.Set("bytes", Napi::Number::New(env, static_cast<double>(outcome_.bytes)));
+    result.Set("cacheMode", outcome_.direct ? "direct" : "buffered");
+    result.Set("alignment",
+               outcome_.direct ? Napi::Number::New(env, outcome_.alignment) : env.Null());
+    result.Set("chunkBytes", Napi::Number::New(env, outcome_.chunkBytes));
+    Napi::Object seconds = Napi::Object::New(env);
+    seconds.Set("open", Seconds(outcome_.nanos.open));
+    seconds.Set("transfer", Seconds(outcome_.nanos.transfer));
+    seconds.Set("flush", Seconds(outcome_.nanos.flush));
+    seconds.Set("close", Seconds(outcome_.nanos.close));
+    seconds.Set("total", Seconds(outcome_.nanos.total));
+    result.Set("seconds", seconds);
+    deferred.Resolve(result);
+  }
+
   bool write_;
   TimedIoRequest request_;
-  Napi::Promise::Deferred deferred_;
-  Napi::FunctionReference onProgress_;
-  Napi::Reference<Napi::Value> callbackError_;
   TimedIoOutcome outcome_;
   SysError err_;
   bool ok_ = false;

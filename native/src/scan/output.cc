@@ -463,35 +463,6 @@ void WriteJson(const Result& result, int indent, const Sink& sink) {
   json.Finish();
 }
 
-std::string ProgressJson(const Progress& progress) {
-  std::string out;
-  JsonWriter json(0, [&out](const char* data, size_t bytes) { out.append(data, bytes); });
-  json.BeginObject();
-  json.Key("scanId");
-  json.String(progress.scanId);
-  json.Key("phase");
-  json.String(std::string(PhaseName(progress.phase)));
-  json.Key("files");
-  json.Integer(progress.files);
-  json.Key("bytes");
-  json.Integer(progress.bytes);
-  json.Key("bytesToHash");
-  json.Integer(progress.bytesToHash);
-  json.Key("bytesHashed");
-  json.Integer(progress.bytesHashed);
-  json.Key("seconds");
-  json.Number(progress.seconds);
-  json.Key("secondsLeft");
-  if (progress.secondsLeft) {
-    json.Number(*progress.secondsLeft);
-  } else {
-    json.Null();
-  }
-  json.EndObject();
-  json.Finish();
-  return out;
-}
-
 std::string FormatBytes(double bytes) {
   if (!std::isfinite(bytes)) return "\xE2\x80\x94";  // "—"
   static const char* const kUnits[] = {"B", "KB", "MB", "GB", "TB", "PB"};

@@ -11,7 +11,6 @@
 #include <cstring>
 #include <deque>
 #include <memory>
-#include <mutex>
 #include <unordered_map>
 #include <utility>
 

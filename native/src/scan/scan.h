@@ -136,9 +136,6 @@ using Sink = std::function<void(const char* data, size_t bytes)>;
 // Numbers are written as JavaScript writes them (shortest round trip; integers without ".0").
 void WriteJson(const Result& result, int indent, const Sink& sink);
 
-// Exactly JSON.stringify(progress) (compact, one line, no newline).
-std::string ProgressJson(const Progress& progress);
-
 // app/core/units.ts formatBytes: three significant figures, SI units ("1.50 MB", "999 B").
 std::string FormatBytes(double bytes);
 
