@@ -290,8 +290,11 @@ describe('bin/plumb: Ctrl-C cancels the scan as Node does', { skip: notBuilt }, 
     }
     const interrupted = async (command: string) => {
       // A terminal (script(1)) shows the progress line; Ctrl-C typed there interrupts the scan.
-      const child = spawn('script', ['-qec', command, '/dev/null'], {
-        env,
+      // script runs the command through $SHELL -c. `exec` makes plumb the terminal's only
+      // foreground process, as it is under an interactive shell: dash (CI's /bin/sh) would
+      // otherwise wait for it, take the same SIGINT and re-raise it, and script would report 130.
+      const child = spawn('script', ['-qec', `exec ${command}`, '/dev/null'], {
+        env: { ...env, SHELL: '/bin/sh' },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       let output = '';
