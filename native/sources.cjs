@@ -1,5 +1,6 @@
-// Prints the C++ sources of the named backend folders (src/<name>/*.cc), for binding.gyp and the
-// mingw compile check: a new backend file is picked up without editing the build files.
+// Prints the C++ sources of the named backend folders (src/<name>/*.cc), for the two .gyp files
+// (native/binding.gyp, native/front/binding.gyp) and the mingw compile check, as paths from the
+// working folder: a new backend file is picked up without editing the build files.
 //
 // `--plain` keeps only the sources free of N-API (none of their includes, followed through the
 // project's own headers, reaches <napi.h>): what the front door executable bin/plumb can link.
@@ -39,7 +40,8 @@ for (const folder of args.filter((arg) => !arg.startsWith('--'))) {
   for (const name of fs.readdirSync(dir).sort()) {
     if (!name.endsWith('.cc')) continue;
     if (plain && !reachesNoNapi(path.join(dir, name))) continue;
-    files.push(`src/${folder}/${name}`);
+    // Relative to where the command runs: gyp runs it beside the .gyp file that names the sources.
+    files.push(path.relative(process.cwd(), path.join(dir, name)).split(path.sep).join('/'));
   }
 }
 process.stdout.write(files.join(' '));
