@@ -287,6 +287,8 @@ export interface NativeScanSettings {
   skipCloudFolders?: boolean;
   /** Copied into the result and every progress report. */
   scanId?: string;
+  /** Also name the sparse files the walk counted (the result's sparsePaths). */
+  sparsePaths?: boolean;
 }
 
 export interface PlumbNative {
@@ -301,7 +303,7 @@ export interface PlumbNative {
       cancel?: CancelHandle;
       onProgress?: (progress: import('../app/contract/space.js').ScanProgress) => void;
     },
-  ): Promise<import('../app/contract/space.js').ScanResult>;
+  ): Promise<import('../app/contract/space.js').ScanResult & { sparsePaths?: string[] }>;
 }
 
 /** Storage facts of one member of a group of identical files, as groupSharing takes them. */

@@ -1,6 +1,7 @@
 // Listing folders for the space scan's walk: one call reads a folder and the metadata of all its
 // entries (readdir + fstatat on POSIX). The skip rules (volumes, hidden files, packages, hard
-// links) are the callers': scan/scan.cc and app/core/space/walk.ts.
+// links) are the caller's: scan/scan.cc. The addon's listFolders exposes this primitive alone, so
+// tests see each OS's listing directly.
 #pragma once
 
 #include <cstdint>

@@ -17,7 +17,6 @@ import {
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { loadNative } from '../native/load.js';
-import { tempPrefix } from './walk.js';
 
 export interface FolderTimes {
   path: string;
@@ -62,6 +61,12 @@ export function stateDir(): string {
 export function journalDir(): string {
   return path.join(stateDir(), 'space-journal');
 }
+
+/**
+ * Temporary clones Plumb makes beside a file while replacing it. The scan engine's walk never
+ * lists them (kTempPrefix in native/src/scan/scan.cc; tests/native/scan-rules.test.ts checks).
+ */
+export const tempPrefix = '.plumb-clone-';
 
 /** A name for a temporary clone beside `target`, which the walk and recovery both recognise. */
 export function tempPathFor(target: string): string {

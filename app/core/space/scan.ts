@@ -3,13 +3,14 @@
  * hash), and ask the file system how much of each group is already shared and what cloning would
  * really free. The scan itself is the addon's (native/src/scan/scan.cc), the same engine the
  * native front door bin/plumb runs without Node; this module checks the settings and translates
- * cancel, progress and errors.
+ * cancel, progress and errors. The sparse-file listing walks with the same engine.
  */
 import { randomUUID } from 'node:crypto';
 import { PlumbError } from '../../contract/errors.js';
 import type { ScanOptions, ScanProgress, ScanResult } from '../../contract/space.js';
 import { loadNative } from '../native/load.js';
 import { cancelFollowing } from '../native/cancel.js';
+import type { NativeScanSettings, PlumbNative } from '../../../native/index.js';
 
 export interface ScanHooks {
   scanId?: string;
@@ -68,15 +69,47 @@ export function scanSettings(options: ScanOptions): Required<ScanOptions> {
   };
 }
 
+/**
+ * The sparse files under a folder, by the engine's walk (on one volume, not through symbolic
+ * links, once per file however many names it has) with nothing skipped but Plumb's own temporary
+ * clones: minBytes above any file size leaves the walk as the engine's only work.
+ */
+export async function sparsePathsUnder(folder: string, signal?: AbortSignal): Promise<string[]> {
+  try {
+    const result = await runNative(
+      {
+        path: folder,
+        minBytes: Number.MAX_SAFE_INTEGER,
+        includeHidden: true,
+        skipPackages: false,
+        skipCloudFolders: false,
+        sparsePaths: true,
+      },
+      { signal },
+    );
+    return result.sparsePaths ?? [];
+  } catch (error) {
+    if (signal?.aborted) {
+      throw new PlumbError('ECANCELED', 'The sparse-file search was cancelled.', { cause: error });
+    }
+    throw error;
+  }
+}
+
 async function runScan(options: ScanOptions, hooks: ScanHooks): Promise<ScanResult> {
   const settings = scanSettings(options);
+  return runNative({ ...settings, scanId: hooks.scanId ?? randomUUID() }, hooks);
+}
+
+/** The addon's scanFolder with cancel following the signal and errors as PlumbErrors. */
+async function runNative(
+  settings: NativeScanSettings,
+  hooks: ScanHooks,
+): ReturnType<PlumbNative['scanFolder']> {
   hooks.signal?.throwIfAborted();
   const { cancel, release } = cancelFollowing(hooks.signal);
   try {
-    return await loadNative().scanFolder(
-      { ...settings, scanId: hooks.scanId ?? randomUUID() },
-      { cancel, onProgress: hooks.onProgress },
-    );
+    return await loadNative().scanFolder(settings, { cancel, onProgress: hooks.onProgress });
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
     if (code && !(error instanceof TypeError))

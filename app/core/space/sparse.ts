@@ -9,7 +9,7 @@ import type { PunchReport, SparseFile } from '../../contract/space.js';
 import { loadNative } from '../native/load.js';
 import { openForReading } from './content.js';
 import { tempPathFor } from './journal.js';
-import { walkFolder } from './walk.js';
+import { sparsePathsUnder } from './scan.js';
 
 /** From the seeds: holes only last while every app that writes the file keeps them. */
 export const punchWarning =
@@ -32,15 +32,8 @@ export async function listSparse(target: string, signal?: AbortSignal): Promise<
   const resolved = path.resolve(target);
   const stats = await lstat(resolved);
   if (stats.isFile()) return [await describeSparse(resolved)];
-  const walked = await walkFolder(resolved, {
-    minBytes: Number.MAX_SAFE_INTEGER,
-    includeHidden: true,
-    skipPackages: false,
-    skipCloudFolders: false,
-    signal,
-  });
   const files: SparseFile[] = [];
-  for (const file of walked.sparsePaths) {
+  for (const file of await sparsePathsUnder(resolved, signal)) {
     signal?.throwIfAborted();
     const described = await describeSparse(file).catch(() => null);
     if (described) files.push(described);

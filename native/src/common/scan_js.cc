@@ -77,8 +77,8 @@ Napi::Object GroupObject(Napi::Env env, const scan::Group& g) {
   return o;
 }
 
-// The contract's ScanResult, keys in its order.
-Napi::Object ResultObject(Napi::Env env, const scan::Result& r) {
+// The contract's ScanResult, keys in its order; and the sparse files' paths when asked for them.
+Napi::Object ResultObject(Napi::Env env, const scan::Result& r, bool sparsePaths) {
   Napi::Object o = Napi::Object::New(env);
   o.Set("scanId", r.scanId);
   o.Set("root", r.root);
@@ -116,6 +116,12 @@ Napi::Object ResultObject(Napi::Env env, const scan::Result& r) {
   sparse.Set("logicalBytes", Number(env, r.sparse.logicalBytes));
   sparse.Set("allocatedBytes", Number(env, r.sparse.allocatedBytes));
   o.Set("sparse", sparse);
+  if (sparsePaths) {
+    Napi::Array paths = Napi::Array::New(env, r.sparsePaths.size());
+    for (size_t i = 0; i < r.sparsePaths.size(); ++i)
+      paths.Set(static_cast<uint32_t>(i), Napi::String::New(env, r.sparsePaths[i]));
+    o.Set("sparsePaths", paths);
+  }
   return o;
 }
 
@@ -138,7 +144,7 @@ class ScanWorker : public ProgressWorker<scan::Progress> {
 
   void Settle(Napi::Env env, Napi::Promise::Deferred& deferred) override {
     if (ok_) {
-      deferred.Resolve(ResultObject(env, result_));
+      deferred.Resolve(ResultObject(env, result_, settings_.sparsePaths));
     } else {
       Napi::Error error = Napi::Error::New(env, err_.message);
       error.Set("code", Napi::String::New(env, err_.code));
@@ -171,6 +177,7 @@ Napi::Value ScanFolder(const Napi::CallbackInfo& info) {
   settings.includeHidden = OptionalBool(input, "includeHidden", true);
   settings.skipPackages = OptionalBool(input, "skipPackages", true);
   settings.skipCloudFolders = OptionalBool(input, "skipCloudFolders", true);
+  settings.sparsePaths = OptionalBool(input, "sparsePaths", false);
   Napi::Value scanId = input.Get("scanId");
   if (!scanId.IsUndefined()) {
     if (!scanId.IsString()) {

@@ -37,7 +37,8 @@ constexpr uint64_t kSparseGapBytes = 64 * 1024;  // allocated this far below siz
 constexpr auto kProgressInterval = std::chrono::milliseconds(100);
 constexpr auto kCancelPoll = std::chrono::milliseconds(50);
 
-// Temporary clones Plumb makes beside a file while replacing it (app/core/space/walk.ts).
+// Temporary clones Plumb makes beside a file while replacing it (tempPrefix,
+// app/core/space/journal.ts).
 const char kTempPrefix[] = ".plumb-clone-";
 
 const char kNoSharingNote[] =
@@ -95,7 +96,8 @@ bool IsCloudFolder(const std::string& name) {
   return StartsWith(name, "OneDrive - ");
 }
 
-// The skip rules of app/core/space/walk.ts (isSkippedFolder, isSkippedFile).
+// The skip rules, name by name in tests/native/scan-rules.test.ts. The sparse-file listing walks
+// with all of them off but the temporary clones.
 bool IsSkippedFolder(const std::string& name, const Settings& s) {
   if (StartsWith(name, kTempPrefix)) return true;
   if (!s.includeHidden && StartsWith(name, ".")) return true;
@@ -304,6 +306,7 @@ class Scanner {
   std::unordered_map<uint64_t, std::unordered_map<uint64_t, int64_t>> linked_;
   Skips skipped_;
   SparseSummary sparse_;
+  std::vector<std::string> sparsePaths_;
   uint64_t unreadableContent_ = 0;
 };
 
@@ -371,6 +374,7 @@ void Scanner::Place(uint32_t dir, FolderEntry& entry) {
     sparse_.files += 1;
     sparse_.logicalBytes += entry.size;
     sparse_.allocatedBytes += entry.allocatedBytes;
+    if (settings_.sparsePaths) sparsePaths_.push_back(EntryPath(table.dirs[dir], entry.name));
   }
   if (entry.size < settings_.minBytes) return;
   table.files.push_back(Kept{dir, 1, table.names.Add(entry.name), entry.size, entry.ino,
@@ -670,6 +674,7 @@ bool Scanner::Run(Result* out, SysError* err) {
   out->skipped = skipped_;
   out->skipped.unreadable += unreadableContent_;
   out->sparse = sparse_;
+  out->sparsePaths = std::move(sparsePaths_);
   Totals& totals = out->totals;
   totals.sharedBytes = 0;
   totals.reclaimableBytes = 0;

@@ -29,6 +29,9 @@ struct Settings {
   bool skipPackages = true;
   bool skipCloudFolders = true;
   std::string scanId;  // copied into the result and every progress report
+  // Also name every sparse file (Result::sparsePaths): the sparse-file listing walks by the scan's
+  // rules with minBytes above any file, so the walk is all it does.
+  bool sparsePaths = false;
 };
 
 enum class Phase { kWalk, kCompare, kHash, kSharing, kDone };
@@ -115,6 +118,7 @@ struct Result {
   std::vector<Group> groups;  // largest reclaimable first, unknown after known
   Totals totals;
   SparseSummary sparse;
+  std::vector<std::string> sparsePaths;  // with Settings::sparsePaths: the files counted in sparse
 };
 
 using ProgressFn = std::function<void(const Progress&)>;
