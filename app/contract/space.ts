@@ -178,6 +178,25 @@ export type PunchReport = z.infer<typeof PunchReport>;
 
 const PathField = z.string().trim().min(1, 'Give a path.').max(4096);
 const ScanId = z.object({ scanId: z.string().trim().min(1).max(200) });
+const ListIdField = z.string().trim().min(1).max(200);
+
+/**
+ * How far a sparse-file listing has got: first the walk (files and bytes seen), then each sparse
+ * file's data/hole map is read (`described` of `sparseFiles`).
+ */
+export const SparseListProgress = z.object({
+  listId: z.string(),
+  phase: z.enum(['walk', 'describe']),
+  files: z.number().int().nonnegative(),
+  bytes: Bytes,
+  /** Sparse files the walk found; 0 until it is over. */
+  sparseFiles: z.number().int().nonnegative(),
+  described: z.number().int().nonnegative(),
+  seconds: z.number().nonnegative(),
+  /** From the rate of reading maps so far; null during the walk (its size is not known ahead). */
+  secondsLeft: z.number().nonnegative().nullable(),
+});
+export type SparseListProgress = z.infer<typeof SparseListProgress>;
 
 /** What a running scan reports, tagged with its scanId. */
 export const SpaceEvent = z.discriminatedUnion('type', [
@@ -208,8 +227,19 @@ export const spaceOperations = {
   'space.dedupe': { input: DedupeInput, output: DedupeReport },
   /** Completes or rolls back a dedupe interrupted by a crash (also done before every dedupe). */
   'space.recover': { input: z.object({}).strict(), output: z.array(RecoveryStep) },
-  /** Sparse files under a folder (or the one file at `path`). */
-  'space.sparse.list': { input: z.object({ path: PathField }), output: z.array(SparseFile) },
+  /**
+   * Sparse files under a folder (or the one file at `path`), largest saving first. With a
+   * `listId` (the caller's), it reports through `space.sparse.progress` and can be cancelled.
+   */
+  'space.sparse.list': {
+    input: z.object({ path: PathField, listId: ListIdField.optional() }),
+    output: z.array(SparseFile),
+  },
+  /** Stops a listing started with that listId; it then fails with code ECANCELED. */
+  'space.sparse.cancel': {
+    input: z.object({ listId: ListIdField }),
+    output: z.object({ cancelled: z.boolean() }),
+  },
   'space.sparse.create': {
     input: z.object({ path: PathField, bytes: Bytes }),
     output: SparseFile,
@@ -227,4 +257,5 @@ export const spaceOperations = {
 
 export const spaceEvents = {
   'space.event': SpaceEvent,
+  'space.sparse.progress': SparseListProgress,
 } as const;

@@ -123,7 +123,7 @@ test('the sparse listing: a missing folder is a clear error, a cancel stops it',
   });
   const controller = new AbortController();
   controller.abort();
-  await assert.rejects(sparsePathsUnder(root, controller.signal), {
+  await assert.rejects(sparsePathsUnder(root, { signal: controller.signal }), {
     code: 'ECANCELED',
     message: 'The sparse-file search was cancelled.',
   });

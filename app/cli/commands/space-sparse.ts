@@ -6,6 +6,7 @@ import {
   listSparse,
   punchWarning,
   punchZeros,
+  type SparseListHooks,
 } from '../../core/space/sparse.js';
 import { formatBytes, parseSize } from '../../core/units.js';
 import { parseCommandArgs } from '../args.js';
@@ -18,6 +19,19 @@ function describe(file: SparseFile): string {
     `${file.data.length} data ranges, ${formatBytes(Math.max(0, holes))} in holes` +
     (file.holesSupported ? '' : ' (this file system does not report holes)')
   );
+}
+
+/** The self-overwriting status line of a listing on a terminal; nothing when stderr is not one. */
+function progressPrinter(io: CommandIO): SparseListHooks['onProgress'] {
+  if (!io.stderr.isTTY) return undefined;
+  return (p) => {
+    const left = p.secondsLeft === null ? '' : `, ${Math.ceil(p.secondsLeft)} s left`;
+    const line =
+      p.phase === 'walk'
+        ? `walking: ${p.files} files, ${formatBytes(p.bytes)}`
+        : `reading maps: ${p.described} of ${p.sparseFiles} sparse files${left}`;
+    io.stderr.write(`\r\x1b[K${line}`);
+  };
 }
 
 /** `plumb space sparse PATH [--punch] [--create SIZE] [--copy-to DEST] [--json]` */
@@ -68,7 +82,8 @@ export async function sparseSubcommand(args: string[], io: CommandIO): Promise<n
     );
     return exitCode.ok;
   }
-  const files = await listSparse(target, io.signal);
+  const files = await listSparse(target, { signal: io.signal, onProgress: progressPrinter(io) });
+  if (io.stderr.isTTY) io.stderr.write('\r\x1b[K');
   if (values.json) {
     io.stdout.write(`${JSON.stringify(files, null, 2)}\n`);
   } else if (files.length === 0) {

@@ -74,7 +74,11 @@ export function scanSettings(options: ScanOptions): Required<ScanOptions> {
  * links, once per file however many names it has) with nothing skipped but Plumb's own temporary
  * clones: minBytes above any file size leaves the walk as the engine's only work.
  */
-export async function sparsePathsUnder(folder: string, signal?: AbortSignal): Promise<string[]> {
+export async function sparsePathsUnder(
+  folder: string,
+  hooks: Pick<ScanHooks, 'signal' | 'onProgress'> = {},
+): Promise<string[]> {
+  const { signal } = hooks;
   try {
     const result = await runNative(
       {
@@ -85,7 +89,7 @@ export async function sparsePathsUnder(folder: string, signal?: AbortSignal): Pr
         skipCloudFolders: false,
         sparsePaths: true,
       },
-      { signal },
+      hooks,
     );
     return result.sparsePaths ?? [];
   } catch (error) {

@@ -18,6 +18,7 @@ type SpaceOperation =
   | 'space.dedupe'
   | 'space.recover'
   | 'space.sparse.list'
+  | 'space.sparse.cancel'
   | 'space.sparse.create'
   | 'space.sparse.punch'
   | 'space.sparse.copy';
@@ -31,6 +32,9 @@ interface ScanEntry {
 
 /** Scans of this process, by scanId, shared by every connection. */
 const scans = new Map<string, ScanEntry>();
+
+/** Sparse-file listings running with a listId, shared by every connection. */
+const sparseLists = new Map<string, AbortController>();
 
 let recovery: Promise<RecoveryStep[]> | undefined;
 
@@ -101,7 +105,27 @@ export function spaceHandlers(): Pick<Handlers, SpaceOperation> {
       return dedupeGroups(groups, { apply, sharingSupported: result.sharingSupported });
     },
     'space.recover': async () => recoverOnce(),
-    'space.sparse.list': async ({ path }) => listSparse(path),
+    'space.sparse.list': async ({ path, listId }, context) => {
+      if (listId === undefined) return listSparse(path);
+      if (sparseLists.has(listId)) {
+        throw new PlumbError('EINVAL', 'A listing with that listId is running; use a new listId.');
+      }
+      const controller = new AbortController();
+      sparseLists.set(listId, controller);
+      try {
+        return await listSparse(path, {
+          signal: controller.signal,
+          onProgress: (progress) => context.emit('space.sparse.progress', { listId, ...progress }),
+        });
+      } finally {
+        sparseLists.delete(listId);
+      }
+    },
+    'space.sparse.cancel': async ({ listId }) => {
+      const controller = sparseLists.get(listId);
+      controller?.abort();
+      return { cancelled: controller !== undefined };
+    },
     'space.sparse.create': async ({ path, bytes }) => createSparse(path, bytes),
     'space.sparse.punch': async ({ path, apply }) => punchZeros(path, apply),
     'space.sparse.copy': async ({ from, to }) => copySparse(from, to),

@@ -5,7 +5,7 @@
 import { link, lstat, open, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
-import type { PunchReport, SparseFile } from '../../contract/space.js';
+import type { PunchReport, SparseFile, SparseListProgress } from '../../contract/space.js';
 import { loadNative } from '../native/load.js';
 import { openForReading } from './content.js';
 import { tempPathFor } from './journal.js';
@@ -27,16 +27,57 @@ export async function describeSparse(file: string): Promise<SparseFile> {
   };
 }
 
+export interface SparseListHooks {
+  signal?: AbortSignal;
+  /** About every 100 ms, at each phase change, and once at the end. */
+  onProgress?: (progress: Omit<SparseListProgress, 'listId'>) => void;
+}
+
+const progressInterval = 100; // ms
+
 /** The sparse files under a folder (or the one file given), largest saving first. */
-export async function listSparse(target: string, signal?: AbortSignal): Promise<SparseFile[]> {
+export async function listSparse(
+  target: string,
+  hooks: SparseListHooks = {},
+): Promise<SparseFile[]> {
+  const { signal, onProgress } = hooks;
   const resolved = path.resolve(target);
   const stats = await lstat(resolved);
   if (stats.isFile()) return [await describeSparse(resolved)];
+  const started = performance.now();
+  let walked = { files: 0, bytes: 0 };
+  const emit = (
+    fields: Pick<SparseListProgress, 'phase' | 'sparseFiles' | 'described' | 'secondsLeft'>,
+  ) => onProgress?.({ ...walked, ...fields, seconds: (performance.now() - started) / 1000 });
+
+  const paths = await sparsePathsUnder(resolved, {
+    signal,
+    onProgress: (p) => {
+      walked = { files: p.files, bytes: p.bytes };
+      emit({ phase: 'walk', sparseFiles: 0, described: 0, secondsLeft: null });
+    },
+  });
+
+  // Reading each map, with time left from the rate so far.
+  const describeStarted = performance.now();
+  let reportedAt = 0;
+  const report = (described: number) => {
+    const now = performance.now();
+    if (described < paths.length && described > 0 && now - reportedAt < progressInterval) return;
+    reportedAt = now;
+    const perSecond = described / ((now - describeStarted) / 1000);
+    const secondsLeft = described > 0 ? (paths.length - described) / perSecond : null;
+    emit({ phase: 'describe', sparseFiles: paths.length, described, secondsLeft });
+  };
+  report(0);
   const files: SparseFile[] = [];
-  for (const file of await sparsePathsUnder(resolved, signal)) {
-    signal?.throwIfAborted();
+  for (const [index, file] of paths.entries()) {
+    if (signal?.aborted) {
+      throw new PlumbError('ECANCELED', 'The sparse-file search was cancelled.');
+    }
     const described = await describeSparse(file).catch(() => null);
     if (described) files.push(described);
+    report(index + 1);
   }
   return files.sort(
     (a, b) => b.logicalBytes - b.allocatedBytes - (a.logicalBytes - a.allocatedBytes),

@@ -6,6 +6,7 @@ import {
   freedComparison,
   progressFigures,
   relativeToRoot,
+  sparseProgressFigures,
   selectionText,
   sortGroups,
   summariseSelection,
@@ -206,6 +207,67 @@ test('scan progress shows files, bytes and time left, estimating until it can', 
     null,
     'no fraction before anything needs hashing',
   );
+});
+
+test('sparse listing progress: the walk has no end to show; reading maps has a bar and time left', () => {
+  assert.deepEqual(sparseProgressFigures(null), {
+    files: '0',
+    bytes: '0 B',
+    timeLeft: 'Estimating…',
+    fraction: null,
+    phase: 'Starting',
+  });
+  const base = { listId: 'l', files: 48210, bytes: 7.5e10, seconds: 4 };
+  assert.deepEqual(
+    sparseProgressFigures({
+      ...base,
+      phase: 'walk',
+      sparseFiles: 0,
+      described: 0,
+      secondsLeft: null,
+    }),
+    {
+      files: '48,210',
+      bytes: '75.0 GB',
+      timeLeft: 'Estimating…',
+      fraction: null,
+      phase: 'Listing files',
+    },
+  );
+  assert.deepEqual(
+    sparseProgressFigures({
+      ...base,
+      phase: 'describe',
+      sparseFiles: 8,
+      described: 2,
+      secondsLeft: 90,
+    }),
+    {
+      files: '48,210',
+      bytes: '75.0 GB',
+      timeLeft: '1 min 30 s',
+      fraction: 0.25,
+      phase: 'Reading the data and holes of 8 sparse files',
+    },
+  );
+  const one = sparseProgressFigures({
+    ...base,
+    phase: 'describe',
+    sparseFiles: 1,
+    described: 0,
+    secondsLeft: null,
+  });
+  assert.equal(one.phase, 'Reading the data and holes of 1 sparse file');
+  assert.equal(one.fraction, 0);
+  // No sparse files at all: nothing left to read, the bar is full.
+  const none = sparseProgressFigures({
+    ...base,
+    phase: 'describe',
+    sparseFiles: 0,
+    described: 0,
+    secondsLeft: null,
+  });
+  assert.equal(none.fraction, 1);
 });
 
 function figuresInput() {

@@ -23,6 +23,7 @@ import {
 } from './duplicates-view.js';
 import { FolderField } from './FolderField.js';
 import { GroupTable } from './GroupTable.js';
+import { Figure, ProgressCard } from './ProgressCard.js';
 
 type ScanState =
   | { kind: 'idle' }
@@ -160,11 +161,16 @@ export function DuplicatesPanel({
       <div aria-live="polite" className="space-status">
         {scan.kind === 'idle' ? <FirstSteps /> : null}
         {scan.kind === 'scanning' ? (
-          <ScanProgressCard
+          <ProgressCard
+            title="Scanning"
             path={scan.path}
-            progress={scan.progress}
+            figures={progressFigures(scan.progress)}
+            barLabel="Scan progress"
+            bytesLabel="Read"
+            cancelLabel="Cancel scan"
             canCancel={scan.scanId !== null}
             onCancel={() => void cancelScan()}
+            testIdPrefix="scan"
           />
         ) : null}
         {scan.kind === 'cancelled' ? (
@@ -287,64 +293,6 @@ function FirstSteps() {
         </li>
       </ol>
       <p className="muted">Scanning only reads: nothing changes until you confirm.</p>
-    </div>
-  );
-}
-
-function ScanProgressCard({
-  path,
-  progress,
-  canCancel,
-  onCancel,
-}: {
-  path: string;
-  progress: ScanProgress | null;
-  canCancel: boolean;
-  onCancel: () => void;
-}) {
-  const figures = progressFigures(progress);
-  return (
-    <article className="card space-progress" aria-label={`Scanning ${path}`}>
-      <header className="space-progress-header">
-        <div>
-          <h2 className="card-title">Scanning</h2>
-          <span className="card-subtitle">{path}</span>
-        </div>
-        <button type="button" className="button" onClick={onCancel} disabled={!canCancel}>
-          Cancel scan
-        </button>
-      </header>
-      <div className="space-figures-row">
-        <Figure label="Files" value={figures.files} testId="scan-files" />
-        <Figure label="Read" value={figures.bytes} testId="scan-bytes" />
-        <Figure label="Time left" value={figures.timeLeft} testId="scan-time-left" />
-      </div>
-      <div
-        className="progress-track"
-        role="progressbar"
-        aria-label="Scan progress"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={figures.fraction === null ? undefined : Math.round(figures.fraction * 100)}
-        aria-valuetext={figures.phase}
-      >
-        <div
-          className={`progress-fill${figures.fraction === null ? ' progress-indeterminate' : ''}`}
-          style={{ width: `${(figures.fraction ?? 1) * 100}%` }}
-        />
-      </div>
-      <span className="muted">{figures.phase}…</span>
-    </article>
-  );
-}
-
-function Figure({ label, value, testId }: { label: string; value: string; testId?: string }) {
-  return (
-    <div className="space-figure">
-      <span className="space-figure-label">{label}</span>
-      <span className="space-figure-value" data-testid={testId}>
-        {value}
-      </span>
     </div>
   );
 }

@@ -1,35 +1,75 @@
 /** Sparse files: list them with their data/hole map; create one; punch zeros (opt-in); copy with holes. */
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { AppAbout } from '../../../../app/contract/app.js';
-import type { PunchReport, SparseFile } from '../../../../app/contract/space.js';
+import type {
+  PunchReport,
+  SparseFile,
+  SparseListProgress,
+} from '../../../../app/contract/space.js';
 import type { PlumbClient } from '../../client.js';
 import { formatBytes } from '../../format.js';
 import { parseSizeInput } from '../bench/measure-format.js';
+import { sparseProgressFigures } from './duplicates-view.js';
 import { FolderField } from './FolderField.js';
 import { holeMapLabel, holeMapSegments, sparseSaving } from './hole-map.js';
+import { ProgressCard } from './ProgressCard.js';
 
 type ListState =
   | { kind: 'idle' }
-  | { kind: 'loading'; path: string }
+  | { kind: 'loading'; path: string; listId: string; progress: SparseListProgress | null }
   | { kind: 'done'; path: string; files: SparseFile[] }
+  | { kind: 'cancelled'; path: string }
   | { kind: 'error'; message: string };
+
+/** An id for a listing, so its progress can be told apart and it can be cancelled. */
+function newListId(): string {
+  return (
+    globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`
+  );
+}
 
 export function SparsePanel({ client, about }: { client: PlumbClient; about: AppAbout | null }) {
   const [list, setList] = useState<ListState>({ kind: 'idle' });
   const [punchPath, setPunchPath] = useState('');
   const [copyFrom, setCopyFrom] = useState('');
+  const listIdRef = useRef<string | null>(null);
+
+  useEffect(
+    () =>
+      client.on('space.sparse.progress', (progress) => {
+        if (progress.listId !== listIdRef.current) return;
+        setList((s) =>
+          s.kind === 'loading' && s.listId === progress.listId ? { ...s, progress } : s,
+        );
+      }),
+    [client],
+  );
 
   const load = async (path: string) => {
     if (!path) {
       setList({ kind: 'error', message: 'Type the path of a folder to list its sparse files.' });
       return;
     }
-    setList({ kind: 'loading', path });
+    const listId = newListId();
+    listIdRef.current = listId;
+    setList({ kind: 'loading', path, listId, progress: null });
+    // Only the latest listing may change what is shown.
+    const settle = (next: ListState) => {
+      if (listIdRef.current !== listId) return;
+      listIdRef.current = null;
+      setList(next);
+    };
     try {
-      setList({ kind: 'done', path, files: await client.call('space.sparse.list', { path }) });
+      const files = await client.call('space.sparse.list', { path, listId });
+      settle({ kind: 'done', path, files });
     } catch (error) {
-      setList({ kind: 'error', message: (error as Error).message });
+      const { code, message } = error as Error & { code?: string };
+      settle(code === 'ECANCELED' ? { kind: 'cancelled', path } : { kind: 'error', message });
     }
+  };
+  const cancel = async () => {
+    if (list.kind !== 'loading') return;
+    await client.call('space.sparse.cancel', { listId: list.listId });
   };
   const reload = () => {
     if (list.kind === 'done') void load(list.path);
@@ -57,7 +97,24 @@ export function SparsePanel({ client, about }: { client: PlumbClient; about: App
             </p>
           </div>
         ) : null}
-        {list.kind === 'loading' ? <p className="muted">Looking in {list.path}…</p> : null}
+        {list.kind === 'loading' ? (
+          <ProgressCard
+            title="Looking for sparse files in"
+            path={list.path}
+            figures={sparseProgressFigures(list.progress)}
+            barLabel="Sparse-file search progress"
+            bytesLabel="Looked at"
+            cancelLabel="Cancel"
+            canCancel
+            onCancel={() => void cancel()}
+            testIdPrefix="sparse"
+          />
+        ) : null}
+        {list.kind === 'cancelled' ? (
+          <p className="empty-state" role="status">
+            Stopped looking in {list.path}. Nothing was changed; list it again when you are ready.
+          </p>
+        ) : null}
         {list.kind === 'error' ? (
           <div className="banner banner-error" role="alert">
             {list.message}

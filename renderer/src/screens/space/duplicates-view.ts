@@ -7,6 +7,7 @@ import type {
   DedupeReport,
   DuplicateGroup,
   ScanProgress,
+  SparseListProgress,
   SpaceTotals,
 } from '../../../../app/contract/space.js';
 import { formatBytes } from '../../format.js';
@@ -208,6 +209,26 @@ export function progressFigures(progress: ScanProgress | null): ProgressFigures 
     timeLeft: progress.secondsLeft === null ? 'Estimating…' : formatDuration(progress.secondsLeft),
     fraction,
     phase: phaseText[progress.phase],
+  };
+}
+
+/** The progress card's figures for a sparse-file listing: the walk, then reading each map. */
+export function sparseProgressFigures(progress: SparseListProgress | null): ProgressFigures {
+  if (!progress || progress.phase === 'walk') {
+    return {
+      files: (progress?.files ?? 0).toLocaleString('en-US'),
+      bytes: formatBytes(progress?.bytes ?? 0),
+      timeLeft: 'Estimating…',
+      fraction: null,
+      phase: progress ? 'Listing files' : 'Starting',
+    };
+  }
+  return {
+    files: progress.files.toLocaleString('en-US'),
+    bytes: formatBytes(progress.bytes),
+    timeLeft: progress.secondsLeft === null ? 'Estimating…' : formatDuration(progress.secondsLeft),
+    fraction: progress.sparseFiles > 0 ? Math.min(1, progress.described / progress.sparseFiles) : 1,
+    phase: `Reading the data and holes of ${progress.sparseFiles.toLocaleString('en-US')} sparse ${progress.sparseFiles === 1 ? 'file' : 'files'}`,
   };
 }
 
