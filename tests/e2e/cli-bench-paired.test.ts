@@ -1,3 +1,4 @@
+// plumb-test: alone (it measures rates or times on a throttled disk; see scripts/test.mjs)
 /**
  * The paired plan on real disks: loop-mounted ext4 file systems (direct I/O to their images),
  * one of them under a 20 MB/s write throttle, so what "together" must give is known:

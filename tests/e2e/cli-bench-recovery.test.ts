@@ -1,3 +1,4 @@
+// plumb-test: alone (it measures rates or times on a throttled disk; see scripts/test.mjs)
 /**
  * The sustained plan's recovery probe on a real disk: a loop-mounted ext4 whose write throttle
  * drops from 20 to 10 MB/s after 80 MB (a full SLC cache) and rises back to 20 MB/s once the
@@ -22,6 +23,7 @@ import {
 const fastRate = 20e6;
 const slowRate = 10e6;
 const cliffBytes = 80e6;
+const totalBytes = 160e6;
 const recoverySeconds = 5;
 const idleSeconds = 1;
 const probeBytes = 8e6;
@@ -53,16 +55,20 @@ describe('plumb bench sustained: recovery probe on a throttled disk', { skip }, 
         kind: 'sustained',
         minFileBytes: 16e6,
         maxFileBytes: 16e6,
-        totalBytes: 160e6,
+        totalBytes,
         seed: 1,
         recovery: { idleSeconds, probeBytes, maxProbes: 12 },
       }),
     );
     const out = path.join(work, 'result.json');
     const lower = disk!.throttle.lowerAfter(cliffBytes, slowRate);
+    // The heavy writing is over once the device has taken all of it and then been quiet for half
+    // an idle step. (Waiting for the bytes first: a pause in the writing, on a busy machine, once
+    // passed for the end, and the cap came back up before the first probe.) The second lowerAfter
+    // sets the rate it already has; it is there to wait for the bytes.
+    const allWritten = disk!.throttle.lowerAfter(totalBytes, slowRate);
     let raise: ReturnType<WriteThrottle['raiseAfterIdle']> | undefined;
-    void lower.done.then(() => {
-      // The heavy writing ends when the disk is quiet for half an idle step.
+    void allWritten.done.then(() => {
       raise = disk!.throttle.raiseAfterIdle(idleSeconds / 2, recoverySeconds, fastRate);
     });
     const result = await runPlumbThrottled(
@@ -71,6 +77,7 @@ describe('plumb bench sustained: recovery probe on a throttled disk', { skip }, 
       { PLUMB_DATA_DIR: path.join(work, 'data') },
     );
     lower.stop();
+    allWritten.stop();
     raise?.stop();
     assert.equal(result.status, 0, result.stderr);
     const raisedAfter = raise ? await Promise.race([raise.done, Promise.resolve(null)]) : null;

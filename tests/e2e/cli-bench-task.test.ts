@@ -1,3 +1,4 @@
+// plumb-test: alone (it measures rates or times on a throttled disk; see scripts/test.mjs)
 /**
  * The task plan end to end. On a plain folder at a small scale it runs, cleans up and gives a
  * verdict; on a loop-mounted ext4 whose reads are throttled to 8 MB/s (far below what two cores

@@ -1,3 +1,4 @@
+// plumb-test: alone (it measures rates or times on a throttled disk; see scripts/test.mjs)
 /**
  * The sustained plan on a real slow disk with a cliff: a loop-mounted ext4 (direct I/O to its
  * image) whose write throttle drops from 20 MB/s to 10 MB/s after N = 120 MB, as an SLC cache

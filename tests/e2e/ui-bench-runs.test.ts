@@ -1,3 +1,4 @@
+// plumb-test: alone (it measures rates or times on a throttled disk; see scripts/test.mjs)
 /**
  * Benchmark runs in real Chromium through `plumb serve`, beyond the everyday flow of
  * ui-bench.test.ts: a run the engine refuses says why on screen; a running test survives a page
