@@ -99,6 +99,10 @@ function runTests(title, concurrency, testFiles, totals) {
   );
 }
 
+// Writes still in the page cache (npm ci and the build just wrote hundreds of MB) would be
+// flushed while the rates are measured, and every fsync they time would wait for them.
+if (process.platform !== 'win32') spawnSync('sync');
+
 const totals = {};
 const statuses = [
   await runTests(

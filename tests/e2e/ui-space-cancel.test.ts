@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
-import { startServe } from '../helpers/cli.js';
+import { repoRoot, startServe } from '../helpers/cli.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
 import { plainCopy, randomFile } from '../helpers/space-files.js';
 import {
@@ -22,6 +22,7 @@ import {
   type WriteThrottle,
 } from '../helpers/throttle.js';
 
+const artifacts = path.join(repoRoot, 'test-artifacts');
 const skip = chromiumMissingReason() ?? loopSkipReason('ext4') ?? throttleSkipReason();
 if (skip) console.log(`# skipping the Space scan-cancel test: ${skip}`);
 
@@ -150,6 +151,8 @@ test(
     }
     assert.match((await card.getByTestId('sparse-files').textContent()) ?? '', /^[\d,]+$/);
     assert.equal(await card.getByTestId('sparse-time-left').textContent(), 'Estimating…');
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: path.join(artifacts, 'ui-space-sparse-listing.png') });
 
     const clicked = Date.now();
     await card.getByRole('button', { name: 'Cancel' }).click();
