@@ -44,6 +44,14 @@ export function SparsePanel({ client, about }: { client: PlumbClient; about: App
       }),
     [client],
   );
+  // Leaving the tab stops a listing nobody will see.
+  useEffect(
+    () => () => {
+      const listId = listIdRef.current;
+      if (listId) client.call('space.sparse.cancel', { listId }).catch(() => undefined);
+    },
+    [client],
+  );
 
   const load = async (path: string) => {
     if (!path) {
