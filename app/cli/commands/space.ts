@@ -7,11 +7,11 @@ import type {
   ScanResult,
 } from '../../contract/space.js';
 import { dedupeGroups } from '../../core/space/dedupe.js';
-import { scanFolder } from '../../core/space/scan.js';
+import { scanFolderJson } from '../../core/space/scan.js';
 import { recoverOnce } from '../../core/space/service.js';
 import { formatBytes, parseSize } from '../../core/units.js';
 import { parseCommandArgs } from '../args.js';
-import { writeJson } from '../json-out.js';
+import { writeJson, writeJsonText } from '../json-out.js';
 import { exitCode, UsageError, type Command, type CommandIO } from '../command.js';
 import { sparseSubcommand } from './space-sparse.js';
 
@@ -58,8 +58,9 @@ async function runScan(
   dir: string,
   values: { 'min-size'?: string; 'no-hidden'?: boolean; all?: boolean },
   io: CommandIO,
-): Promise<ScanResult> {
-  return scanFolder(
+  indent: number,
+): Promise<string> {
+  return scanFolderJson(
     {
       path: dir,
       minBytes: values['min-size'] === undefined ? 1 : Math.max(1, parseSize(values['min-size'])),
@@ -68,6 +69,7 @@ async function runScan(
       skipCloudFolders: !values.all,
     },
     { signal: io.signal, onProgress: progressPrinter(io) },
+    indent,
   );
 }
 
@@ -203,11 +205,17 @@ export const spaceCommand: Command = {
     const chosen = method(values.method);
     keepYoungGenerationSmall();
     await printRecovery(io);
-    const result = await runScan(positionals[0]!, values, io);
+    // The engine writes the result as JSON text; `scan --json` prints it as it is.
+    const printAsIs = sub === 'scan' && values.json === true;
+    const json = await runScan(positionals[0]!, values, io, printAsIs ? 2 : 0);
     if (io.stderr.isTTY) io.stderr.write('\r\x1b[K');
+    if (printAsIs) {
+      await writeJsonText(io.stdout, json);
+      return exitCode.ok;
+    }
+    const result = JSON.parse(json) as ScanResult;
     if (sub === 'scan') {
-      if (values.json) await writeJson(io.stdout, result, 2);
-      else printScan(result, io);
+      printScan(result, io);
       return exitCode.ok;
     }
     // Applied actions are printed as each file is done, so an interrupted run shows how far it got.
