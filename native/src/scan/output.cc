@@ -1,7 +1,6 @@
-// What a scan prints, byte for byte as the JavaScript side would: the contract's JSON (exactly
-// JSON.stringify of the result; it is also how the addon hands the result to JavaScript, which
-// parses it), the text summary and the progress line of `plumb space scan`
-// (app/cli/commands/space.ts), and formatBytes (app/core/units.ts).
+// What a scan prints, byte for byte as the JavaScript side prints it: the contract's JSON
+// (JSON.stringify of the object app/core/space/scan.ts builds), the text summary and the progress
+// line of `plumb space scan` (app/cli/commands/space.ts), and formatBytes (app/core/units.ts).
 //
 // Exactness comes from three JavaScript rules ported here: Number::toString (shortest digits that
 // read back as the same double, in ECMAScript's layout), Number.prototype.toFixed (rounds the
