@@ -289,8 +289,6 @@ export interface NativeScanSettings {
   scanId?: string;
   /** Also name the sparse files the walk counted (the result's sparsePaths). */
   sparsePaths?: boolean;
-  /** Spaces per level of the JSON text, 0 to 8 (default 0: compact), as JSON.stringify's third argument. */
-  indent?: number;
 }
 
 export interface PlumbNative {
@@ -305,12 +303,7 @@ export interface PlumbNative {
       cancel?: CancelHandle;
       onProgress?: (progress: import('../app/contract/space.js').ScanProgress) => void;
     },
-  ): Promise<{
-    /** The contract's ScanResult as JSON text: exactly JSON.stringify(result, null, indent). */
-    json: string;
-    /** With settings.sparsePaths: the sparse files the walk found. */
-    sparsePaths?: string[];
-  }>;
+  ): Promise<import('../app/contract/space.js').ScanResult & { sparsePaths?: string[] }>;
 }
 
 /** Storage facts of one member of a group of identical files, as groupSharing takes them. */

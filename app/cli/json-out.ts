@@ -80,21 +80,6 @@ function writeChunk(stream: NodeJS.WritableStream, chunk: string): Promise<void>
 }
 
 /**
- * Writes JSON text made elsewhere (the scan engine's) and a line break, in pieces of about 64 KB
- * that never split a character written as two UTF-16 units (an emoji in a file name).
- */
-export async function writeJsonText(stream: NodeJS.WritableStream, text: string): Promise<void> {
-  for (let at = 0; at < text.length;) {
-    let end = Math.min(text.length, at + batchChars);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
-    await writeChunk(stream, text.slice(at, end));
-    at = end;
-  }
-  await writeChunk(stream, '\n');
-}
-
-/**
  * Writes `JSON.stringify(value, null, 2)` and a line break to `stream` in pieces of about 64 KB,
  * opening `levels` levels of objects to find the large arrays.
  */

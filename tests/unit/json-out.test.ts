@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
-import { jsonPieces, writeJson, writeJsonText } from '../../app/cli/json-out.js';
+import { jsonPieces, writeJson } from '../../app/cli/json-out.js';
 
 const file = (i: number) => ({
   path: `/data/d${i % 7}/f${i} "quoted" \\ é 😀\n.bin`,
@@ -66,21 +66,4 @@ test('writeJson prints the document and a line break, waiting for a slow stream 
     Buffer.concat(chunks).toString('utf8'),
     `${JSON.stringify(documents[0], null, 2)}\n`,
   );
-});
-
-test('writeJsonText writes text as it is, never splitting an emoji between two pieces', async () => {
-  // Emoji (two UTF-16 units each) at every offset around the piece boundaries (16 Ki units).
-  const text = Array.from({ length: 3 }, (_, i) => `${'a'.repeat(16 * 1024 - 1 - i)}😀`).join('');
-  for (const shift of [0, 1, 2]) {
-    const input = 'x'.repeat(shift) + text;
-    const stream = new PassThrough({ highWaterMark: 1024 });
-    const chunks: Buffer[] = [];
-    const done = writeJsonText(stream, input);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    await done;
-    stream.end();
-    await new Promise((resolve) => stream.on('end', resolve));
-    assert.equal(Buffer.concat(chunks).toString('utf8'), `${input}\n`);
-  }
 });

@@ -7,11 +7,11 @@ import type {
   ScanResult,
 } from '../../contract/space.js';
 import { dedupeGroups } from '../../core/space/dedupe.js';
-import { scanFolderJson } from '../../core/space/scan.js';
+import { scanFolder } from '../../core/space/scan.js';
 import { recoverOnce } from '../../core/space/service.js';
 import { formatBytes, parseSize } from '../../core/units.js';
 import { parseCommandArgs } from '../args.js';
-import { writeJson, writeJsonText } from '../json-out.js';
+import { writeJson } from '../json-out.js';
 import { exitCode, UsageError, type Command, type CommandIO } from '../command.js';
 import { sparseSubcommand } from './space-sparse.js';
 
@@ -58,9 +58,8 @@ async function runScan(
   dir: string,
   values: { 'min-size'?: string; 'no-hidden'?: boolean; all?: boolean },
   io: CommandIO,
-  indent: number,
-): Promise<string> {
-  return scanFolderJson(
+): Promise<ScanResult> {
+  return scanFolder(
     {
       path: dir,
       minBytes: values['min-size'] === undefined ? 1 : Math.max(1, parseSize(values['min-size'])),
@@ -69,7 +68,6 @@ async function runScan(
       skipCloudFolders: !values.all,
     },
     { signal: io.signal, onProgress: progressPrinter(io) },
-    indent,
   );
 }
 
@@ -205,17 +203,11 @@ export const spaceCommand: Command = {
     const chosen = method(values.method);
     keepYoungGenerationSmall();
     await printRecovery(io);
-    // The engine writes the result as JSON text; `scan --json` prints it as it is.
-    const printAsIs = sub === 'scan' && values.json === true;
-    const json = await runScan(positionals[0]!, values, io, printAsIs ? 2 : 0);
+    const result = await runScan(positionals[0]!, values, io);
     if (io.stderr.isTTY) io.stderr.write('\r\x1b[K');
-    if (printAsIs) {
-      await writeJsonText(io.stdout, json);
-      return exitCode.ok;
-    }
-    const result = JSON.parse(json) as ScanResult;
     if (sub === 'scan') {
-      printScan(result, io);
+      if (values.json) await writeJson(io.stdout, result, 2);
+      else printScan(result, io);
       return exitCode.ok;
     }
     // Applied actions are printed as each file is done, so an interrupted run shows how far it got.

@@ -31,20 +31,8 @@ export async function compressedByFileSystem(file: string): Promise<boolean | nu
 }
 
 export async function scanFolder(options: ScanOptions, hooks: ScanHooks = {}): Promise<ScanResult> {
-  return JSON.parse(await scanFolderJson(options, hooks)) as ScanResult;
-}
-
-/**
- * The scan's result as JSON text, exactly JSON.stringify(result, null, indent): what
- * `plumb space scan --json` prints, without building the result's objects in JavaScript.
- */
-export async function scanFolderJson(
-  options: ScanOptions,
-  hooks: ScanHooks = {},
-  indent = 0,
-): Promise<string> {
   try {
-    return (await runScan(options, hooks, indent)).json;
+    return await runScan(options, hooks);
   } catch (error) {
     if (hooks.signal?.aborted) {
       throw new PlumbError('ECANCELED', 'The scan was cancelled.', { cause: error });
@@ -112,9 +100,9 @@ export async function sparsePathsUnder(
   }
 }
 
-function runScan(options: ScanOptions, hooks: ScanHooks, indent: number) {
+async function runScan(options: ScanOptions, hooks: ScanHooks): Promise<ScanResult> {
   const settings = scanSettings(options);
-  return runNative({ ...settings, scanId: hooks.scanId ?? randomUUID(), indent }, hooks);
+  return runNative({ ...settings, scanId: hooks.scanId ?? randomUUID() }, hooks);
 }
 
 /** The addon's scanFolder with cancel following the signal and errors as PlumbErrors. */

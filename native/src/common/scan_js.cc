@@ -1,9 +1,6 @@
 // scanFolder(settings, options): the whole space scan (scan/scan.h) off the JS thread. Resolves
-// with { json, sparsePaths? }: the contract's ScanResult as JSON text, written by the same writer
-// as the front door's (scan/output.cc), so the result is serialized one way only; JSON.parse gives
-// the object. settings.indent (0 to 8) spaces the text as JSON.stringify's third argument would.
-// Rejects with an Error carrying `code` (ENOENT, ENOTDIR, ECANCELED, ...) and a message for
-// people. options: { cancel, onProgress(ScanProgress) }.
+// with the contract's ScanResult object; rejects with an Error carrying `code` (ENOENT, ENOTDIR,
+// ECANCELED, ...) and a message for people. options: { cancel, onProgress(ScanProgress) }.
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -32,6 +29,10 @@ Napi::Value OrNull(Napi::Env env, const std::optional<bool>& value) {
   return value ? static_cast<Napi::Value>(Napi::Boolean::New(env, *value)) : env.Null();
 }
 
+Napi::Value OrNull(Napi::Env env, const std::optional<std::string>& value) {
+  return value ? static_cast<Napi::Value>(Napi::String::New(env, *value)) : env.Null();
+}
+
 Napi::Value OrNull(Napi::Env env, const char* value) {
   return value ? static_cast<Napi::Value>(Napi::String::New(env, value)) : env.Null();
 }
@@ -49,24 +50,91 @@ Napi::Object ProgressObject(Napi::Env env, const scan::Progress& p) {
   return o;
 }
 
+Napi::Object GroupObject(Napi::Env env, const scan::Group& g) {
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("id", g.id);
+  o.Set("size", Number(env, g.size));
+  o.Set("keeper", g.keeper());
+  Napi::Array files = Napi::Array::New(env, g.files.size());
+  for (size_t i = 0; i < g.files.size(); ++i) {
+    const scan::GroupFile& f = g.files[i];
+    Napi::Object file = Napi::Object::New(env);
+    file.Set("path", f.path);
+    file.Set("size", Number(env, f.size));
+    file.Set("ino", Number(env, f.ino));
+    file.Set("mtimeMs", f.mtimeMs);
+    file.Set("ctimeMs", f.ctimeMs);
+    file.Set("links", Number(env, f.links));
+    file.Set("reclaimableBytes", OrNull(env, f.reclaimableBytes));
+    file.Set("alreadyClone", OrNull(env, f.alreadyClone));
+    files.Set(static_cast<uint32_t>(i), file);
+  }
+  o.Set("files", files);
+  o.Set("nominalBytes", Number(env, g.nominalBytes));
+  o.Set("sharedBytes", OrNull(env, g.sharedBytes));
+  o.Set("reclaimableBytes", OrNull(env, g.reclaimableBytes));
+  o.Set("note", OrNull(env, g.note));
+  return o;
+}
+
+// The contract's ScanResult, keys in its order; and the sparse files' paths when asked for them.
+Napi::Object ResultObject(Napi::Env env, const scan::Result& r, bool sparsePaths) {
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("scanId", r.scanId);
+  o.Set("root", r.root);
+  o.Set("fsType", OrNull(env, r.fsType));
+  o.Set("sharingSupported", OrNull(env, r.sharingSupported));
+  o.Set("files", Number(env, r.files));
+  o.Set("bytes", Number(env, r.bytes));
+  o.Set("seconds", r.seconds);
+  Napi::Object stages = Napi::Object::New(env);
+  stages.Set("walk", r.stageSeconds.walk);
+  stages.Set("compare", r.stageSeconds.compare);
+  stages.Set("hash", r.stageSeconds.hash);
+  stages.Set("sharing", r.stageSeconds.sharing);
+  o.Set("stageSeconds", stages);
+  Napi::Object skipped = Napi::Object::New(env);
+  skipped.Set("symlinks", Number(env, r.skipped.symlinks));
+  skipped.Set("otherVolumes", Number(env, r.skipped.otherVolumes));
+  skipped.Set("extraHardLinks", Number(env, r.skipped.extraHardLinks));
+  skipped.Set("special", Number(env, r.skipped.special));
+  skipped.Set("excluded", Number(env, r.skipped.excluded));
+  skipped.Set("unreadable", Number(env, r.skipped.unreadable));
+  o.Set("skipped", skipped);
+  Napi::Array groups = Napi::Array::New(env, r.groups.size());
+  for (size_t i = 0; i < r.groups.size(); ++i)
+    groups.Set(static_cast<uint32_t>(i), GroupObject(env, r.groups[i]));
+  o.Set("groups", groups);
+  Napi::Object totals = Napi::Object::New(env);
+  totals.Set("nominalBytes", Number(env, r.totals.nominalBytes));
+  totals.Set("sharedBytes", OrNull(env, r.totals.sharedBytes));
+  totals.Set("reclaimableBytes", OrNull(env, r.totals.reclaimableBytes));
+  totals.Set("unknownGroups", Number(env, r.totals.unknownGroups));
+  o.Set("totals", totals);
+  Napi::Object sparse = Napi::Object::New(env);
+  sparse.Set("files", Number(env, r.sparse.files));
+  sparse.Set("logicalBytes", Number(env, r.sparse.logicalBytes));
+  sparse.Set("allocatedBytes", Number(env, r.sparse.allocatedBytes));
+  o.Set("sparse", sparse);
+  if (sparsePaths) {
+    Napi::Array paths = Napi::Array::New(env, r.sparsePaths.size());
+    for (size_t i = 0; i < r.sparsePaths.size(); ++i)
+      paths.Set(static_cast<uint32_t>(i), Napi::String::New(env, r.sparsePaths[i]));
+    o.Set("sparsePaths", paths);
+  }
+  return o;
+}
+
 class ScanWorker : public ProgressWorker<scan::Progress> {
  public:
-  ScanWorker(Napi::Env env, scan::Settings settings, int indent, CancelPtr cancel,
-             Napi::Function onProgress)
+  ScanWorker(Napi::Env env, scan::Settings settings, CancelPtr cancel, Napi::Function onProgress)
       : ProgressWorker<scan::Progress>(env, onProgress, std::move(cancel)),
-        settings_(std::move(settings)),
-        indent_(indent) {}
+        settings_(std::move(settings)) {}
 
   void Execute(const ExecutionProgress& progress) override {
     scan::ProgressFn report;
     if (HasCallback()) report = [&progress](const scan::Progress& p) { progress.Send(&p, 1); };
-    scan::Result result;
-    ok_ = scan::RunScan(settings_, cancel_, report, &result, &err_);
-    if (!ok_) return;
-    // Written here, off the JS thread; the result's memory goes as soon as its text is made.
-    scan::WriteJson(result, indent_,
-                    [this](const char* data, size_t bytes) { json_.append(data, bytes); });
-    sparsePaths_ = std::move(result.sparsePaths);
+    ok_ = scan::RunScan(settings_, cancel_, report, &result_, &err_);
   }
 
  private:
@@ -76,15 +144,7 @@ class ScanWorker : public ProgressWorker<scan::Progress> {
 
   void Settle(Napi::Env env, Napi::Promise::Deferred& deferred) override {
     if (ok_) {
-      Napi::Object done = Napi::Object::New(env);
-      done.Set("json", Napi::String::New(env, json_));
-      if (settings_.sparsePaths) {
-        Napi::Array paths = Napi::Array::New(env, sparsePaths_.size());
-        for (size_t i = 0; i < sparsePaths_.size(); ++i)
-          paths.Set(static_cast<uint32_t>(i), Napi::String::New(env, sparsePaths_[i]));
-        done.Set("sparsePaths", paths);
-      }
-      deferred.Resolve(done);
+      deferred.Resolve(ResultObject(env, result_, settings_.sparsePaths));
     } else {
       Napi::Error error = Napi::Error::New(env, err_.message);
       error.Set("code", Napi::String::New(env, err_.code));
@@ -92,14 +152,11 @@ class ScanWorker : public ProgressWorker<scan::Progress> {
       if (!err_.path.empty()) error.Set("path", Napi::String::New(env, err_.path));
       deferred.Reject(error.Value());
     }
-    json_ = std::string();
-    sparsePaths_ = {};
+    result_ = scan::Result{};
   }
 
   scan::Settings settings_;
-  int indent_;
-  std::string json_;
-  std::vector<std::string> sparsePaths_;
+  scan::Result result_;
   SysError err_;
   bool ok_ = false;
 };
@@ -128,9 +185,8 @@ Napi::Value ScanFolder(const Napi::CallbackInfo& info) {
     }
     settings.scanId = scanId.As<Napi::String>().Utf8Value();
   }
-  const int indent = static_cast<int>(OptionalInteger(input, "indent", 0, 8, 0));
   Napi::Object options = OptionalObject(info, 1, "options");
-  auto* worker = new ScanWorker(env, std::move(settings), indent, OptionalCancel(options, "cancel"),
+  auto* worker = new ScanWorker(env, std::move(settings), OptionalCancel(options, "cancel"),
                                 OptionalFunction(options, "onProgress"));
   Napi::Promise promise = worker->Promise();
   worker->Queue();
