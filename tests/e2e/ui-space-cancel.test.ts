@@ -71,16 +71,21 @@ function dropPageCache(): void {
   }
 }
 
+/** The Space view in Chromium, its console errors collected in `problems`. */
+function openSpacePage(problems: string[]) {
+  return openAppPage(browser!, server!.url, {
+    hash: '#/space',
+    viewport: { width: 1280, height: 860 },
+    problems,
+  });
+}
+
 test(
   'a scan shows its time left, stops within two seconds of Cancel, and the next scan works',
   { skip, timeout: 120_000 },
   async () => {
     const problems: string[] = [];
-    const page = await openAppPage(browser!, server!.url, {
-      hash: '#/space',
-      viewport: { width: 1280, height: 860 },
-      problems,
-    });
+    const page = await openSpacePage(problems);
     await page.getByRole('heading', { name: 'Reclaim space' }).waitFor();
 
     dropPageCache();
@@ -127,11 +132,7 @@ test(
   { skip, timeout: 120_000 },
   async () => {
     const problems: string[] = [];
-    const page = await openAppPage(browser!, server!.url, {
-      hash: '#/space',
-      viewport: { width: 1280, height: 860 },
-      problems,
-    });
+    const page = await openSpacePage(problems);
     await page.getByRole('tab', { name: 'Sparse files' }).click();
     await page.getByRole('heading', { name: 'Files with holes' }).waitFor();
     const folder = path.join(fs!.dir, 'many');

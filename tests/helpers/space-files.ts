@@ -9,6 +9,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +18,14 @@ import path from 'node:path';
 export function randomFile(file: string, bytes: number): string {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, randomBytes(bytes));
+  return file;
+}
+
+/** A file `bytes` long with nothing written: all hole where the file system has holes. */
+export function holeFile(file: string, bytes: number): string {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, '');
+  truncateSync(file, bytes);
   return file;
 }
 

@@ -7,6 +7,7 @@ import type { ScanOptions } from '../../app/contract/space.js';
 import { tempPrefix } from '../../app/core/space/journal.js';
 import { scanFolder, sparsePathsUnder } from '../../app/core/space/scan.js';
 import { listSparse } from '../../app/core/space/sparse.js';
+import { holeFile } from '../helpers/space-files.js';
 
 // The engine's walk (native/src/scan/scan.cc) by the skip rules, written out here name by name:
 // which option leaves each folder or file out. 'always': Plumb's own temporary clones.
@@ -79,12 +80,7 @@ for (const options of settings) {
 test('the sparse listing walks everywhere but into temporary clones, once per file', async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'plumb-sparse-rules-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  // A file 8 MiB long with nothing written is all hole, where the file system has holes.
-  const sparse = (file: string) => {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, '');
-    truncateSync(file, 8 << 20);
-  };
+  const sparse = (file: string) => holeFile(file, 8 << 20);
   sparse(path.join(dir, 'plain', 'disk.img'));
   if ((await listSparse(path.join(dir, 'plain', 'disk.img')))[0]!.allocatedBytes >= 8 << 20) {
     t.skip(`${tmpdir()} stores no holes, so no file there is sparse`);

@@ -3,24 +3,20 @@
  * then reading each map), a cancel that works in either phase, and clear refusals.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { SparseListProgress } from '../../app/contract/space.js';
 import { createDispatcher, type CallContext } from '../../app/core/dispatch.js';
 import { createHandlers } from '../../app/core/services.js';
+import { holeFile } from '../helpers/space-files.js';
 
 const dispatcher = createDispatcher(createHandlers('web'));
 const root = mkdtempSync(path.join(tmpdir(), 'plumb-sparse-list-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
-/** A file `bytes` long with nothing written: all hole where the file system has holes. */
-function sparseFile(file: string, bytes = 4 << 20): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, '');
-  truncateSync(file, bytes);
-}
+const sparseFile = (file: string) => holeFile(file, 4 << 20);
 
 /** Calls space.sparse.list, collecting its progress (checked against the contract's schema). */
 function list(

@@ -93,11 +93,14 @@ export async function sparsePathsUnder(
     );
     return result.sparsePaths ?? [];
   } catch (error) {
-    if (signal?.aborted) {
-      throw new PlumbError('ECANCELED', 'The sparse-file search was cancelled.', { cause: error });
-    }
+    if (signal?.aborted) throw sparseSearchCancelled(error);
     throw error;
   }
+}
+
+/** How a cancelled sparse-file listing fails, in its walk or after it. */
+export function sparseSearchCancelled(cause?: unknown): PlumbError {
+  return new PlumbError('ECANCELED', 'The sparse-file search was cancelled.', { cause });
 }
 
 async function runScan(options: ScanOptions, hooks: ScanHooks): Promise<ScanResult> {

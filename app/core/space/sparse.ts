@@ -9,7 +9,7 @@ import type { PunchReport, SparseFile, SparseListProgress } from '../../contract
 import { loadNative } from '../native/load.js';
 import { openForReading } from './content.js';
 import { tempPathFor } from './journal.js';
-import { sparsePathsUnder } from './scan.js';
+import { sparsePathsUnder, sparseSearchCancelled } from './scan.js';
 
 /** From the seeds: holes only last while every app that writes the file keeps them. */
 export const punchWarning =
@@ -72,9 +72,7 @@ export async function listSparse(
   report(0);
   const files: SparseFile[] = [];
   for (const [index, file] of paths.entries()) {
-    if (signal?.aborted) {
-      throw new PlumbError('ECANCELED', 'The sparse-file search was cancelled.');
-    }
+    if (signal?.aborted) throw sparseSearchCancelled();
     const described = await describeSparse(file).catch(() => null);
     if (described) files.push(described);
     report(index + 1);
