@@ -428,7 +428,10 @@ export const StartBenchInput = z.object({
   totalBytes: bytes.optional(),
   buffered: z.boolean().default(false),
   keepFiles: z.boolean().default(false),
-  /** Least free space to leave on the volume, bytes (default: max(10 %, 20 GB)). */
+  /**
+   * Least free space to leave on the volume, bytes. It can only raise the guard: the reserve is
+   * always at least the larger of 10 % of the volume and 20 GB (the CLI's --reserve can lower it).
+   */
   reserveBytes: z.number().int().nonnegative().optional(),
   /** Interface ceiling to check rates against (an id from the catalogue); default from the bus. */
   interface: z.string().max(40).optional(),

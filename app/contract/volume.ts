@@ -28,7 +28,13 @@ export const PathInput = z.object({
 export const volumeOperations = {
   /** Volume facts for the folder at `path`. */
   'volume.info': { input: PathInput, output: VolumeInfo },
-  /** The system folder picker (desktop only); null when the user cancels. */
+  /**
+   * Records a folder or file the user picked or typed (and confirmed) in this session's UI. Scans,
+   * listings, benchmarks and every operation that changes files act only inside chosen paths.
+   * Returns the path as Plumb resolved it (symbolic links followed).
+   */
+  'session.choosePath': { input: PathInput, output: z.object({ path: z.string() }) },
+  /** The system folder picker (desktop only); null when the user cancels. It counts as chosen. */
   'dialog.chooseFolder': {
     input: z.object({ title: z.string().max(200).optional() }),
     output: z.object({ path: z.string().nullable() }),

@@ -10,16 +10,29 @@ import type { Handlers } from './dispatch.js';
 import { plannerHandlers } from './planner/service.js';
 import { reportHandlers } from './report/service.js';
 import { spaceHandlers } from './space/service.js';
+import { guardHandlers, UserChoices } from './user-choices.js';
 import { volumeInfo } from './volume.js';
 import { listVolumes } from './volumes.js';
 
 /** Handlers a front door supplies itself, because only it can (a native dialog, say). */
 export type FrontDoorHandlers = Partial<Pick<Handlers, 'dialog.chooseFolder' | 'report.savePdf'>>;
 
+/**
+ * Every handler, guarded by what the user chose in this session (one `choices` per Electron app
+ * or per browser session; a fresh one, with nothing chosen, when not given).
+ */
 export function createHandlers(
   transport: AppAbout['transport'],
   frontDoor: FrontDoorHandlers = {},
+  choices: UserChoices = new UserChoices(),
 ): Handlers {
+  return guardHandlers(createUnguardedHandlers(transport, frontDoor), choices);
+}
+
+function createUnguardedHandlers(
+  transport: AppAbout['transport'],
+  frontDoor: FrontDoorHandlers,
+): Omit<Handlers, 'session.choosePath'> {
   return {
     'app.about': async () => about(transport),
     ...benchHandlers(),

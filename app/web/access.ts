@@ -1,10 +1,12 @@
 /**
- * Who may talk to the local server: only pages it served itself, on 127.0.0.1, holding the token.
- * Pure functions so the refusal rules are unit-tested without sockets.
+ * Who may talk to the local server: only pages it served itself, on 127.0.0.1, signed in with a
+ * one-time code and then holding the session cookie. Pure functions so the refusal rules are
+ * unit-tested without sockets; the codes and sessions themselves live in sign-in.ts.
  */
-import { timingSafeEqual } from 'node:crypto';
 
-export const tokenCookie = 'plumb_token';
+export const sessionCookie = 'plumb_session';
+/** The query parameter of a sign-in link: `/?code=…`. */
+export const signInParam = 'code';
 
 export interface AccessRequest {
   host: string | undefined;
@@ -13,17 +15,16 @@ export interface AccessRequest {
   cookie: string | undefined;
 }
 
+/**
+ * Host and Origin passed; what the request presents to be let in: a sign-in code from the URL
+ * (to be redeemed) and/or the session cookie (to be looked up). Either may be absent.
+ */
 export type AccessDecision =
-  { ok: true; tokenFromQuery: boolean } | { ok: false; status: 400 | 403; reason: string };
+  | { ok: true; pathname: string; code: string | undefined; session: string | undefined }
+  | { ok: false; status: 400 | 403; reason: string };
 
 export function allowedHosts(port: number): Set<string> {
   return new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
-}
-
-function sameToken(given: string, token: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function cookieValue(header: string | undefined, name: string): string | undefined {
@@ -36,9 +37,9 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 
 /**
  * Host must be ours (defeats DNS rebinding); Origin, when sent, must be ours (defeats other sites
- * in the same browser); the token must come in the query or in the cookie we set.
+ * in the same browser); the URL must parse. Never throws, whatever the request holds.
  */
-export function checkAccess(request: AccessRequest, port: number, token: string): AccessDecision {
+export function checkAccess(request: AccessRequest, port: number): AccessDecision {
   const hosts = allowedHosts(port);
   if (!request.host || !hosts.has(request.host.toLowerCase())) {
     return { ok: false, status: 403, reason: 'foreign Host header' };
@@ -60,11 +61,10 @@ export function checkAccess(request: AccessRequest, port: number, token: string)
   } catch {
     return { ok: false, status: 400, reason: 'malformed URL' };
   }
-  const queryToken = url.searchParams.get('token');
-  if (queryToken !== null && sameToken(queryToken, token))
-    return { ok: true, tokenFromQuery: true };
-  const cookieToken = cookieValue(request.cookie, tokenCookie);
-  if (cookieToken !== undefined && sameToken(cookieToken, token))
-    return { ok: true, tokenFromQuery: false };
-  return { ok: false, status: 403, reason: 'missing or wrong token' };
+  return {
+    ok: true,
+    pathname: url.pathname,
+    code: url.searchParams.get(signInParam) ?? undefined,
+    session: cookieValue(request.cookie, sessionCookie),
+  };
 }

@@ -1,11 +1,13 @@
 /**
  * Web mode: the renderer and the whole contract on 127.0.0.1, for any local browser. One HTTP
- * server for static files and one WebSocket for calls and events; everything needs the token.
+ * server for static files and one WebSocket for calls and events; everything needs a session,
+ * which a one-time sign-in link gives (sign-in.ts). Whatever arrives, malformed or hostile, is
+ * answered or dropped: nothing a client sends may stop the process.
  */
-import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { CallMessage, ServerMessage } from '../contract/index.js';
 import { toErrorPayload } from '../contract/errors.js';
@@ -14,22 +16,28 @@ import { eventHub } from '../core/event-hub.js';
 import { rendererDir } from '../core/paths.js';
 import { contentSecurityPolicy } from '../core/security/csp.js';
 import { createHandlers } from '../core/services.js';
-import { checkAccess, tokenCookie } from './access.js';
+import { UserChoices } from '../core/user-choices.js';
+import { checkAccess, sessionCookie, signInParam } from './access.js';
+import { SignInBook, type MintOptions } from './sign-in.js';
 import { contentTypeOf, resolveStatic } from '../core/static-files.js';
 
 export interface ServeOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
-  token?: string;
   staticRoot?: string;
 }
 
 export interface RunningServer {
-  url: string;
+  /** http://127.0.0.1:PORT, with no credential in it. */
+  origin: string;
   port: number;
-  token: string;
+  /** A link that signs one browser in, once (see sign-in.ts). */
+  signInUrl(options?: MintOptions): string;
   close(): Promise<void>;
 }
+
+/** Largest WebSocket message accepted; larger ones close the socket (code 1009). */
+export const maxMessageBytes = 1 << 20;
 
 const securityHeaders = {
   'Content-Security-Policy': contentSecurityPolicy,
@@ -42,7 +50,9 @@ const securityHeaders = {
 
 function refuse(response: http.ServerResponse, status: number, reason: string): void {
   response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', ...securityHeaders });
-  response.end(`Refused: ${reason}. Open the URL that \`plumb serve\` printed.\n`);
+  response.end(
+    `Refused: ${reason}. Open the newest link that \`plumb serve\` printed (it prints a new one each time one is used).\n`,
+  );
 }
 
 function isCallMessage(value: unknown): value is CallMessage {
@@ -50,7 +60,10 @@ function isCallMessage(value: unknown): value is CallMessage {
   return !!m && m.type === 'call' && Number.isSafeInteger(m.id) && typeof m.name === 'string';
 }
 
-function serveConnection(socket: WebSocket): void {
+function serveConnection(socket: WebSocket, choices: UserChoices): void {
+  // A malformed frame (bad UTF-8, RSV bits, an unmasked frame, a bad close code, too large) makes
+  // ws emit 'error' and close the socket; without a listener that error would end the process.
+  socket.on('error', () => undefined);
   const send = (message: ServerMessage) => {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
   };
@@ -58,7 +71,7 @@ function serveConnection(socket: WebSocket): void {
   // Every page hears every run, so a reloaded page can follow one it did not start.
   const unsubscribe = eventHub.subscribe(context);
   socket.on('close', unsubscribe);
-  const dispatcher = createDispatcher(createHandlers('web'));
+  const dispatcher = createDispatcher(createHandlers('web', {}, choices));
   socket.on('message', (data, isBinary) => {
     let message: unknown;
     try {
@@ -79,12 +92,13 @@ function serveConnection(socket: WebSocket): void {
 }
 
 export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
-  const token = options.token ?? randomBytes(24).toString('base64url');
   const staticRoot = options.staticRoot ?? rendererDir();
+  // One set of choices per signed-in browser: its tabs and reloads share what the user chose.
+  const book = new SignInBook(() => new UserChoices());
   let port = 0;
 
-  const server = http.createServer((request, response) => {
-    const decision = checkAccess(
+  const handleRequest = (request: http.IncomingMessage, response: http.ServerResponse) => {
+    const access = checkAccess(
       {
         host: request.headers.host,
         origin: request.headers.origin,
@@ -92,49 +106,73 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
         cookie: request.headers.cookie,
       },
       port,
-      token,
     );
-    if (!decision.ok) return refuse(response, decision.status, decision.reason);
+    if (!access.ok) return refuse(response, access.status, access.reason);
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return refuse(response, 403, 'method not allowed');
-    const urlPath = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
-    resolveStatic(staticRoot, urlPath).then(
+    if (access.code !== undefined && request.method === 'GET') {
+      const session = book.redeem(access.code);
+      if (session === undefined && !book.session(access.session)) {
+        return refuse(response, 403, 'this sign-in link was used already or has expired');
+      }
+      // Off the address bar (and out of what a reload would send) as soon as it is used.
+      const headers: Record<string, string> = { Location: '/', ...securityHeaders };
+      if (session !== undefined) {
+        headers['Set-Cookie'] = `${sessionCookie}=${session}; HttpOnly; SameSite=Strict; Path=/`;
+      }
+      response.writeHead(303, headers);
+      return response.end();
+    }
+    if (!book.session(access.session)) {
+      return refuse(response, 403, 'not signed in');
+    }
+    resolveStatic(staticRoot, access.pathname).then(
       (file) => {
         if (!file) return refuse(response, 404, 'no such file');
-        const headers: Record<string, string> = {
-          'Content-Type': contentTypeOf(file),
-          ...securityHeaders,
-        };
-        if (decision.tokenFromQuery) {
-          headers['Set-Cookie'] = `${tokenCookie}=${token}; HttpOnly; SameSite=Strict; Path=/`;
-        }
-        response.writeHead(200, headers);
+        response.writeHead(200, { 'Content-Type': contentTypeOf(file), ...securityHeaders });
         if (request.method === 'HEAD') return response.end();
-        createReadStream(file).pipe(response);
+        createReadStream(file)
+          .on('error', () => response.destroy())
+          .pipe(response);
       },
       () => refuse(response, 500, 'could not read the file'),
     );
-  });
+  };
 
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
-  server.on('upgrade', (request, socket, head) => {
-    const decision = checkAccess(
-      // Browsers always send Origin on a WebSocket; a missing one is not a page we served.
-      {
-        host: request.headers.host,
-        origin: request.headers.origin ?? 'null',
-        url: request.url ?? '/',
-        cookie: request.headers.cookie,
-      },
-      port,
-      token,
-    );
-    const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
-    if (!decision.ok || path !== '/ws') {
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
-      return;
+  const server = http.createServer((request, response) => {
+    response.on('error', () => undefined);
+    try {
+      handleRequest(request, response);
+    } catch {
+      response.destroy();
     }
-    sockets.handleUpgrade(request, socket, head, (ws) => serveConnection(ws));
+  });
+  // Requests Node cannot even parse: drop the connection (never an uncaught error).
+  server.on('clientError', (_error, socket) => socket.destroy());
+
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes });
+  server.on('upgrade', (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    try {
+      const access = checkAccess(
+        // Browsers always send Origin on a WebSocket; a missing one is not a page we served.
+        {
+          host: request.headers.host,
+          origin: request.headers.origin ?? 'null',
+          url: request.url ?? '/',
+          cookie: request.headers.cookie,
+        },
+        port,
+      );
+      const choices = access.ok ? book.session(access.session) : undefined;
+      if (!access.ok || !choices || access.pathname !== '/ws') {
+        socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+        return;
+      }
+      sockets.handleUpgrade(request, socket, head, (ws) => serveConnection(ws, choices));
+    } catch {
+      socket.destroy();
+    }
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -142,11 +180,12 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   port = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
 
   return {
-    url: `http://127.0.0.1:${port}/?token=${token}`,
+    origin,
     port,
-    token,
+    signInUrl: (mint) => `${origin}/?${signInParam}=${book.mint(mint)}`,
     close: () =>
       new Promise<void>((resolve) => {
         for (const client of sockets.clients) client.terminate();

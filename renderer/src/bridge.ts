@@ -13,8 +13,8 @@ declare global {
 const reconnectDelayMs = 1000;
 
 export function createWebBridge(location: Location): PlumbBridge {
-  const token = new URLSearchParams(location.search).get('token') ?? '';
-  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?token=${encodeURIComponent(token)}`;
+  // The session cookie the sign-in link set goes with the socket; the URL carries no secret.
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
   const pending = new Map<number, (reply: Reply) => void>();
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   let nextId = 1;

@@ -87,7 +87,7 @@ after(async () => {
 });
 
 async function openPlanner(problems: string[]): Promise<Page> {
-  const page = await openAppPage(browser!, server.url, {
+  const page = await openAppPage(browser!, server, {
     hash: '#/planner',
     viewport: { width: 1360, height: 1000 },
     problems,

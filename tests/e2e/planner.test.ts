@@ -63,7 +63,7 @@ test(
   { skip: noChromium },
   async () => {
     const problems: string[] = [];
-    const page = await openAppPage(browser!, server.url, {
+    const page = await openAppPage(browser!, server, {
       hash: '#/planner',
       viewport: { width: 1360, height: 1000 },
       problems,

@@ -3,7 +3,6 @@
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -11,6 +10,7 @@ import type { Browser } from 'playwright-core';
 import WebSocket from 'ws';
 import { chromiumMissingReason, launchChromium } from '../helpers/chromium.js';
 import { repoRoot, startServe } from '../helpers/cli.js';
+import { cookieOf, openContractSocket, rawGet as rawGetFrom, signIn } from '../helpers/web.js';
 
 let server: Awaited<ReturnType<typeof startServe>>;
 let browser: Browser | undefined;
@@ -32,27 +32,8 @@ after(async () => {
   assert.equal(code, 0, 'plumb serve exits cleanly on SIGTERM');
 });
 
-/** A raw HTTP GET, so Host and Origin can be forged the way a hostile page or rebinding would. */
-function rawGet(
-  urlPath: string,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = http.get(
-      {
-        host: '127.0.0.1',
-        port: Number(server.url.port),
-        path: urlPath,
-        headers: { host: server.url.host, ...headers },
-      },
-      (response) => {
-        let body = '';
-        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      },
-    );
-    request.on('error', reject);
-  });
+function rawGet(urlPath: string, headers: Record<string, string> = {}) {
+  return rawGetFrom(server, urlPath, headers);
 }
 
 function wsOutcome(query: string, headers: Record<string, string>): Promise<'open' | number> {
@@ -67,72 +48,83 @@ function wsOutcome(query: string, headers: Record<string, string>): Promise<'ope
   });
 }
 
-test('listens on 127.0.0.1 only, with a long random token in the URL', () => {
+test('listens on 127.0.0.1 only, and prints a sign-in link with a long random code', () => {
   assert.equal(server.url.hostname, '127.0.0.1');
-  assert.ok((server.url.searchParams.get('token') ?? '').length >= 24);
+  assert.ok((server.url.searchParams.get('code') ?? '').length >= 24);
+  assert.equal([...server.url.searchParams.keys()].join(), 'code');
 });
 
-test('HTTP without the token, with a wrong one, or with a foreign Host or Origin is refused', async () => {
-  const token = server.url.searchParams.get('token')!;
-  assert.equal((await rawGet(`/?token=${token}`)).status, 200);
+test('a sign-in link works once: it sets the session cookie and sends the browser to a clean URL', async () => {
+  const link = await server.nextUrl();
+  const first = await rawGet(`/?code=${link.searchParams.get('code')}`);
+  assert.equal(first.status, 303);
+  assert.equal(first.headers.location, '/');
+  const setCookie = first.headers['set-cookie']?.[0] ?? '';
+  assert.match(setCookie, /^plumb_session=[\w-]{24,}; HttpOnly; SameSite=Strict; Path=\/$/);
+  assert.doesNotMatch(setCookie, /Max-Age|Expires/, 'a session cookie, gone with the browser');
+  const cookie = cookieOf(first)!;
+  assert.equal((await rawGet('/', { cookie })).status, 200);
+
+  const again = await rawGet(`/?code=${link.searchParams.get('code')}`);
+  assert.equal(again.status, 403, 'a used link is worthless');
+  assert.match(again.body, /used already or has expired/);
+  assert.equal(cookieOf(again), undefined);
+  // serve printed the next link for another browser, and it is a different code.
+  const next = await server.nextUrl();
+  assert.notEqual(next.searchParams.get('code'), link.searchParams.get('code'));
+  assert.equal((await rawGet(`${next.pathname}${next.search}`)).status, 303);
+  assert.match(server.output(), /A browser signed in\. To sign in another, open http/);
+});
+
+test('HTTP without a session, with a made-up one, or with a foreign Host or Origin is refused', async () => {
+  const cookie = await signIn(server);
+  assert.equal((await rawGet('/', { cookie })).status, 200);
   assert.equal((await rawGet('/')).status, 403);
-  assert.equal((await rawGet('/?token=not-the-token')).status, 403);
-  assert.equal((await rawGet(`/?token=${token}`, { host: 'evil.example' })).status, 403);
-  assert.equal((await rawGet(`/?token=${token}`, { origin: 'http://evil.example' })).status, 403);
+  assert.equal((await rawGet('/', { cookie: 'plumb_session=not-a-session' })).status, 403);
+  assert.equal((await rawGet('/?code=not-a-code')).status, 403);
+  assert.equal((await rawGet('/', { cookie, host: 'evil.example' })).status, 403);
+  assert.equal((await rawGet('/', { cookie, origin: 'http://evil.example' })).status, 403);
 });
 
 test('static files are served only from the renderer build', async () => {
-  const token = server.url.searchParams.get('token')!;
+  const cookie = await signIn(server);
   for (const attempt of [
     '/../package.json',
     '/%2e%2e/package.json',
     '/..%2f..%2fpackage.json',
     '/%2e%2e%2f%2e%2e%2fetc%2fpasswd',
   ]) {
-    const response = await rawGet(`${attempt}?token=${token}`);
+    const response = await rawGet(attempt, { cookie });
     assert.notEqual(response.status, 200, attempt);
     assert.doesNotMatch(response.body, /"name": "plumb"|root:/, attempt);
   }
 });
 
-test('the WebSocket needs the token and our Origin', async () => {
-  const token = server.url.searchParams.get('token')!;
+test('the WebSocket needs a session and our Origin; a sign-in code is not a session', async () => {
+  const cookie = await signIn(server);
   const origin = `http://${server.url.host}`;
-  assert.equal(await wsOutcome(`?token=${token}`, { origin }), 'open');
+  assert.equal(await wsOutcome('', { origin, cookie }), 'open');
   assert.equal(await wsOutcome('', { origin }), 403);
-  assert.equal(await wsOutcome('?token=wrong', { origin }), 403);
-  assert.equal(await wsOutcome(`?token=${token}`, { origin: 'http://evil.example' }), 403);
-  assert.equal(await wsOutcome(`?token=${token}`, {}), 403);
+  assert.equal(await wsOutcome('', { origin, cookie: 'plumb_session=wrong' }), 403);
+  const unused = await server.nextUrl();
+  assert.equal(await wsOutcome(unused.search, { origin }), 403);
+  assert.equal((await rawGet(`/${unused.search}`)).status, 303, 'and it was not spent there');
+  assert.equal(await wsOutcome('', { origin: 'http://evil.example', cookie }), 403);
+  assert.equal(await wsOutcome('', { cookie }), 403);
 });
 
 test('a contract call round-trips over the WebSocket, and bad input comes back as EINVAL', async () => {
-  const token = server.url.searchParams.get('token')!;
-  const socket = new WebSocket(`ws://${server.url.host}/ws?token=${token}`, {
-    origin: `http://${server.url.host}`,
-  });
-  await new Promise((resolve) => socket.once('open', resolve));
-  const replies: Record<
-    number,
-    { ok: boolean; value?: { path: string }; error?: { code: string } }
-  > = {};
-  const done = new Promise<void>((resolve) =>
-    socket.on('message', (data: Buffer) => {
-      const message = JSON.parse(data.toString()) as { id: number; ok: boolean };
-      replies[message.id] = message;
-      if (Object.keys(replies).length === 3) resolve();
-    }),
-  );
-  socket.send(
-    JSON.stringify({ type: 'call', id: 1, name: 'volume.info', input: { path: folder } }),
-  );
-  socket.send(JSON.stringify({ type: 'call', id: 2, name: 'volume.info', input: { path: 12 } }));
-  socket.send(JSON.stringify({ type: 'call', id: 3, name: 'no.such.op', input: {} }));
-  await done;
+  const socket = await openContractSocket(server, await signIn(server));
+  const [info, bad, unknown] = await Promise.all([
+    socket.call('volume.info', { path: folder }),
+    socket.call('volume.info', { path: 12 }),
+    socket.call('no.such.op', {}),
+  ]);
   socket.close();
-  assert.equal(replies[1]!.ok, true);
-  assert.equal(replies[1]!.value!.path, folder);
-  assert.equal(replies[2]!.error!.code, 'EINVAL');
-  assert.equal(replies[3]!.error!.code, 'EUNKNOWNOP');
+  assert.equal(info.ok, true);
+  assert.equal((info.value as { path: string }).path, folder);
+  assert.equal(bad.error!.code, 'EINVAL');
+  assert.equal(unknown.error!.code, 'EUNKNOWNOP');
 });
 
 test(
@@ -148,7 +140,8 @@ test(
           problems.push(message.text());
       });
       page.on('pageerror', (error) => problems.push(error.message));
-      await page.goto(server.url.href);
+      await page.goto((await server.nextUrl()).href);
+      assert.equal(new URL(page.url()).search, '', 'the code is gone from the address bar');
       await page.getByRole('heading', { name: 'Where should Plumb look?' }).waitFor();
       await page.getByLabel('Folder path').fill(folder);
       await page.keyboard.press('Enter');
@@ -173,13 +166,13 @@ test(
 );
 
 test(
-  'the page keeps working after a reload: the token cookie covers assets and the socket',
+  'the page keeps working after a reload: the session cookie covers assets and the socket',
   { skip: noChromium },
   async () => {
     const page = await browser!.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(server.url.href);
+    await page.goto((await server.nextUrl()).href);
     await page.reload();
     await page.getByLabel('Folder path').fill(folder);
     await page.getByRole('button', { name: 'Inspect' }).click();

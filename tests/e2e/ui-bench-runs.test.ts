@@ -13,7 +13,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
-import { repoRoot, startServe } from '../helpers/cli.js';
+import { repoRoot, startServe, type ServeProcess } from '../helpers/cli.js';
 import {
   loopSkipReason,
   mountLoopFs,
@@ -65,9 +65,9 @@ function newFolder(name: string): string {
 function openPage(
   colorScheme: 'light' | 'dark',
   hash = '#/bench',
-  url = server.url,
+  from: ServeProcess = server,
 ): Promise<Page> {
-  return openAppPage(browser!, url, { colorScheme, hash, problems });
+  return openAppPage(browser!, from, { colorScheme, hash, problems });
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
@@ -319,7 +319,7 @@ test(
       throttle = createWriteThrottle(fs.device!, 40e6);
       const lowered = throttle.lowerAfter(cliffBytes, 8e6);
       serving = await startServe([], { cgroupProcsFile: throttle.procsFile });
-      const page = await openPage('dark', '#/bench', serving.url);
+      const page = await openPage('dark', '#/bench', serving);
       await setUp(page, fs.dir, 'Sustained write');
       await page.getByLabel('Write in all').fill('240MB');
       await page.getByLabel('Time the recovery after a cliff').uncheck();

@@ -39,7 +39,7 @@ after(async () => {
 });
 
 function openPage(colorScheme: 'light' | 'dark', hash: string): Promise<Page> {
-  return openAppPage(browser!, server.url, { colorScheme, hash, problems });
+  return openAppPage(browser!, server, { colorScheme, hash, problems });
 }
 
 async function shoot(page: Page, name: string): Promise<void> {

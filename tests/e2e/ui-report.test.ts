@@ -34,7 +34,7 @@ const problems: string[] = [];
 
 function openPage(hash: string): Promise<Page> {
   const viewport = { width: 1280, height: 900 };
-  return openAppPage(browser, server.url, { hash, viewport, problems, warnings: false });
+  return openAppPage(browser, server, { hash, viewport, problems, warnings: false });
 }
 
 /** Clicks the button and returns the downloaded file's name and path. */

@@ -73,7 +73,7 @@ function dropPageCache(): void {
 
 /** The Space view in Chromium, its console errors collected in `problems`. */
 function openSpacePage(problems: string[]) {
-  return openAppPage(browser!, server!.url, {
+  return openAppPage(browser!, server!, {
     hash: '#/space',
     viewport: { width: 1280, height: 860 },
     problems,

@@ -83,7 +83,7 @@ function makeZeroFilled(file: string): void {
 }
 
 async function openPage(colorScheme: 'light' | 'dark'): Promise<Page> {
-  const page = await openAppPage(browser!, server.url, {
+  const page = await openAppPage(browser!, server, {
     colorScheme,
     hash: '#/space',
     viewport: { width: 1280, height: 860 },

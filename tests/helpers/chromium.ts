@@ -49,12 +49,16 @@ export interface AppPageOptions {
   warnings?: boolean;
 }
 
-/** A new page of the app served at `url`, with its errors collected for the test to check. */
+/**
+ * A new page of the app that `server` runs, signed in with a fresh one-time link (each page is
+ * its own browser context, with its own cookies), its errors collected for the test to check.
+ */
 export async function openAppPage(
   browser: Browser,
-  url: URL,
+  server: { nextUrl(): Promise<URL> },
   options: AppPageOptions,
 ): Promise<Page> {
+  const url = await server.nextUrl();
   const { problems, warnings = true } = options;
   const page = await browser.newPage({
     viewport: options.viewport ?? { width: 1280, height: 800 },

@@ -25,15 +25,35 @@ export function runPlumb(
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** A running `plumb serve`, as its tests see it. */
+export interface ServeProcess {
+  /** The first sign-in link it printed (host and port are those of every link). */
+  url: URL;
+  /**
+   * A sign-in link not handed out before: each works once, and serve prints the next one when one
+   * is used, so this waits for it.
+   */
+  nextUrl(): Promise<URL>;
+  /** Everything printed so far (stdout and stderr). */
+  output(): string;
+  /** The exit code once it exited (undefined while it runs). */
+  exitCode(): number | null | undefined;
+  stop(): Promise<number | null>;
+}
+
 /**
- * Starts `plumb serve` and resolves with its URL once it has printed it. With `cgroupProcsFile`
+ * Starts `plumb serve` and resolves once it has printed its sign-in link. With `cgroupProcsFile`
  * the server joins that cgroup before it starts (a throttled disk's writer must be inside it).
  */
 export async function startServe(
   args: string[] = [],
-  options: { cgroupProcsFile?: string } = {},
-): Promise<{ url: URL; stop: () => Promise<number | null> }> {
+  options: { cgroupProcsFile?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<ServeProcess> {
   const command = [plumbBin, 'serve', ...args];
+  const spawnOptions = {
+    stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
+  };
   const child = options.cgroupProcsFile
     ? spawn(
         'sh',
@@ -43,33 +63,50 @@ export async function startServe(
           process.execPath,
           ...command,
         ],
-        {
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
+        spawnOptions,
       )
-    : spawn(process.execPath, command, { stdio: ['ignore', 'pipe', 'pipe'] });
+    : spawn(process.execPath, command, spawnOptions);
   let output = '';
-  const url = await new Promise<URL>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`plumb serve printed no URL: ${output}`)),
-      15_000,
-    );
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(new URL(match[1]!));
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`plumb serve exited (${code}): ${output}`)));
+  let exited: number | null | undefined;
+  const links: URL[] = [];
+  let handedOut = 0;
+  let wake: () => void = () => undefined;
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString();
+    const found = [...output.matchAll(/http:\/\/127\.0\.0\.1:\d+\/\?code=[\w-]+/g)];
+    for (const match of found.slice(links.length)) links.push(new URL(match[0]));
+    wake();
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  child.on('exit', (code) => {
+    exited = code;
+    wake();
   });
+  const waitForLink = async (index: number): Promise<URL> => {
+    const deadline = Date.now() + 15_000;
+    while (links.length <= index) {
+      if (exited !== undefined) throw new Error(`plumb serve exited (${exited}): ${output}`);
+      if (Date.now() > deadline) throw new Error(`plumb serve printed no new link: ${output}`);
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, 200);
+      });
+    }
+    return links[index]!;
+  };
+  const url = await waitForLink(0);
   const stop = () =>
     new Promise<number | null>((resolve) => {
+      if (exited !== undefined) return resolve(exited);
       child.once('exit', (code) => resolve(code));
       child.kill('SIGTERM');
     });
-  return { url, stop };
+  return {
+    url,
+    nextUrl: () => waitForLink(handedOut++),
+    output: () => output,
+    exitCode: () => exited,
+    stop,
+  };
 }

@@ -15,6 +15,8 @@ import { holeFile } from '../helpers/space-files.js';
 const dispatcher = createDispatcher(createHandlers('web'));
 const root = mkdtempSync(path.join(tmpdir(), 'plumb-sparse-list-'));
 after(() => rmSync(root, { recursive: true, force: true }));
+// As the UI does when the user submits the folder: listings run only inside chosen paths.
+await dispatcher.call('session.choosePath', { path: root }, { emit: () => undefined });
 
 const sparseFile = (file: string) => holeFile(file, 4 << 20);
 

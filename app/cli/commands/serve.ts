@@ -3,6 +3,9 @@ import { openInBrowser } from '../open-browser.js';
 import { parseCommandArgs } from '../args.js';
 import { exitCode, UsageError, type Command } from '../command.js';
 
+/** How long the link handed to the browser launcher stays good (it is also spent on first use). */
+export const openLinkLifetimeMs = 60_000;
+
 export const serveCommand: Command = {
   name: 'serve',
   usage: 'plumb serve [--port N] [--open]',
@@ -25,8 +28,15 @@ export const serveCommand: Command = {
       throw new UsageError(`--port must be a whole number from 0 to 65535, not "${values.port}".`);
     }
     const server = await serve({ port });
-    io.stdout.write(`Plumb is running at ${server.url}\nPress Ctrl-C to stop.\n`);
-    if (values.open) openInBrowser(server.url, io.stderr);
+    // Each printed link signs in one browser once; when it is used, the next one is printed.
+    const nextLink = (): string => server.signInUrl({ onUsed: printNextLink });
+    const printNextLink = () =>
+      io.stdout.write(`A browser signed in. To sign in another, open ${nextLink()}\n`);
+    io.stdout.write(`Plumb is running at ${nextLink()}\nPress Ctrl-C to stop.\n`);
+    // The launcher's command line is visible to every local user (ps), so it gets a link of its
+    // own that works once and only for a minute.
+    if (values.open)
+      openInBrowser(server.signInUrl({ expiresInMs: openLinkLifetimeMs }), io.stderr);
     await new Promise<void>((resolve) =>
       io.signal.addEventListener('abort', () => resolve(), { once: true }),
     );

@@ -98,10 +98,12 @@ export function benchHandlers(
               scale: input.scale,
               totalBytes: input.totalBytes,
               keepFiles: input.keepFiles,
-              reserve:
-                input.reserveBytes === undefined
-                  ? undefined
-                  : { ...defaultReserve, minBytes: input.reserveBytes, fraction: 0 },
+              // From a page or window the guard can only be raised, never lowered or switched
+              // off: a lower reserve is the CLI's `--reserve`, typed by the user on the spot.
+              reserve: {
+                ...defaultReserve,
+                minBytes: Math.max(defaultReserve.minBytes, input.reserveBytes ?? 0),
+              },
               pairedWith: input.pairedWith,
               direction: input.direction,
             },

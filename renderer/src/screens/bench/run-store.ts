@@ -92,6 +92,10 @@ export class RunStore {
     this.early = [];
     try {
       const startedAtMs = Date.now();
+      // Pressing Start confirms the folders shown: the server runs only on folders so chosen.
+      await this.client.call('session.choosePath', { path: request.path });
+      if (request.pairedWith !== undefined)
+        await this.client.call('session.choosePath', { path: request.pairedWith });
       const { runId } = await this.client.call('bench.start', request);
       let live = newLiveRun(runId, plan?.name ?? 'read-folder', request.path);
       for (const event of this.early) live = applyBenchEvent(live, event);

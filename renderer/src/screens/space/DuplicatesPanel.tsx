@@ -85,6 +85,8 @@ export function DuplicatesPanel({
     setApplyError(null);
     setScan({ kind: 'scanning', path, scanId: null, progress: null });
     try {
+      // The folder typed and submitted here is the one the server lets this session scan.
+      await client.call('session.choosePath', { path });
       const { scanId } = await client.call('space.scan', { path });
       scanIdRef.current = scanId;
       setScan((s) => (s.kind === 'scanning' ? { ...s, scanId } : s));

@@ -68,6 +68,7 @@ export function SparsePanel({ client, about }: { client: PlumbClient; about: App
       setList(next);
     };
     try {
+      await client.call('session.choosePath', { path });
       const files = await client.call('space.sparse.list', { path, listId });
       settle({ kind: 'done', path, files });
     } catch (error) {
@@ -259,6 +260,7 @@ function CreateForm({ client, onDone }: { client: PlumbClient; onDone: () => voi
     setBusy(true);
     setError(null);
     try {
+      await client.call('session.choosePath', { path: path.trim() });
       const file = await client.call('space.sparse.create', { path: path.trim(), bytes });
       setText(
         `Created ${file.path}: ${formatBytes(file.logicalBytes)} long, ${formatBytes(file.allocatedBytes)} on disk.`,
@@ -328,6 +330,7 @@ function PunchForm({
     setBusy(true);
     setError(null);
     try {
+      await client.call('session.choosePath', { path: path.trim() });
       const report = await client.call('space.sparse.punch', { path: path.trim(), apply });
       if (apply) {
         setText(
@@ -433,6 +436,8 @@ function CopyForm({
     setBusy(true);
     setError(null);
     try {
+      await client.call('session.choosePath', { path: from.trim() });
+      await client.call('session.choosePath', { path: to.trim() });
       const copy = await client.call('space.sparse.copy', { from: from.trim(), to: to.trim() });
       setText(
         `Copied to ${copy.path}: ${formatBytes(copy.logicalBytes)} long, ${formatBytes(copy.allocatedBytes)} on disk.`,

@@ -1,0 +1,144 @@
+/**
+ * What the user chose in this session's UI: the folders and files they picked or typed, and the
+ * dry runs they were shown. The contract's handlers are wrapped here, once, for every front door
+ * (Electron and the browser alike): operations that read a whole tree or change files act only
+ * inside a chosen path, and the destructive ones only after the review the UI shows. Holding the
+ * web token (or a page's socket) is then no longer a key to every file the process can reach.
+ */
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { PlumbError } from '../contract/errors.js';
+import type { Handlers } from './dispatch.js';
+
+/**
+ * The real path of `target`, or, for a path not made yet, the real path of its nearest existing
+ * folder with the rest appended: a symbolic link cannot carry a chosen path somewhere else.
+ */
+export async function resolveForChoice(target: string): Promise<string> {
+  const absolute = path.resolve(target);
+  const missing: string[] = [];
+  for (let at = absolute; ; at = path.dirname(at)) {
+    try {
+      return path.join(await realpath(at), ...missing.reverse());
+    } catch {
+      if (path.dirname(at) === at) return absolute;
+      missing.push(path.basename(at));
+    }
+  }
+}
+
+function isInside(folder: string, target: string): boolean {
+  const relative = path.relative(folder, target);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+export class UserChoices {
+  private readonly chosen = new Set<string>();
+  private readonly reviewed = new Set<string>();
+
+  /** Records a path the user chose; returns it resolved. */
+  async choose(target: string): Promise<string> {
+    const resolved = await resolveForChoice(target);
+    this.chosen.add(resolved);
+    return resolved;
+  }
+
+  /** Throws ENOTCHOSEN unless `target` is a chosen path or inside one. */
+  async requireChosen(target: string): Promise<void> {
+    const resolved = await resolveForChoice(target);
+    for (const folder of this.chosen) if (isInside(folder, resolved)) return;
+    throw new PlumbError(
+      'ENOTCHOSEN',
+      `${target} was not chosen in this window: choose or type it in Plumb, then try again.`,
+    );
+  }
+
+  /** Notes that the user was shown the dry run of `action`. */
+  reviewedNow(action: string): void {
+    this.reviewed.add(action);
+  }
+
+  /** Uses up the review of `action`; throws ENOTREVIEWED when there was none. */
+  takeReview(action: string): void {
+    if (!this.reviewed.delete(action)) {
+      throw new PlumbError(
+        'ENOTREVIEWED',
+        'Nothing was changed: review the dry run and confirm it in Plumb before applying.',
+      );
+    }
+  }
+}
+
+/** The operations wrapped here; a test checks every operation taking a path is among them. */
+export const guardedOperations = [
+  'session.choosePath',
+  'dialog.chooseFolder',
+  'space.scan',
+  'space.dedupe',
+  'space.sparse.list',
+  'space.sparse.create',
+  'space.sparse.punch',
+  'space.sparse.copy',
+  'bench.start',
+] as const;
+type Guarded = (typeof guardedOperations)[number];
+
+/**
+ * The handlers with every path checked against `choices`. Operations that only report facts about
+ * a volume (`volume.info`, `volumes.list`) or touch Plumb's own data folder are left as they are.
+ */
+export function guardHandlers(
+  handlers: Omit<Handlers, 'session.choosePath'>,
+  choices: UserChoices,
+): Handlers {
+  const guarded: Pick<Handlers, Guarded> = {
+    'session.choosePath': async ({ path: target }) => ({ path: await choices.choose(target) }),
+    // The system picker is the user's own gesture, so what it returns counts as chosen.
+    'dialog.chooseFolder': async (input, context) => {
+      const picked = await handlers['dialog.chooseFolder'](input, context);
+      if (picked.path !== null) await choices.choose(picked.path);
+      return picked;
+    },
+    'space.scan': async (input, context) => {
+      await choices.requireChosen(input.path);
+      return handlers['space.scan'](input, context);
+    },
+    'space.dedupe': async (input, context) => {
+      const scan = await handlers['space.result']({ scanId: input.scanId }, context);
+      // An unknown scan is left to the handler, whose error says what to do.
+      if (scan) await choices.requireChosen(scan.root);
+      const action = `dedupe ${input.scanId} ${input.groupIds ? [...input.groupIds].sort().join(',') : '*'}`;
+      if (input.apply) choices.takeReview(action);
+      const report = await handlers['space.dedupe'](input, context);
+      if (!input.apply) choices.reviewedNow(action);
+      return report;
+    },
+    'space.sparse.list': async (input, context) => {
+      await choices.requireChosen(input.path);
+      return handlers['space.sparse.list'](input, context);
+    },
+    'space.sparse.create': async (input, context) => {
+      await choices.requireChosen(input.path);
+      return handlers['space.sparse.create'](input, context);
+    },
+    'space.sparse.punch': async (input, context) => {
+      await choices.requireChosen(input.path);
+      const action = `punch ${await resolveForChoice(input.path)}`;
+      if (input.apply) choices.takeReview(action);
+      const report = await handlers['space.sparse.punch'](input, context);
+      if (!input.apply) choices.reviewedNow(action);
+      return report;
+    },
+    'space.sparse.copy': async (input, context) => {
+      await choices.requireChosen(input.from);
+      await choices.requireChosen(input.to);
+      return handlers['space.sparse.copy'](input, context);
+    },
+    'bench.start': async (input, context) => {
+      await choices.requireChosen(input.path);
+      if (input.pairedWith !== undefined) await choices.requireChosen(input.pairedWith);
+      return handlers['bench.start'](input, context);
+    },
+  };
+  return { ...handlers, ...guarded };
+}
