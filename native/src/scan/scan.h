@@ -2,7 +2,7 @@
 // → how the file system stores each copy → groups with what cloning would really free.
 //
 // The addon's scanFolder runs it for every front door (the app, `plumb serve`, and
-// `node bin/plumb.js`); common/scan_js.cc turns the Result into the contract's object.
+// `node bin/plumb.js`); napi/scan_js.cc turns the Result into the contract's object.
 //
 // No N-API here: scan/ is plain C++ over the per-OS backends (walk.h, content_hash.h, space.h).
 #pragma once
