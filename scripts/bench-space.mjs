@@ -49,7 +49,8 @@ function fileSizes(count, total, seed = 12345) {
     Math.exp(Math.log(1e3) + random() * Math.log(16e3)),
   );
   const scale = total / raw.reduce((a, b) => a + b, 0);
-  return raw.map((s) => Math.max(1, Math.round(s * scale)));
+  // At least the 4-byte stamp that keeps slices apart (a million files in 1 GB go below it).
+  return raw.map((s) => Math.max(4, Math.round(s * scale)));
 }
 
 function buildTree(dir) {
