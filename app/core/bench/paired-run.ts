@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { PairedPlan, ResultDocument } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
 import { interfaceCeilingForBus } from '../analysis/interface-ceiling.js';
-import { formatBytes } from '../units.js';
+import { formatBytes } from '../../common/format.js';
 import type { BenchIO } from './bench-io.js';
 import { buildResult } from './build-result.js';
 import { pairedPlannedBytes, runPairedPlan, type PairedSide } from './paired.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { BenchEvent, PairedDirection, Plan, ResultDocument } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
 import { interfaceCeilingForBus, type InterfaceCeiling } from '../analysis/interface-ceiling.js';
-import { formatBytes } from '../units.js';
+import { formatBytes } from '../../common/format.js';
 import type { BenchIO } from './bench-io.js';
 import { buildResult } from './build-result.js';
 import { earlierDrops } from './earlier-drops.js';

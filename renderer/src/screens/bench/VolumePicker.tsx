@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { AppAbout } from '../../../../app/contract/app.js';
 import type { MountedVolume } from '../../../../app/contract/volumes.js';
 import type { PlumbClient } from '../../client.js';
-import { formatBytes } from '../../format.js';
+import { formatBytes } from '../../../../app/common/format.js';
 import { mountOf } from './estimates.js';
 import type { Target } from './TestSetup.js';
 
