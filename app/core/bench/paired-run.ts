@@ -10,7 +10,7 @@ import { pairedPlannedBytes, runPairedPlan, type PairedSide } from './paired.js'
 import { newResultId } from './results-store.js';
 import { RunContext } from './run-context.js';
 import { checkFolder, environment, finish, guardHint } from './run-shared.js';
-import type { PreparedRun, RunOptions } from './runner.js';
+import type { PreparedRun, RunOptions } from './run-options.js';
 import { defaultReserve, reserveBytes, writeAllowance } from './space-guard.js';
 import { createTestFolder, removeStaleTestFolders, removeTestFolder } from './test-folder.js';
 

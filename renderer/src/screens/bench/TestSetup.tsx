@@ -15,7 +15,6 @@ import type {
   StartBenchInput,
 } from '../../../../app/contract/bench.js';
 import type { AppAbout } from '../../../../app/contract/app.js';
-import type { VolumeInfo } from '../../../../app/contract/volume.js';
 import type { MountedVolume } from '../../../../app/contract/volumes.js';
 import type { PlumbClient } from '../../client.js';
 import { formatBytes, formatDuration } from '../../../../app/common/format.js';
@@ -30,12 +29,7 @@ import {
 } from './estimates.js';
 import { planFileText, planStory, readFolderStory, readPlanFile } from './plan-catalogue.js';
 import { PairedOptions } from './PairedOptions.js';
-import { VolumePicker } from './VolumePicker.js';
-
-export interface Target {
-  path: string;
-  info: VolumeInfo;
-}
+import { VolumePicker, type Target } from './VolumePicker.js';
 
 /** The test choice that reads a folder instead of running a plan. */
 const readFolderChoice = 'read-folder';
