@@ -1,5 +1,6 @@
 // Lint: typescript-eslint strict, plus the layering rules that keep the house livable:
-// the renderer never imports Node or app/ (types from app/contract only), core never imports Electron.
+// the renderer never imports Node or app/ (types from app/contract only, and app/common), core never
+// imports Electron, and app/common (pure formatting and units shared by all) imports nothing.
 import js from '@eslint/js';
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
@@ -64,9 +65,9 @@ export default tseslint.config(
               message: 'The renderer may import only types from app/contract.',
             },
             {
-              regex: String.raw`(^|/)app/(?!contract/)`,
+              regex: String.raw`(^|/)app/(?!contract/|common/)`,
               message:
-                'The renderer talks to Plumb through window.plumb only; it never imports app/.',
+                'The renderer talks to Plumb through window.plumb only; it never imports app/ (but app/common).',
             },
             { group: ['electron'], message: 'The renderer never imports Electron.' },
           ],
@@ -115,6 +116,32 @@ export default tseslint.config(
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    // VS Code's common/: every process may import it, so it imports nothing (no Node, zod, React).
+    files: ['app/common/**/*.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: String.raw`^(?!\./[^/]+$)`,
+              message:
+                'app/common imports nothing but its own files: no Node, no libraries, no app/.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['process', 'Buffer', 'window', 'document', 'require'].map((name) => ({
+          name,
+          message: 'app/common runs everywhere: no Node or browser globals.',
+        })),
       ],
     },
   },

@@ -5,7 +5,7 @@
       "dependencies": ["<!(node -p \"require('node-addon-api').targets\"):node_addon_api_except"],
       "defines": ["NAPI_VERSION=8"],
       "include_dirs": ["src"],
-      "sources": ["<!@(node sources.cjs common scan)"],
+      "sources": ["<!@(node sources.cjs napi engine scan)"],
       "conditions": [
         ["OS=='linux'", {
           "sources": ["<!@(node sources.cjs posix linux)"],

@@ -225,7 +225,7 @@ export interface PlumbNative {
   flushVolume(path: string): Promise<void>;
 }
 
-// ── Content hashing for duplicate detection (src/common/hash_files.cc) ──────────────────────
+// ── Content hashing for duplicate detection (src/napi/hash_files.cc) ──────────────────────
 
 export interface HashFilesOptions {
   /** Hash only the first and last `edgeBytes` of each file; 0 or absent: the whole file. */
@@ -255,7 +255,7 @@ export interface PlumbNative {
   hashBytes(data: Uint8Array): Buffer;
 }
 
-// ── Folder listing for the space scan's walk (src/common/walk_js.cc) ─────────────────────────
+// ── Folder listing for the space scan's walk (src/napi/walk_js.cc) ─────────────────────────
 
 /** One folder's entries as columns; entry i's numbers are `numbers[7 * i … 7 * i + 6]`. */
 export interface NativeFolderListing {
@@ -276,7 +276,7 @@ export interface PlumbNative {
   ): Promise<NativeFolderListing[]>;
 }
 
-// ── The whole space scan (src/scan/scan.cc, src/common/scan_js.cc) ──────────────────────────
+// ── The whole space scan (src/scan/scan.cc, src/napi/scan_js.cc) ──────────────────────────
 
 export interface NativeScanSettings {
   /** The folder; resolved against the working folder. */
@@ -291,19 +291,93 @@ export interface NativeScanSettings {
   sparsePaths?: boolean;
 }
 
+/** One copy in a group of identical files (the contract's DuplicateFile). */
+export interface NativeDuplicateFile {
+  path: string;
+  size: number;
+  ino: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  /** Names of this file the walk saw (hard links), counted once. */
+  links: number;
+  /** Bytes this copy would free as a clone of the keeper; null when the OS cannot tell. */
+  reclaimableBytes: number | null;
+  /** It already shares all its storage with the keeper; null when the OS cannot tell. */
+  alreadyClone: boolean | null;
+}
+
+/** Files with identical content (the contract's DuplicateGroup). */
+export interface NativeDuplicateGroup {
+  /** "<size>-<first 16 hex digits of the digest>" */
+  id: string;
+  size: number;
+  keeper: string;
+  files: NativeDuplicateFile[];
+  nominalBytes: number;
+  sharedBytes: number | null;
+  reclaimableBytes: number | null;
+  /** Why the figures are unknown or limited, for people. */
+  note: string | null;
+}
+
+/** What scanFolder resolves with (the contract's ScanResult, plus the sparse paths when asked). */
+export interface NativeScanResult {
+  scanId: string;
+  /** The folder, resolved. */
+  root: string;
+  fsType: string | null;
+  sharingSupported: boolean | null;
+  files: number;
+  bytes: number;
+  seconds: number;
+  stageSeconds: { walk: number; compare: number; hash: number; sharing: number };
+  skipped: {
+    symlinks: number;
+    otherVolumes: number;
+    extraHardLinks: number;
+    special: number;
+    excluded: number;
+    unreadable: number;
+  };
+  /** Largest reclaimable first, unknown after known. */
+  groups: NativeDuplicateGroup[];
+  totals: {
+    nominalBytes: number;
+    sharedBytes: number | null;
+    reclaimableBytes: number | null;
+    unknownGroups: number;
+  };
+  sparse: { files: number; logicalBytes: number; allocatedBytes: number };
+  /** With settings.sparsePaths: the files counted in `sparse`. */
+  sparsePaths?: string[];
+}
+
+/** A scan's progress, at each phase change and about every 100 ms (the contract's ScanProgress). */
+export interface NativeScanProgress {
+  scanId: string;
+  phase: 'walk' | 'compare' | 'hash' | 'sharing' | 'done';
+  files: number;
+  bytes: number;
+  bytesToHash: number;
+  bytesHashed: number;
+  seconds: number;
+  /** From the hashing rate so far; null until it can be estimated. */
+  secondsLeft: number | null;
+}
+
 export interface PlumbNative {
   /**
    * Walks the folder, finds identical files (size, head and tail digest, full digest) and asks the
-   * file system how each group's copies are stored: the contract's ScanResult. Rejects with `code`
-   * ENOENT, ENOTDIR, EACCES, ... (message for people), or ECANCELED within 100 ms of a cancel.
+   * file system how each group's copies are stored. Rejects with `code` ENOENT, ENOTDIR, EACCES,
+   * ... (message for people), or ECANCELED within 100 ms of a cancel.
    */
   scanFolder(
     settings: NativeScanSettings,
     options?: {
       cancel?: CancelHandle;
-      onProgress?: (progress: import('../app/contract/space.js').ScanProgress) => void;
+      onProgress?: (progress: NativeScanProgress) => void;
     },
-  ): Promise<import('../app/contract/space.js').ScanResult & { sparsePaths?: string[] }>;
+  ): Promise<NativeScanResult>;
 }
 
 /** Storage facts of one member of a group of identical files, as groupSharing takes them. */

@@ -4,6 +4,8 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   root: import.meta.dirname,
   base: './',
+  // The renderer imports app/common (pure formatting and units, shared with core) from outside root.
+  server: { fs: { allow: [import.meta.dirname, `${import.meta.dirname}/../app/common`] } },
   build: {
     outDir: '../dist/renderer',
     emptyOutDir: true,

@@ -1,6 +1,5 @@
-// Compiles (does not link) the Windows sources of the addon and of the front door executable
-// (scan/, front/, front/win/) with mingw-w64, so Windows code that cannot run here still has to
-// compile here. Used by .ci/run; the GitHub workflow builds it for real.
+// Compiles (does not link) the Windows sources of the addon (napi/, engine/, scan/, win/) with
+// mingw-w64, so Windows code that cannot run here still has to compile here. Used by .ci/run; the GitHub workflow builds it for real.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -13,14 +12,10 @@ const require = createRequire(import.meta.url);
 const addonApi = path.dirname(require.resolve('node-addon-api/package.json'));
 const nodeHeaders = process.env.NODE_HEADERS ?? '/usr/include/node';
 
-const sources = execFileSync(
-  process.execPath,
-  ['sources.cjs', 'common', 'scan', 'win', 'front', 'front/win'],
-  {
-    cwd: native,
-    encoding: 'utf8',
-  },
-)
+const sources = execFileSync(process.execPath, ['sources.cjs', 'napi', 'engine', 'scan', 'win'], {
+  cwd: native,
+  encoding: 'utf8',
+})
   .split(' ')
   .filter(Boolean);
 let failed = 0;

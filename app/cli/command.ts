@@ -1,3 +1,6 @@
+import { parseSize } from '../common/units.js';
+import { PlumbError } from '../contract/errors.js';
+
 /** A `plumb` sub-command: parses its own arguments and returns an exit code. */
 export interface Command {
   name: string;
@@ -21,4 +24,16 @@ export class UsageError extends Error {
     super(message);
     this.name = 'UsageError';
   }
+}
+
+/** A size on the command line ("512MB", "8GiB", "100"), or a usage error that shows the form. */
+export function sizeArgument(text: string): number {
+  const bytes = parseSize(text);
+  if (bytes === null) {
+    throw new PlumbError(
+      'EUSAGE',
+      `Cannot read the size "${text}": use a number with a unit, like 512MB or 8GiB.`,
+    );
+  }
+  return bytes;
 }

@@ -3,30 +3,19 @@
  * user describes, and the evaluation Plumb returns. Units: bytes, seconds, bytes/s, US dollars.
  */
 import { z } from 'zod';
-
-const sizeUnits: Record<string, number> = {
-  b: 1,
-  kb: 1e3,
-  mb: 1e6,
-  gb: 1e9,
-  tb: 1e12,
-  kib: 1024,
-  mib: 1024 ** 2,
-  gib: 1024 ** 3,
-  tib: 1024 ** 4,
-};
-const sizePattern = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|tb|kib|mib|gib|tib)\s*$/i;
+import { parseSize } from '../common/units.js';
 
 /** A byte count: a number of bytes, or text with a unit as drive makers write it ("100GB", "2TB"). */
 export const Size = z.union([
   z.number().nonnegative('must be 0 or more bytes'),
   z
     .string()
-    .regex(sizePattern, 'write a size with a unit, like "100GB" or "2TB"')
-    .transform((text) => {
-      const [, amount, unit] = sizePattern.exec(text)!;
-      return Math.round(Number(amount) * sizeUnits[unit!.toLowerCase()]!);
-    }),
+    // A unit is required here: a bare "100" in a scenario file is more likely a slip than bytes.
+    .refine(
+      (text) => /[a-z]\s*$/i.test(text) && parseSize(text) !== null,
+      'write a size with a unit, like "100GB" or "2TB"',
+    )
+    .transform((text) => parseSize(text)!),
 ]);
 
 /** Where a figure comes from: an article in the domain brief, a review, a datasheet, a listing. */

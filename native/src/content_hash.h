@@ -1,4 +1,4 @@
-// Content hashing for duplicate detection: a fast 128-bit hash (OS-blind, common/content_hash.cc)
+// Content hashing for duplicate detection: a fast 128-bit hash (OS-blind, engine/content_hash.cc)
 // and the per-OS reading it needs (posix/content_read.cc, win/content_read.cc).
 //
 // The hash is NOT cryptographic. It only sorts files into candidate groups; every duplicate is

@@ -1,4 +1,4 @@
-// The contract between the OS-blind I/O engines (common/) and the per-OS file backends
+// The contract between the OS-blind I/O engines (engine/) and the per-OS file backends
 // (posix/file.cc with linux|darwin/uncached.cc, win/file.cc). Plain C++, no N-API.
 #pragma once
 

@@ -1,5 +1,5 @@
-// The contract between the N-API glue (common/) and the per-OS backends (posix/, linux/, darwin/,
-// win/). Backends speak plain C++ structs; only common/ touches N-API.
+// The contract between the N-API bindings (napi/), the OS-blind engines (engine/, scan/) and the
+// per-OS backends (posix/, linux/, darwin/, win/). Plain C++ structs; only napi/ touches N-API.
 #pragma once
 
 #include <cstdint>

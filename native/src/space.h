@@ -1,5 +1,5 @@
 // Space primitives (clones, shared extents, sparse files): plain structs and per-OS functions.
-// Only common/space.cc touches N-API; posix/, linux/, darwin/ and win/ implement these.
+// Only napi/space.cc touches N-API; posix/, linux/, darwin/ and win/ implement these.
 #pragma once
 
 #include <cstdint>

@@ -20,11 +20,7 @@ import { interfaceCeilingById } from '../../app/core/analysis/interface-ceiling.
 import { ResultsStore } from '../../app/core/bench/results-store.js';
 import { runBenchmark } from '../../app/core/bench/runner.js';
 import { profileFromResult } from '../../app/core/planner/profile-from-result.js';
-import {
-  formatRate,
-  formatSeconds,
-  formatSize,
-} from '../../renderer/src/screens/planner/format.js';
+import { formatGbPerSecond, formatSeconds, formatSize } from '../../app/common/format.js';
 import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
 import { repoRoot, startServe } from '../helpers/cli.js';
 import { FakeDrive } from '../helpers/fake-bench-io.js';
@@ -288,7 +284,7 @@ test(
     const afterCliff = measured.afterCacheWriteBytesPerSecond!;
     await card
       .getByText(
-        `writes ${formatRate(before)} for ${formatSize(cache)} → ${formatRate(afterCliff)} after cache`,
+        `writes ${formatGbPerSecond(before)} for ${formatSize(cache)} → ${formatGbPerSecond(afterCliff)} after cache`,
       )
       .waitFor();
     assert.match(await card.innerText(), /\(measured\)/);
@@ -299,7 +295,7 @@ test(
     await card.locator('a.plan-source-ref', { hasText: `[result:${result.id}]` }).waitFor();
 
     const chart = await chartRow(page, 'Measured SSD');
-    const corner = `${formatRate(before)} up to ${formatSize(cache)}, then ${formatRate(afterCliff)}`;
+    const corner = `${formatGbPerSecond(before)} up to ${formatSize(cache)}, then ${formatGbPerSecond(afterCliff)}`;
     assert.ok(chart.includes(corner), `the chart's curve bends at the measured cliff: ${chart}`);
     assert.match(
       await page.locator('.plan-sources').innerText(),

@@ -24,7 +24,7 @@ import { ResultsStore } from '../../app/core/bench/results-store.js';
 import { runBenchmark } from '../../app/core/bench/runner.js';
 import { seriesPalette } from '../../renderer/src/screens/bench/compare.js';
 import { describeFinding } from '../../renderer/src/screens/bench/findings-text.js';
-import { formatRate } from '../../renderer/src/screens/bench/measure-format.js';
+import { formatRate } from '../../app/common/format.js';
 import { chromiumMissingReason, chromiumPath } from '../helpers/chromium.js';
 import { repoRoot, runPlumb } from '../helpers/cli.js';
 import { FakeDrive } from '../helpers/fake-bench-io.js';

@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { planSchemaVersion, type ResultDocument } from '../../app/contract/bench.js';
 import { resultCsv, ResultsStore } from '../../app/core/bench/results-store.js';
 import { runBenchmark } from '../../app/core/bench/runner.js';
-import { formatRate } from '../../renderer/src/screens/bench/measure-format.js';
+import { formatRate } from '../../app/common/format.js';
 import {
   chromiumMissingReason,
   chromiumPath,

@@ -28,7 +28,7 @@ test('the renderer may not import Node built-ins, app/ code, or Electron', async
     (
       await restrictedImports(
         file,
-        "import { parseSize } from '../../app/core/units.js';\nexport default parseSize;\n",
+        "import { bytesPerSecond } from '../../app/core/paths.js';\nexport default bytesPerSecond;\n",
       )
     ).length,
     1,
@@ -53,10 +53,30 @@ test('the renderer may not import Node built-ins, app/ code, or Electron', async
   );
 });
 
-test('the renderer may import types from the contract', async () => {
+test('the renderer may import types from the contract, and the shared pure layer', async () => {
   const code =
     "import type { VolumeInfo } from '../../app/contract/volume.js';\nexport type X = VolumeInfo;\n";
   assert.deepEqual(await restrictedImports('renderer/src/__layering_probe.ts', code), []);
+  const common =
+    "import { formatBytes } from '../../app/common/format.js';\nexport default formatBytes;\n";
+  assert.deepEqual(await restrictedImports('renderer/src/__layering_probe.ts', common), []);
+});
+
+test('app/common imports nothing but its own files, and uses no Node or browser globals', async () => {
+  const file = 'app/common/__layering_probe.ts';
+  for (const from of ['node:path', 'zod', 'react', '../contract/errors.js', '../core/paths.js']) {
+    const code = `import * as m from '${from}';\nexport default m;\n`;
+    assert.equal((await restrictedImports(file, code)).length, 1, from);
+  }
+  const own = "import { formatBytes } from './format.js';\nexport default formatBytes;\n";
+  assert.deepEqual(await restrictedImports(file, own), []);
+  const [result] = await eslint.lintText('export const cwd = () => process.cwd();\n', {
+    filePath: path.join(repoRoot, file),
+  });
+  assert.deepEqual(
+    result?.messages.map((m) => m.ruleId),
+    ['no-restricted-globals'],
+  );
 });
 
 test('core may not import Electron or a front door', async () => {

@@ -3,7 +3,7 @@
  * plain line per file otherwise (logs, CI).
  */
 import type { BenchEvent } from '../../contract/bench.js';
-import { formatBytes, formatRate } from '../../core/units.js';
+import { formatBytes, formatRate } from '../../common/format.js';
 
 function clock(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return '--:--';

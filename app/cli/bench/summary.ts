@@ -1,6 +1,6 @@
 /** The human-readable account of a results document: the same for bench, read, analyze and show. */
 import type { PhaseSummary, ResultDocument } from '../../contract/bench.js';
-import { formatBytes, formatRate } from '../../core/units.js';
+import { formatBytes, formatRate } from '../../common/format.js';
 
 const rate = (value: number | null | undefined) =>
   value === null || value === undefined ? '—' : formatRate(value);

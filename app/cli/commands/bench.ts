@@ -7,12 +7,11 @@ import { resultsDir } from '../../core/bench/results-dir.js';
 import { ResultsStore } from '../../core/bench/results-store.js';
 import { runBenchmark } from '../../core/bench/runner.js';
 import { chosenCeiling } from '../../core/bench/service.js';
-import { parseSize } from '../../core/units.js';
 import { appVersion } from '../../core/version.js';
 import { parseCommandArgs } from '../args.js';
 import { ProgressView } from '../bench/progress.js';
 import { describeResult } from '../bench/summary.js';
-import { exitCode, UsageError, type Command } from '../command.js';
+import { exitCode, UsageError, type Command, sizeArgument } from '../command.js';
 import path from 'node:path';
 
 function parseScale(text: string | undefined): number {
@@ -93,11 +92,11 @@ export const benchCommand: Command = {
     if (plan.kind !== 'paired' && (values.with !== undefined || values.direction !== undefined))
       throw new UsageError('--with and --direction apply to the paired plan only.');
     const direction = parseDirection(values.direction);
-    const totalBytes = values.total === undefined ? undefined : parseSize(values.total);
+    const totalBytes = values.total === undefined ? undefined : sizeArgument(values.total);
     const reserve =
       values.reserve === undefined
         ? undefined
-        : { fraction: 0, minBytes: parseSize(values.reserve) };
+        : { fraction: 0, minBytes: sizeArgument(values.reserve) };
     const ceiling = chosenCeiling(values.interface);
     const store = new ResultsStore(resultsDir());
     const progress = new ProgressView(io.stderr);

@@ -1,5 +1,5 @@
 import { volumeInfo } from '../../core/volume.js';
-import { formatBytes } from '../../core/units.js';
+import { formatBytes } from '../../common/format.js';
 import { parseCommandArgs } from '../args.js';
 import { exitCode, UsageError, type Command } from '../command.js';
 

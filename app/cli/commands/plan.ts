@@ -3,14 +3,10 @@ import { builtInCatalogue } from '../../core/planner/catalogue.js';
 import { deviceStore } from '../../core/planner/device-store.js';
 import { evaluateScenario } from '../../core/planner/evaluate.js';
 import { measuredProfiles } from '../../core/planner/measured.js';
-import { formatSeconds, formatSize, formatUsd } from '../../core/planner/recommend.js';
+import { formatGbPerSecond, formatSeconds, formatSize, formatUsd } from '../../common/format.js';
 import { loadScenarioFile } from '../../core/planner/scenario-file.js';
 import { parseCommandArgs } from '../args.js';
 import { exitCode, UsageError, type Command } from '../command.js';
-
-function rate(bytesPerSecond: number): string {
-  return `${(bytesPerSecond / 1e9).toFixed(2)} GB/s`;
-}
 
 function costText(option: OptionResult): string {
   const [low, high] = option.costRangeUsd;
@@ -28,8 +24,8 @@ function costText(option: OptionResult): string {
 function diskLine(disk: DiskResult, horizon: number): string {
   const writes =
     disk.afterCacheWriteBytesPerSecond < disk.writeBytesPerSecond
-      ? `write ${rate(disk.writeBytesPerSecond)} → ${rate(disk.afterCacheWriteBytesPerSecond)} after cache`
-      : `write ${rate(disk.writeBytesPerSecond)}`;
+      ? `write ${formatGbPerSecond(disk.writeBytesPerSecond)} → ${formatGbPerSecond(disk.afterCacheWriteBytesPerSecond)} after cache`
+      : `write ${formatGbPerSecond(disk.writeBytesPerSecond)}`;
   const via = disk.role === 'external' ? ` via ${disk.link.modeName}` : '';
   const now = disk.space[0]!;
   const end = disk.space[horizon]!;

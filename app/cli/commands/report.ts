@@ -11,7 +11,7 @@ import { measuredProfiles } from '../../core/planner/measured.js';
 import { parseScenario } from '../../core/planner/scenario-file.js';
 import { comparisonReport, plannerReport, resultReport } from '../../core/report/model.js';
 import { printReportPdf } from '../../core/report/print-pdf.js';
-import { formatBytes } from '../../core/units.js';
+import { formatBytes } from '../../common/format.js';
 import { appVersion } from '../../core/version.js';
 import { parseCommandArgs } from '../args.js';
 import { exitCode, UsageError, type Command } from '../command.js';

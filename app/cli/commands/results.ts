@@ -1,6 +1,6 @@
 import { resultsDir } from '../../core/bench/results-dir.js';
 import { resultCsv, ResultsStore } from '../../core/bench/results-store.js';
-import { formatRate } from '../../core/units.js';
+import { formatRate } from '../../common/format.js';
 import { parseCommandArgs } from '../args.js';
 import { describeResult } from '../bench/summary.js';
 import { exitCode, UsageError, type Command } from '../command.js';

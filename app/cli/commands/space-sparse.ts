@@ -8,9 +8,9 @@ import {
   punchZeros,
   type SparseListHooks,
 } from '../../core/space/sparse.js';
-import { formatBytes, parseSize } from '../../core/units.js';
+import { formatBytes } from '../../common/format.js';
 import { parseCommandArgs } from '../args.js';
-import { exitCode, UsageError, type CommandIO } from '../command.js';
+import { exitCode, UsageError, type CommandIO, sizeArgument } from '../command.js';
 
 function describe(file: SparseFile): string {
   const holes = file.logicalBytes - file.data.reduce((sum, r) => sum + r.length, 0);
@@ -62,7 +62,7 @@ export async function sparseSubcommand(args: string[], io: CommandIO): Promise<n
     io.stdout.write(values.json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
 
   if (values.create !== undefined) {
-    const file = await createSparse(target, parseSize(values.create));
+    const file = await createSparse(target, sizeArgument(values.create));
     print(file, `created ${describe(file)}`);
     return exitCode.ok;
   }

@@ -9,10 +9,10 @@ import type {
 import { dedupeGroups } from '../../core/space/dedupe.js';
 import { scanFolder } from '../../core/space/scan.js';
 import { recoverOnce } from '../../core/space/service.js';
-import { formatBytes, parseSize } from '../../core/units.js';
+import { formatBytes } from '../../common/format.js';
 import { parseCommandArgs } from '../args.js';
 import { writeJson } from '../json-out.js';
-import { exitCode, UsageError, type Command, type CommandIO } from '../command.js';
+import { exitCode, UsageError, type Command, type CommandIO, sizeArgument } from '../command.js';
 import { sparseSubcommand } from './space-sparse.js';
 
 const usage = [
@@ -62,7 +62,8 @@ async function runScan(
   return scanFolder(
     {
       path: dir,
-      minBytes: values['min-size'] === undefined ? 1 : Math.max(1, parseSize(values['min-size'])),
+      minBytes:
+        values['min-size'] === undefined ? 1 : Math.max(1, sizeArgument(values['min-size'])),
       includeHidden: !values['no-hidden'],
       skipPackages: !values.all,
       skipCloudFolders: !values.all,

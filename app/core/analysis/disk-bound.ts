@@ -1,4 +1,4 @@
-import { formatRate } from '../units.js';
+import { formatRate } from '../../common/format.js';
 
 export interface TaskRates {
   /** The task's rate from and to the target, input bytes/s. */

@@ -1,5 +1,5 @@
 import { median } from 'simple-statistics';
-import { formatBytes, formatRate } from '../units.js';
+import { formatBytes, formatRate } from '../../common/format.js';
 import { cacheCliff, type SeriesPoint } from './cache-cliff.js';
 import { dropCause, type DropCause, type EarlierDrop } from './drop-cause.js';
 import type { InterfaceCeiling } from './interface-ceiling.js';

@@ -1,4 +1,4 @@
-import { formatRate } from '../units.js';
+import { formatRate } from '../../common/format.js';
 
 export type Pairing = 'write+write' | 'read+read' | 'write+read';
 

@@ -4,7 +4,7 @@
  */
 import type { Finding, Phase } from '../../contract/bench.js';
 import { cacheCliff, type CacheCliff, type SeriesPoint } from '../analysis/cache-cliff.js';
-import { formatBytes, formatRate } from '../units.js';
+import { formatBytes, formatRate } from '../../common/format.js';
 
 /** Re-run after every file up to this many, then after every (n / checksPerRun)-th file. */
 const everyFileUpTo = 100;

@@ -3,14 +3,14 @@ import { stat } from 'node:fs/promises';
 import type { PairedPlan, ResultDocument } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
 import { interfaceCeilingForBus } from '../analysis/interface-ceiling.js';
-import { formatBytes } from '../units.js';
+import { formatBytes } from '../../common/format.js';
 import type { BenchIO } from './bench-io.js';
 import { buildResult } from './build-result.js';
 import { pairedPlannedBytes, runPairedPlan, type PairedSide } from './paired.js';
 import { newResultId } from './results-store.js';
 import { RunContext } from './run-context.js';
 import { checkFolder, environment, finish, guardHint } from './run-shared.js';
-import type { PreparedRun, RunOptions } from './runner.js';
+import type { PreparedRun, RunOptions } from './run-options.js';
 import { defaultReserve, reserveBytes, writeAllowance } from './space-guard.js';
 import { createTestFolder, removeStaleTestFolders, removeTestFolder } from './test-folder.js';
 

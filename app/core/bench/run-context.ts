@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { BenchEvent, FileRecord } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
-import { formatBytes } from '../units.js';
+import { formatBytes } from '../../common/format.js';
 import { cancelledError, type BenchIO, type CacheMode, type TimedTransfer } from './bench-io.js';
 import { guardMessage } from './space-guard.js';
 

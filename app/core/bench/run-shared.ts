@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ResultDocument } from '../../contract/bench.js';
 import { PlumbError, toErrorPayload } from '../../contract/errors.js';
-import { formatBytes } from '../units.js';
+import { formatBytes } from '../../common/format.js';
 import { cancelledError, isCancelled, type VolumeFacts } from './bench-io.js';
 import type { ResultsStore } from './results-store.js';
 import type { RunContext } from './run-context.js';

@@ -4,55 +4,24 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { BenchEvent, PairedDirection, Plan, ResultDocument } from '../../contract/bench.js';
+import type { Plan, ResultDocument } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
-import { interfaceCeilingForBus, type InterfaceCeiling } from '../analysis/interface-ceiling.js';
-import { formatBytes } from '../units.js';
+import { interfaceCeilingForBus } from '../analysis/interface-ceiling.js';
+import { formatBytes } from '../../common/format.js';
 import type { BenchIO } from './bench-io.js';
 import { buildResult } from './build-result.js';
 import { earlierDrops } from './earlier-drops.js';
 import { planFileSizes } from './file-sizes.js';
 import { preparePairedBenchmark } from './paired-run.js';
 import { runFilesPlan, runPresetsPlan, runSustainedPlan, sustainedTotal } from './phases.js';
-import { newResultId, type ResultsStore } from './results-store.js';
+import { newResultId } from './results-store.js';
 import { RunContext } from './run-context.js';
 import { checkFolder, environment, finish, guardHint } from './run-shared.js';
 import { newSeed } from './seeded-random.js';
-import {
-  cacheGuessBytes,
-  defaultReserve,
-  reserveBytes,
-  writeAllowance,
-  type ReservePolicy,
-} from './space-guard.js';
+import { cacheGuessBytes, defaultReserve, reserveBytes, writeAllowance } from './space-guard.js';
 import { runTaskPlan, taskPlannedBytes, taskSpaceBytes } from './task.js';
 import { createTestFolder, removeStaleTestFolders, removeTestFolder } from './test-folder.js';
-
-export interface RunOptions {
-  target: string;
-  plan: Plan;
-  /** The scale the plan was shrunk by (recorded only; apply it with scalePlan first). */
-  scale?: number;
-  /** Caps a sustained run. */
-  totalBytes?: number;
-  buffered?: boolean;
-  keepFiles?: boolean;
-  /** Free space to leave: bytes (overrides the policy's minimum) or a policy. */
-  reserve?: ReservePolicy;
-  /** The interface to check rates against; default: from the bus the OS reports. */
-  ceiling?: InterfaceCeiling;
-  seed?: number;
-  runId?: string;
-  appVersion: string;
-  signal: AbortSignal;
-  emit?: (event: BenchEvent) => void;
-  /** Where the result is saved and earlier runs are looked up; not saved when absent. */
-  store?: ResultsStore;
-  /** The second folder of a paired plan. */
-  pairedWith?: string;
-  /** Overrides a paired plan's direction. */
-  direction?: PairedDirection;
-}
+import type { PreparedRun, RunOptions } from './run-options.js';
 
 /** Bytes a plan will move (for progress), or null when it runs until a limit. */
 function plannedBytes(plan: Plan, seed: number, sustained: number | null): number | null {
@@ -63,18 +32,6 @@ function plannedBytes(plan: Plan, seed: number, sustained: number | null): numbe
   if (plan.kind === 'sustained') return sustained;
   if (plan.kind === 'task') return taskPlannedBytes(plan);
   return null;
-}
-
-/**
- * A run whose checks passed (folder, volume, free-space guard) and that has not written a byte
- * yet: `run()` does the work, reports through `emit` and ends with `finished`, `failed` or
- * `cancelled`. Refusals are thrown by the prepare step, before any event.
- */
-export interface PreparedRun {
-  runId: string;
-  /** The folder tested (resolved). */
-  target: string;
-  run(): Promise<ResultDocument>;
 }
 
 /** Runs a benchmark plan on `options.target` and returns (and stores) its results document. */

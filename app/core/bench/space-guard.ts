@@ -1,4 +1,4 @@
-import { formatBytes } from '../units.js';
+import { formatBytes } from '../../common/format.js';
 
 /** What to do about a refusal, in words that fit every front end (the CLI adds its flags). */
 export const guardAdvice =

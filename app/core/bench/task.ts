@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { TaskPlan, TaskSection } from '../../contract/bench.js';
 import { aggregateRate } from '../analysis/aggregate-rate.js';
 import { diskBound } from '../analysis/disk-bound.js';
-import { formatRate } from '../units.js';
+import { formatRate } from '../../common/format.js';
 import { cancelledError } from './bench-io.js';
 import { CompressionPool, defaultLevel, defaultWorkers, resolveCodec } from './compression-pool.js';
 import type { RunContext } from './run-context.js';

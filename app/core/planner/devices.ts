@@ -12,7 +12,7 @@ import {
   type Source,
 } from '../../contract/planner.js';
 import { defaultInternalDevice } from './catalogue.js';
-import { formatSeconds, formatSize, formatUsd } from './recommend.js';
+import { formatSeconds, formatSize, formatUsd } from '../../common/format.js';
 
 export interface ScenarioIssue {
   /** Dotted path of the field, as in the scenario file. */

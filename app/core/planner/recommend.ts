@@ -4,31 +4,7 @@
  */
 import type { Catalogue, Crossover, Evaluation, Scenario } from '../../contract/planner.js';
 import type { OptionModel } from './option.js';
-
-/** "44.8 s", "3 min 5 s", "1 h 2 min". */
-export function formatSeconds(seconds: number): string {
-  if (seconds < 60) return `${seconds < 10 ? seconds.toFixed(2) : seconds.toFixed(1)} s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
-
-/** Decimal sizes as drive makers write them: "50 GB", "1.5 TB". */
-export function formatSize(bytes: number): string {
-  if (bytes >= 1e12) return `${Number((bytes / 1e12).toFixed(2))} TB`;
-  if (bytes >= 1e9) return `${Number((bytes / 1e9).toFixed(bytes >= 1e10 ? 0 : 1))} GB`;
-  return `${Math.round(bytes / 1e6)} MB`;
-}
-
-export function formatUsd(usd: number): string {
-  return `$${Math.round(usd).toLocaleString('en-US')}`;
-}
-
-function formatUsdRange([low, high]: readonly [number, number]): string {
-  return Math.round(low) === Math.round(high)
-    ? formatUsd(low)
-    : `${formatUsd(low)}–${Math.round(high).toLocaleString('en-US')}`;
-}
+import { formatSeconds, formatSize, formatUsdRange } from '../../common/format.js';
 
 function byPreference(prefer: Scenario['prefer']) {
   return (a: OptionModel, b: OptionModel) => {

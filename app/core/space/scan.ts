@@ -1,9 +1,9 @@
 /**
  * A space scan: walk a folder, find files with identical content (size → head/tail key → full
  * hash), and ask the file system how much of each group is already shared and what cloning would
- * really free. The scan itself is the addon's (native/src/scan/scan.cc), the same engine the
- * native front door bin/plumb runs without Node; this module checks the settings and translates
- * cancel, progress and errors. The sparse-file listing walks with the same engine.
+ * really free. The scan itself is the addon's (native/src/scan/scan.cc); this module checks the
+ * settings and translates cancel, progress and errors. The sparse-file listing walks with the
+ * same engine.
  */
 import { randomUUID } from 'node:crypto';
 import { PlumbError } from '../../contract/errors.js';

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "common/detached_pool.h"
 #include "content_hash.h"
+#include "engine/detached_pool.h"
 #include "io.h"
 #include "plumb.h"
 #include "space.h"

@@ -1,10 +1,8 @@
 // The space scan, whole, in C++: walk one volume → same size → head and tail digest → full digest
 // → how the file system stores each copy → groups with what cloning would really free.
 //
-// One engine for every front door: the addon's scanFolder (the app, `plumb serve`, and
-// `node bin/plumb.js`) and the native front door bin/plumb, which scans without starting Node (a
-// Node process alone holds about 40 MB; the scan itself needs a few). Both print what this engine
-// found, through the same JSON writer (scan/output.cc).
+// The addon's scanFolder runs it for every front door (the app, `plumb serve`, and
+// `node bin/plumb.js`); napi/scan_js.cc turns the Result into the contract's object.
 //
 // No N-API here: scan/ is plain C++ over the per-OS backends (walk.h, content_hash.h, space.h).
 #pragma once
@@ -130,25 +128,6 @@ using ProgressFn = std::function<void(const Progress&)>;
 // within 100 ms, even while a slow disk finishes a read in the background.
 bool RunScan(const Settings& settings, const CancelPtr& cancel, const ProgressFn& progress,
              Result* out, SysError* err);
-
-// ── Output (scan/output.cc) ──────────────────────────────────────────────────────────────────
-
-// Receives the output in pieces of a few KiB, so no string of the whole document is built.
-using Sink = std::function<void(const char* data, size_t bytes)>;
-
-// Exactly JSON.stringify(result, null, indent) of the contract's object (indent 0: compact).
-// Numbers are written as JavaScript writes them (shortest round trip; integers without ".0").
-void WriteJson(const Result& result, int indent, const Sink& sink);
-
-// app/core/units.ts formatBytes: three significant figures, SI units ("1.50 MB", "999 B").
-std::string FormatBytes(double bytes);
-
-// What `plumb space scan DIR` prints without --json (app/cli/commands/space.ts printScan).
-void WriteText(const Result& result, const Sink& sink);
-
-// The self-overwriting status line on a terminal (app/cli/commands/space.ts progressPrinter),
-// without the leading "\r\x1b[K".
-std::string ProgressLine(const Progress& progress);
 
 }  // namespace scan
 }  // namespace plumb

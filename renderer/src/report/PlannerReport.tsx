@@ -2,7 +2,7 @@
 import type { Scenario } from '../../../app/contract/planner.js';
 import type { ReportModel } from '../../../app/contract/report.js';
 import { CrossoverChart } from '../screens/planner/CrossoverChart.js';
-import { formatSize } from '../screens/planner/format.js';
+import { formatSize } from '../../../app/common/format.js';
 import { OptionCards } from '../screens/planner/OptionCards.js';
 import { Recommendation, SourcesList } from '../screens/planner/Recommendation.js';
 import { hostKinds, ports } from '../screens/planner/ScenarioForm.js';

@@ -1,8 +1,7 @@
 /** A benchmark result as a report: the facts of the run, then the verdict in its print mode. */
 import type { ResultDocument } from '../../../app/contract/bench.js';
 import type { ReportModel } from '../../../app/contract/report.js';
-import { formatBytes } from '../format.js';
-import { formatDateTime, formatDuration } from '../screens/bench/measure-format.js';
+import { formatBytes, formatDateTime, formatDuration } from '../../../app/common/format.js';
 import { planTitle } from '../screens/bench/plan-catalogue.js';
 import { Verdict, verdictMeta } from '../screens/bench/Verdict.js';
 import { ReportCover, type Fact } from './ReportCover.js';

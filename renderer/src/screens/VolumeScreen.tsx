@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { AppAbout } from '../../../app/contract/app.js';
 import type { VolumeInfo } from '../../../app/contract/volume.js';
 import type { PlumbClient } from '../client.js';
-import { formatBytes, formatPercent, yesNoUnknown } from '../format.js';
+import { formatBytes, formatPercent, yesNoUnknown } from '../../../app/common/format.js';
 
 type State =
   | { kind: 'idle' }

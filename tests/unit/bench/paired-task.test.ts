@@ -12,7 +12,8 @@ import {
 } from '../../../app/contract/bench.js';
 import { CompressionPool } from '../../../app/core/bench/compression-pool.js';
 import { pairingsFor } from '../../../app/core/bench/paired.js';
-import { runBenchmark, type RunOptions } from '../../../app/core/bench/runner.js';
+import { runBenchmark } from '../../../app/core/bench/runner.js';
+import type { RunOptions } from '../../../app/core/bench/run-options.js';
 import { compressChunks } from '../../../app/core/bench/task.js';
 import { taskInput } from '../../../app/core/bench/task-input.js';
 import { FakeDrive } from '../../helpers/fake-bench-io.js';

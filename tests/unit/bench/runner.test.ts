@@ -12,7 +12,8 @@ import {
 import { builtinPlan } from '../../../app/core/bench/builtin-plans.js';
 import { scalePlan } from '../../../app/core/bench/plans.js';
 import { ResultsStore } from '../../../app/core/bench/results-store.js';
-import { runBenchmark, runReadFolder, type RunOptions } from '../../../app/core/bench/runner.js';
+import { runBenchmark, runReadFolder } from '../../../app/core/bench/runner.js';
+import type { RunOptions } from '../../../app/core/bench/run-options.js';
 import { FakeDrive } from '../../helpers/fake-bench-io.js';
 
 let target: string;

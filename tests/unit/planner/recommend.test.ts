@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { ScenarioInput } from '../../../app/contract/planner.js';
 import { builtInCatalogue } from '../../../app/core/planner/catalogue.js';
 import { evaluateScenario } from '../../../app/core/planner/evaluate.js';
-import { formatSeconds } from '../../../app/core/planner/recommend.js';
+import { formatSeconds } from '../../../app/common/format.js';
 import { parseScenario } from '../../../app/core/planner/scenario-file.js';
 
 const base: ScenarioInput = {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Plan } from '../../../app/contract/bench.js';
-import { formatBytes } from '../../../renderer/src/format.js';
+import { formatBytes } from '../../../app/common/format.js';
 import {
   estimatePlan,
   mountOf,

@@ -5,7 +5,7 @@ import type { PlumbClient } from '../../client.js';
 import { ExportPdfButton } from '../../report/ExportPdfButton.js';
 import { RateChart, type RateSeries } from './charts/RateChart.js';
 import { comparisonRows, overlaySeries, type OverlaySeries } from './compare.js';
-import { formatRate } from './measure-format.js';
+import { formatRate } from '../../../../app/common/format.js';
 
 function toRateSeries(series: OverlaySeries[]): RateSeries[] {
   return series.map((s) => ({

@@ -1,7 +1,12 @@
 /** Every file of a run in a sortable table that draws only the rows in view (10,000 stay quick). */
 import { useMemo, useState, type UIEvent } from 'react';
 import type { FileRecord } from '../../../../app/contract/bench.js';
-import { formatBytes } from '../../format.js';
+import {
+  formatBytes,
+  formatDuration,
+  formatLatency,
+  formatRate,
+} from '../../../../app/common/format.js';
 import {
   fileRows,
   nextSort,
@@ -10,7 +15,6 @@ import {
   type FileColumn,
   type FileSort,
 } from './file-table.js';
-import { formatDuration, formatLatency, formatRate } from './measure-format.js';
 
 const rowHeight = 30;
 const viewportHeight = 360;

@@ -2,13 +2,17 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ResultDocument } from '../../../../app/contract/bench.js';
 import type { PlumbClient } from '../../client.js';
-import { formatBytes } from '../../format.js';
+import {
+  capitalise,
+  formatBytes,
+  formatDuration,
+  formatRate,
+} from '../../../../app/common/format.js';
 import { useChartTheme } from './charts/chart-theme.js';
 import { RateChart, type RateSeries } from './charts/RateChart.js';
 import { FindingsList } from './FindingsList.js';
 import { bytesWritten, progressFraction, secondsLeft, type LiveRun } from './live-run.js';
 import { planTitle } from './plan-catalogue.js';
-import { capitalise, formatDuration, formatRate } from './measure-format.js';
 import { presetGrid } from './presets-grid.js';
 import { PresetsGridView } from './PresetsGridView.js';
 import type { RunSession } from './run-store.js';

@@ -1,7 +1,6 @@
 /** The verdict sections of the two-disk test (alone vs together) and the real-task test (disk vs memory). */
 import type { PairedSection, TaskSection } from '../../../../app/contract/bench.js';
-import { formatBytes } from '../../format.js';
-import { formatRate } from './measure-format.js';
+import { formatBytes, formatRate } from '../../../../app/common/format.js';
 import { pairedVerdict, pairingName, taskVerdict, type PlainVerdict } from './verdict-sections.js';
 
 function VerdictNote({ verdict, testId }: { verdict: PlainVerdict; testId: string }) {

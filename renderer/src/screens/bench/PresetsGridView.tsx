@@ -1,4 +1,4 @@
-import { formatIops, formatLatency, formatRate } from './measure-format.js';
+import { formatIops, formatLatency, formatRate } from '../../../../app/common/format.js';
 import type { GridCell, GridRow } from './presets-grid.js';
 
 function Cell({ cell, direction }: { cell: GridCell | null; direction: string }) {

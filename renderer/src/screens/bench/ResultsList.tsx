@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ResultListItem } from '../../../../app/contract/bench.js';
-import { formatDateTime, formatRate } from './measure-format.js';
+import { formatDateTime, formatRate } from '../../../../app/common/format.js';
 import { planTitle } from './plan-catalogue.js';
 
 const findingNames: Record<string, string> = {

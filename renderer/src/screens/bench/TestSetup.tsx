@@ -15,10 +15,10 @@ import type {
   StartBenchInput,
 } from '../../../../app/contract/bench.js';
 import type { AppAbout } from '../../../../app/contract/app.js';
-import type { VolumeInfo } from '../../../../app/contract/volume.js';
 import type { MountedVolume } from '../../../../app/contract/volumes.js';
 import type { PlumbClient } from '../../client.js';
-import { formatBytes } from '../../format.js';
+import { formatBytes, formatDuration } from '../../../../app/common/format.js';
+import { parseSizeInput } from '../../../../app/common/units.js';
 import { saveTextFile } from './download.js';
 import {
   estimatePlan,
@@ -27,15 +27,9 @@ import {
   targetWarnings,
   typicalRates,
 } from './estimates.js';
-import { formatDuration, parseSizeInput } from './measure-format.js';
 import { planFileText, planStory, readFolderStory, readPlanFile } from './plan-catalogue.js';
 import { PairedOptions } from './PairedOptions.js';
-import { VolumePicker } from './VolumePicker.js';
-
-export interface Target {
-  path: string;
-  info: VolumeInfo;
-}
+import { VolumePicker, type Target } from './VolumePicker.js';
 
 /** The test choice that reads a folder instead of running a plan. */
 const readFolderChoice = 'read-folder';

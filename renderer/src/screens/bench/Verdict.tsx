@@ -1,7 +1,13 @@
 /** A finished run read as a verdict: headline figures, findings, charts, every statistic, every file. */
 import { useMemo, type ReactNode } from 'react';
 import type { Phase, ResultDocument } from '../../../../app/contract/bench.js';
-import { formatBytes } from '../../format.js';
+import {
+  capitalise,
+  formatBytes,
+  formatDateTime,
+  formatDuration,
+  formatRate,
+} from '../../../../app/common/format.js';
 import { useChartTheme } from './charts/chart-theme.js';
 import { RateChart, type RateSeries } from './charts/RateChart.js';
 import { resultTitle } from './compare.js';
@@ -9,7 +15,6 @@ import { FileTable } from './FileTable.js';
 import { FindingsList } from './FindingsList.js';
 import { PairedVerdict, TaskVerdict } from './PairedTaskVerdict.js';
 import { planTitle } from './plan-catalogue.js';
-import { capitalise, formatDateTime, formatDuration, formatRate } from './measure-format.js';
 import { presetGrid } from './presets-grid.js';
 import { PresetsGridView } from './PresetsGridView.js';
 import {

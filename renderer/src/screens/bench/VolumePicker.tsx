@@ -1,11 +1,17 @@
 /** The target: one of the mounted volumes, or any folder typed (or picked, in the desktop app). */
 import { useId, useState, type FormEvent } from 'react';
 import type { AppAbout } from '../../../../app/contract/app.js';
+import type { VolumeInfo } from '../../../../app/contract/volume.js';
 import type { MountedVolume } from '../../../../app/contract/volumes.js';
 import type { PlumbClient } from '../../client.js';
-import { formatBytes } from '../../format.js';
+import { formatBytes } from '../../../../app/common/format.js';
 import { mountOf } from './estimates.js';
-import type { Target } from './TestSetup.js';
+
+/** A folder to test and what the system says about its volume. */
+export interface Target {
+  path: string;
+  info: VolumeInfo;
+}
 
 function mediumText(volume: MountedVolume): string {
   const parts = [
@@ -17,6 +23,7 @@ function mediumText(volume: MountedVolume): string {
 }
 
 /** The folder a volume's test files go in: the home folder when it is on that volume (writable). */
+
 export function folderFor(
   volume: MountedVolume,
   homeDir: string | undefined,

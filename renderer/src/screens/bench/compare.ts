@@ -1,6 +1,6 @@
 /** Several results on the same charts and in one table. */
 import type { Phase, ResultDocument } from '../../../../app/contract/bench.js';
-import { formatDateTime } from './measure-format.js';
+import { formatDateTime } from '../../../../app/common/format.js';
 import { planTitle } from './plan-catalogue.js';
 import { rateByCumulative, rateBySize, type Point } from './series.js';
 import { headlineRates } from './summary-table.js';

@@ -1,6 +1,6 @@
 /** Findings as a reader meets them: a short title, the engine's sentence, and how much it matters. */
 import type { Finding } from '../../../../app/contract/bench.js';
-import { formatDuration } from './measure-format.js';
+import { formatDuration } from '../../../../app/common/format.js';
 
 export type FindingTone = 'warning' | 'caution' | 'info';
 

@@ -1,6 +1,6 @@
 /** What each plan is for, in the words a user chooses by; unknown plans fall back to their own text. */
 import type { Plan } from '../../../../app/contract/bench.js';
-import { capitalise } from './measure-format.js';
+import { capitalise } from '../../../../app/common/format.js';
 
 export interface PlanStory {
   title: string;

@@ -4,7 +4,13 @@ import type {
   QueueRunResult,
   ResultDocument,
 } from '../../../../app/contract/bench.js';
-import { dash, formatIops, formatLatency, formatNumber, formatRate } from './measure-format.js';
+import {
+  dash,
+  formatIops,
+  formatLatency,
+  formatNumber,
+  formatRate,
+} from '../../../../app/common/format.js';
 
 export interface SummaryRow {
   method: string;

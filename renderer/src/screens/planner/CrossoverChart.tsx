@@ -16,7 +16,7 @@ import {
 import { useEffect, useState } from 'react';
 import { Line } from 'react-chartjs-2';
 import type { Evaluation } from '../../../../app/contract/planner.js';
-import { formatRate, formatSeconds, formatSize } from './format.js';
+import { formatGbPerSecond, formatSeconds, formatSize } from '../../../../app/common/format.js';
 
 ChartJS.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Legend);
 
@@ -52,7 +52,7 @@ function curveText(points: readonly (readonly [number, number])[]): string {
     const [fromBytes, fromSeconds] = points[i - 1]!;
     const [toBytes, toSeconds] = points[i]!;
     if (toSeconds <= fromSeconds) continue;
-    const rate = formatRate((toBytes - fromBytes) / (toSeconds - fromSeconds));
+    const rate = formatGbPerSecond((toBytes - fromBytes) / (toSeconds - fromSeconds));
     stretches.push(i < points.length - 1 ? `${rate} up to ${formatSize(toBytes)}` : rate);
   }
   return stretches.join(', then ');

@@ -15,7 +15,12 @@ import {
   type DraftErrors,
   type DraftField,
 } from './device-form.js';
-import { formatRate, formatSeconds, formatSize, formatUsd } from './format.js';
+import {
+  formatGbPerSecond,
+  formatSeconds,
+  formatSize,
+  formatUsd,
+} from '../../../../app/common/format.js';
 
 export interface MyDevicesProps {
   devices: readonly DeviceProfile[];
@@ -35,10 +40,10 @@ function summary(device: DeviceProfile): string {
     link ?? device.interface,
     device.priceUsd === null ? 'no price' : formatUsd(device.priceUsd),
   ];
-  const write = formatRate(device.writeBytesPerSecond);
+  const write = formatGbPerSecond(device.writeBytesPerSecond);
   if (device.cacheKind !== 'none' && device.cacheBytes !== null) {
     parts.push(
-      `writes ${write} for ${formatSize(device.cacheBytes)}${device.afterCacheWriteBytesPerSecond === null ? '' : `, then ${formatRate(device.afterCacheWriteBytesPerSecond)}`}`,
+      `writes ${write} for ${formatSize(device.cacheBytes)}${device.afterCacheWriteBytesPerSecond === null ? '' : `, then ${formatGbPerSecond(device.afterCacheWriteBytesPerSecond)}`}`,
     );
   } else {
     parts.push(`writes ${write}`);

@@ -4,7 +4,13 @@ import type {
   OptionResult,
   Source,
 } from '../../../../app/contract/planner.js';
-import { formatRate, formatSeconds, formatSize, formatUsd, formatUsdRange } from './format.js';
+import {
+  formatGbPerSecond,
+  formatSeconds,
+  formatSize,
+  formatUsd,
+  formatUsdRange,
+} from '../../../../app/common/format.js';
 
 const statusText: Record<DiskResult['space'][number]['status'], string> = {
   comfortable: 'Comfortable',
@@ -52,9 +58,9 @@ function DiskBlock({
       <div className="plan-disk-facts">
         {disk.role === 'external' ? <span>via {disk.link.modeName}</span> : null}
         <span>
-          writes {formatRate(disk.writeBytesPerSecond)}
+          writes {formatGbPerSecond(disk.writeBytesPerSecond)}
           {cliff && disk.cacheBytes !== null ? ` for ${formatSize(disk.cacheBytes)}` : ''}
-          {cliff ? ` → ${formatRate(disk.afterCacheWriteBytesPerSecond)} after cache` : ''}
+          {cliff ? ` → ${formatGbPerSecond(disk.afterCacheWriteBytesPerSecond)} after cache` : ''}
         </span>
       </div>
       <div

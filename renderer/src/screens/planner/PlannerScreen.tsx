@@ -9,8 +9,8 @@ import type {
   Evaluation,
   Scenario,
 } from '../../../../app/contract/planner.js';
+import type { PlumbClient } from '../../client.js';
 import { ExportPdfButton } from '../../report/ExportPdfButton.js';
-import type { ViewProps } from '../../views.js';
 import { CrossoverChart } from './CrossoverChart.js';
 import { MyDevices } from './MyDevices.js';
 import { OptionCards } from './OptionCards.js';
@@ -24,7 +24,7 @@ interface Loaded {
   notes: string[];
 }
 
-export function PlannerScreen({ client }: ViewProps) {
+export function PlannerScreen({ client }: { client: PlumbClient }) {
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [scenario, setScenario] = useState<Scenario | null>(null);
   const [evaluation, setEvaluation] = useState<Evaluation | null>(null);

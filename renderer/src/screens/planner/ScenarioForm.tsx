@@ -6,7 +6,8 @@ import type {
   PortKind,
   Scenario,
 } from '../../../../app/contract/planner.js';
-import { formatSize, formatUsd, fromGb, toGb } from './format.js';
+import { formatSize, formatUsd } from '../../../../app/common/format.js';
+import { fromGb, toGb } from '../../../../app/common/units.js';
 
 export const hostKinds: { value: HostKind; label: string }[] = [
   { value: 'apple-silicon', label: 'Apple silicon Mac' },

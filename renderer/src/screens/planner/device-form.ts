@@ -2,6 +2,7 @@
  * The form for a device of the user's own: text as people write it ("2 TB", "5.5 GB/s", "2 min",
  * "$179") in, a device profile out, or one message per field that is wrong. Pure: no React.
  */
+import { bytesPerUnit } from '../../../../app/common/units.js';
 import type { CacheKind, DeviceProfile, InterfaceId } from '../../../../app/contract/planner.js';
 
 /** Interfaces an external SSD can use, in the order a buyer meets them. */
@@ -56,18 +57,6 @@ export const emptyDraft: DeviceDraft = {
 };
 
 const decimal = String.raw`(\d+(?:[.,]\d+)?|\.\d+)`;
-const sizeUnits: Record<string, number> = {
-  b: 1,
-  kb: 1e3,
-  mb: 1e6,
-  gb: 1e9,
-  tb: 1e12,
-  pb: 1e15,
-  kib: 1024,
-  mib: 1024 ** 2,
-  gib: 1024 ** 3,
-  tib: 1024 ** 4,
-};
 const sizePattern = new RegExp(`^${decimal}\\s*(b|kb|mb|gb|tb|pb|kib|mib|gib|tib)$`, 'i');
 const ratePattern = new RegExp(
   `^${decimal}\\s*(b|kb|mb|gb|kib|mib|gib)\\s*(?:/\\s*s|ps|/\\s*sec|/\\s*second)$`,
@@ -95,7 +84,7 @@ export function parseSize(text: string): Parsed {
       ? { error: 'add a unit, like "2 TB" or "500 GB"' }
       : { error: 'write a size like "2 TB" or "500 GB"' };
   }
-  return { value: Math.round(amount(match[1]!) * sizeUnits[match[2]!.toLowerCase()]!) };
+  return { value: Math.round(amount(match[1]!) * bytesPerUnit[match[2]!.toLowerCase()]!) };
 }
 
 /** "5.5 GB/s", "3500 MB/s", "1 GBps" → bytes per second. */
@@ -111,7 +100,7 @@ export function parseRate(text: string): Parsed {
       ? { error: 'add a unit, like "5.5 GB/s" or "900 MB/s"' }
       : { error: 'write a rate like "5.5 GB/s" or "900 MB/s"' };
   }
-  return { value: amount(match[1]!) * sizeUnits[match[2]!.toLowerCase()]! };
+  return { value: amount(match[1]!) * bytesPerUnit[match[2]!.toLowerCase()]! };
 }
 
 /** "90 s", "2 min", "1.5 h" → seconds. */

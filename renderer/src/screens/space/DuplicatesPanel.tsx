@@ -8,8 +8,7 @@ import type {
   SpaceEvent,
 } from '../../../../app/contract/space.js';
 import type { PlumbClient } from '../../client.js';
-import { formatBytes } from '../../format.js';
-import { formatDuration } from '../bench/measure-format.js';
+import { formatBytes, formatDuration } from '../../../../app/common/format.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import {
   confirmationSentences,

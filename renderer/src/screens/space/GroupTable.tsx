@@ -1,7 +1,7 @@
 /** Duplicate groups, largest saving first, with a checkbox each; draws only the rows in view. */
 import { useState, type UIEvent } from 'react';
 import type { DuplicateGroup } from '../../../../app/contract/space.js';
-import { formatBytes } from '../../format.js';
+import { formatBytes } from '../../../../app/common/format.js';
 import { visibleRows } from '../bench/file-table.js';
 import { bytesOrUnknown, relativeToRoot } from './duplicates-view.js';
 

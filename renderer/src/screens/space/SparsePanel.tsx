@@ -7,8 +7,8 @@ import type {
   SparseListProgress,
 } from '../../../../app/contract/space.js';
 import type { PlumbClient } from '../../client.js';
-import { formatBytes } from '../../format.js';
-import { parseSizeInput } from '../bench/measure-format.js';
+import { formatBytes } from '../../../../app/common/format.js';
+import { parseSizeInput } from '../../../../app/common/units.js';
 import { sparseProgressFigures } from './duplicates-view.js';
 import { FolderField } from './FolderField.js';
 import { holeMapLabel, holeMapSegments, sparseSaving } from './hole-map.js';

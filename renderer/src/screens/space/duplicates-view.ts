@@ -10,8 +10,7 @@ import type {
   SparseListProgress,
   SpaceTotals,
 } from '../../../../app/contract/space.js';
-import { formatBytes } from '../../format.js';
-import { formatDuration } from '../bench/measure-format.js';
+import { formatBytes, formatDuration } from '../../../../app/common/format.js';
 
 export const unknownText = 'Unknown';
 

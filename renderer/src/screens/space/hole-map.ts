@@ -1,6 +1,6 @@
 /** The data/hole bar of a sparse file: data ranges as fractions of the file, merged to a drawable few. */
 import type { SparseFile } from '../../../../app/contract/space.js';
-import { formatBytes, formatPercent } from '../../format.js';
+import { formatBytes, formatPercent } from '../../../../app/common/format.js';
 
 export interface MapSegment {
   /** Where the data starts, 0..1 of the logical size. */

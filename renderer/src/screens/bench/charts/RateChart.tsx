@@ -5,8 +5,7 @@
 import type { ChartOptions } from 'chart.js';
 import type { AnnotationOptions } from 'chartjs-plugin-annotation';
 import { useMemo, useState } from 'react';
-import { formatBytes } from '../../../format.js';
-import { formatDuration, formatRate } from '../measure-format.js';
+import { formatBytes, formatDuration, formatRate } from '../../../../../app/common/format.js';
 import {
   decimationFor,
   thinForLogAxis,

@@ -2,7 +2,7 @@
 // naming the option and what it must be.
 #include <cmath>
 
-#include "common/io_js.h"
+#include "napi/io_js.h"
 
 namespace plumb {
 namespace {

@@ -1,8 +1,8 @@
 // volumeInfo(path): facts about the volume holding a path, from the per-OS QueryVolume.
 #include <napi.h>
 
-#include "common/errors.h"
-#include "common/exports.h"
+#include "napi/errors.h"
+#include "napi/exports.h"
 #include "plumb.h"
 
 namespace plumb {

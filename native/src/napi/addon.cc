@@ -1,7 +1,7 @@
 // Entry point of the Plumb addon: N-API only, so one binary loads in Node and Electron.
 #include <napi.h>
 
-#include "common/exports.h"
+#include "napi/exports.h"
 
 namespace {
 

@@ -5,8 +5,8 @@ import {
   formatIops,
   formatLatency,
   formatRate,
-  parseSizeInput,
-} from '../../../renderer/src/screens/bench/measure-format.js';
+} from '../../../app/common/format.js';
+import { parseSizeInput } from '../../../app/common/units.js';
 
 test('rates read in decimal units per second, and a missing rate as a dash', () => {
   assert.equal(formatRate(5.5e9), '5.50 GB/s');

@@ -6,9 +6,9 @@
 #include <thread>
 #include <vector>
 
-#include "common/errors.h"
-#include "common/exports.h"
-#include "common/io_js.h"
+#include "napi/errors.h"
+#include "napi/exports.h"
+#include "napi/io_js.h"
 #include "walk.h"
 
 namespace plumb {

@@ -7,10 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include "common/errors.h"
-#include "common/exports.h"
-#include "common/io_js.h"
-#include "common/progress_worker.h"
+#include "napi/errors.h"
+#include "napi/exports.h"
+#include "napi/io_js.h"
+#include "napi/progress_worker.h"
 #include "scan/scan.h"
 #include "scan/sharing.h"
 

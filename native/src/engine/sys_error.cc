@@ -1,4 +1,4 @@
-// MakeSysError (plumb.h): plain C++, shared by the addon and the front door executable.
+// MakeSysError (plumb.h): plain C++, for the backends and engines that report a failed call.
 #include "plumb.h"
 
 namespace plumb {

@@ -2,9 +2,9 @@
 // timings; progress events through the worker's queue (one call per event, all before settling).
 #include <cmath>
 
-#include "common/errors.h"
-#include "common/io_js.h"
-#include "common/progress_worker.h"
+#include "napi/errors.h"
+#include "napi/io_js.h"
+#include "napi/progress_worker.h"
 
 namespace plumb {
 namespace {

@@ -1,4 +1,4 @@
-#include "common/errors.h"
+#include "napi/errors.h"
 
 namespace plumb {
 

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatBytes, formatRate, parseSize } from '../../app/core/units.js';
+import { sizeArgument } from '../../../app/cli/command.js';
+import { formatBytes, formatRate } from '../../../app/common/format.js';
+import { parseSize } from '../../../app/common/units.js';
 
 test('parseSize reads decimal and binary units', () => {
   assert.equal(parseSize('512MB'), 512e6);
@@ -10,10 +12,12 @@ test('parseSize reads decimal and binary units', () => {
   assert.equal(parseSize('4k'), 4000);
 });
 
-test('parseSize refuses what it cannot read, with a usage error', () => {
+test('parseSize refuses what it cannot read; on the command line that is a usage error', () => {
   for (const bad of ['', 'MB', '12 parsecs', '-5GB', '1e9']) {
-    assert.throws(() => parseSize(bad), { code: 'EUSAGE' }, bad);
+    assert.equal(parseSize(bad), null, bad);
+    assert.throws(() => sizeArgument(bad), { code: 'EUSAGE' }, bad);
   }
+  assert.equal(sizeArgument('2TB'), 2e12);
 });
 
 test('formatBytes uses three significant figures in decimal units', () => {
@@ -26,12 +30,4 @@ test('formatBytes uses three significant figures in decimal units', () => {
   assert.equal(formatBytes(9_999_000), '10.0 MB');
   assert.equal(formatBytes(99_960), '100 KB');
   assert.equal(formatBytes(999_600), '1.00 MB');
-});
-
-test('the renderer formats bytes exactly as the CLI does (it may not import core, so it keeps a copy)', async () => {
-  const renderer = await import('../../renderer/src/format.js');
-  for (let exponent = 0; exponent < 16; exponent += 0.173) {
-    const bytes = Math.round(10 ** exponent);
-    assert.equal(renderer.formatBytes(bytes), formatBytes(bytes), String(bytes));
-  }
 });

@@ -1,8 +1,8 @@
 // queueDepthRun(path, options): a Promise of throughput, IOPS and latency percentiles; one
 // onSample call per interval sample, all delivered before the Promise settles.
-#include "common/errors.h"
-#include "common/io_js.h"
-#include "common/progress_worker.h"
+#include "napi/errors.h"
+#include "napi/io_js.h"
+#include "napi/progress_worker.h"
 
 namespace plumb {
 namespace {

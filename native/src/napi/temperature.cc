@@ -1,6 +1,6 @@
 // driveTemperature(path): °C of the drive holding `path`, or null where it cannot be read.
-#include "common/errors.h"
-#include "common/io_js.h"
+#include "napi/errors.h"
+#include "napi/io_js.h"
 
 namespace plumb {
 namespace {

@@ -16,8 +16,8 @@
 #include <functional>
 #include <utility>
 
-#include "common/errors.h"
-#include "common/exports.h"
+#include "napi/errors.h"
+#include "napi/exports.h"
 
 namespace plumb {
 namespace {

@@ -19,9 +19,9 @@
 #include <memory>
 #include <vector>
 
-#include "common/errors.h"
-#include "common/exports.h"
-#include "common/io_js.h"
+#include "napi/errors.h"
+#include "napi/exports.h"
+#include "napi/io_js.h"
 #include "scan/pools.h"
 #include "space.h"
 

@@ -1,6 +1,6 @@
 // createCancel(): a handle whose cancel() flips a flag native work polls. The object is type-tagged
 // so no other object can be passed off as one.
-#include "common/io_js.h"
+#include "napi/io_js.h"
 
 namespace plumb {
 namespace {

@@ -13,10 +13,10 @@
 #include <mutex>
 #include <vector>
 
-#include "common/errors.h"
-#include "common/io_js.h"
-#include "common/progress_worker.h"
 #include "content_hash.h"
+#include "napi/errors.h"
+#include "napi/io_js.h"
+#include "napi/progress_worker.h"
 #include "scan/pools.h"
 
 namespace plumb {
