@@ -53,19 +53,20 @@ export class UserChoices {
     );
   }
 
-  /** Notes that the user was shown the dry run of `action`. */
-  reviewedNow(action: string): void {
-    this.reviewed.add(action);
-  }
-
-  /** Uses up the review of `action`; throws ENOTREVIEWED when there was none. */
-  takeReview(action: string): void {
-    if (!this.reviewed.delete(action)) {
+  /**
+   * Runs `action` as a dry run (`apply` false), noting that the user was shown it, or as the apply
+   * that the shown dry run allows, once; an apply with no dry run before throws ENOTREVIEWED.
+   */
+  async afterReview<T>(action: string, apply: boolean, run: () => Promise<T>): Promise<T> {
+    if (apply && !this.reviewed.delete(action)) {
       throw new PlumbError(
         'ENOTREVIEWED',
         'Nothing was changed: review the dry run and confirm it in Plumb before applying.',
       );
     }
+    const result = await run();
+    if (!apply) this.reviewed.add(action);
+    return result;
   }
 }
 
@@ -107,11 +108,10 @@ export function guardHandlers(
       const scan = await handlers['space.result']({ scanId: input.scanId }, context);
       // An unknown scan is left to the handler, whose error says what to do.
       if (scan) await choices.requireChosen(scan.root);
-      const action = `dedupe ${input.scanId} ${input.groupIds ? [...input.groupIds].sort().join(',') : '*'}`;
-      if (input.apply) choices.takeReview(action);
-      const report = await handlers['space.dedupe'](input, context);
-      if (!input.apply) choices.reviewedNow(action);
-      return report;
+      const groups = input.groupIds ? [...input.groupIds].sort().join(',') : '*';
+      return choices.afterReview(`dedupe ${input.scanId} ${groups}`, input.apply, () =>
+        handlers['space.dedupe'](input, context),
+      );
     },
     'space.sparse.list': async (input, context) => {
       await choices.requireChosen(input.path);
@@ -123,11 +123,10 @@ export function guardHandlers(
     },
     'space.sparse.punch': async (input, context) => {
       await choices.requireChosen(input.path);
-      const action = `punch ${await resolveForChoice(input.path)}`;
-      if (input.apply) choices.takeReview(action);
-      const report = await handlers['space.sparse.punch'](input, context);
-      if (!input.apply) choices.reviewedNow(action);
-      return report;
+      const file = await resolveForChoice(input.path);
+      return choices.afterReview(`punch ${file}`, input.apply, () =>
+        handlers['space.sparse.punch'](input, context),
+      );
     },
     'space.sparse.copy': async (input, context) => {
       await choices.requireChosen(input.from);

@@ -45,12 +45,17 @@ test('a symbolic link inside a chosen folder does not carry the choice out of it
   }
 });
 
-test('a review is used up by the apply it allows', () => {
+test('an apply runs only after its dry run, once', async () => {
   const choices = new UserChoices();
-  assert.throws(() => choices.takeReview('punch /x'), { code: 'ENOTREVIEWED' });
-  choices.reviewedNow('punch /x');
-  choices.takeReview('punch /x');
-  assert.throws(() => choices.takeReview('punch /x'), { code: 'ENOTREVIEWED' });
+  let runs = 0;
+  const run = async () => ++runs;
+  await assert.rejects(choices.afterReview('punch /x', true, run), { code: 'ENOTREVIEWED' });
+  assert.equal(runs, 0, 'nothing ran');
+  await choices.afterReview('punch /x', false, run);
+  await assert.rejects(choices.afterReview('punch /y', true, run), { code: 'ENOTREVIEWED' });
+  assert.equal(await choices.afterReview('punch /x', true, run), 2);
+  await assert.rejects(choices.afterReview('punch /x', true, run), { code: 'ENOTREVIEWED' });
+  assert.equal(runs, 2);
 });
 
 test('the desktop picker counts as a choice; a typed path needs session.choosePath', async () => {
