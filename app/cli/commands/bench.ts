@@ -1,5 +1,5 @@
 import { PairedDirection } from '../../contract/bench.js';
-import { PlumbError } from '../../contract/errors.js';
+import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
 import { writeFileAtomic } from '../../core/bench/results-store.js';
 import { nativeBenchIO } from '../../core/bench/bench-io.js';
 import { loadPlan, scalePlan } from '../../core/bench/plans.js';
@@ -127,11 +127,7 @@ export const benchCommand: Command = {
 
 /** The guard's refusal names the app's settings; on the command line these flags do the same. */
 function withGuardFlags(error: unknown): never {
-  if (
-    error instanceof PlumbError &&
-    error.code === 'ENOSPC' &&
-    error.message.includes('free-space guard')
-  ) {
+  if (error instanceof PlumbError && error.code === spaceGuardCode) {
     throw new PlumbError(
       error.code,
       `${error.message} Here: --scale or --total for a smaller run, --reserve to change the guard.`,
