@@ -2,9 +2,11 @@
  * Saved benchmark results as planner profiles: every result in the results folder that has write
  * measurements becomes a device the planner can use.
  */
-import type { DeviceProfile } from '../../contract/planner.js';
+import type { DeviceProfile, Evaluation, Scenario } from '../../contract/planner.js';
 import { resultsDir } from '../bench/results-dir.js';
 import { ResultsStore } from '../bench/results-store.js';
+import { builtInCatalogue } from './catalogue.js';
+import { evaluateScenario } from './evaluate.js';
 import { profileFromResult } from './profile-from-result.js';
 
 export interface MeasuredProfiles {
@@ -27,4 +29,16 @@ export async function measuredProfiles(
     }
   }
   return { devices, skipped };
+}
+
+/**
+ * A scenario evaluated with the built-in catalogue and every saved result as a device (options may
+ * name them "result:ID"): what `plumb plan`, the planner screen and a planner report all show.
+ */
+export async function evaluateWithSavedResults(
+  scenario: Scenario,
+  measured: () => Promise<MeasuredProfiles> = measuredProfiles,
+): Promise<Evaluation> {
+  const { devices } = await measured();
+  return evaluateScenario(scenario, builtInCatalogue(), devices);
 }
