@@ -98,6 +98,9 @@ describe(
       // write is aimed at a random instant in the last part of it, where the replace is.
       const doneAfterMs: number[] = [];
       let lost = 0;
+      let clonedWhileOpen = 0;
+      let leftBehind = 0;
+      let folderMoved = 0;
       try {
         for (let i = -3; i < tries; i += 1) {
           const dir = path.join(fs.dir, `try-${i}`);
@@ -115,7 +118,7 @@ describe(
           if (mode === 'hold') await appender.send({ op: 'hold', path: copy });
           const sorted = [...doneAfterMs].sort((x, y) => x - y);
           const typical = sorted[Math.floor(sorted.length / 2)] ?? 50;
-          const delayMs = typical * (0.5 + 0.6 * Math.random());
+          const delayMs = typical * (0.75 + 0.3 * Math.random());
           const started = performance.now();
           const wrote =
             mode === 'none' ? null : appender.send({ op: 'write', path: copy, delayMs, marker });
@@ -136,19 +139,28 @@ describe(
           if (mode === 'none') continue;
           const final = readQuietly(copy);
           const expected = Buffer.concat([base, Buffer.from(marker)]);
+          // A lost write; a copy held open for writing (so written to after the dedupe began)
+          // reported cloned; temporary files left; the folder's time moved.
           if (!final.equals(expected)) lost += 1;
+          if (mode === 'hold' && action.status === 'done') clonedWhileOpen += 1;
+          if (leftovers(dir).length > 0) leftBehind += 1;
+          if (folderTimes(dir).mtimeNs !== folderMtime) folderMoved += 1;
           count(`${mode}: ${action.status}${action.reason ? ` (${action.reason})` : ''}`);
-          assert.deepEqual(leftovers(dir), [], `try ${i}: temporary files left`);
-          assert.equal(folderTimes(dir).mtimeNs, folderMtime, `try ${i}: folder time moved`);
-          if (mode === 'hold') assert.equal(action.status, 'skipped', `try ${i}: held open`);
           rmSync(dir, { recursive: true });
         }
       } finally {
         appender.stop();
       }
       const report = [...outcomes].map(([key, n]) => `  ${n} × ${key}`).join('\n');
-      console.log(`${tries} tries, ${lost} lost writes; outcomes:\n${report}`);
-      assert.equal(lost, 0, `lost writes in ${lost} of ${tries} tries:\n${report}`);
+      const summary =
+        `${tries} tries: ${lost} lost writes, ${clonedWhileOpen} held open yet cloned, ` +
+        `${leftBehind} with temporary files left, ${folderMoved} with the folder time moved`;
+      console.log(`${summary}; outcomes:\n${report}`);
+      assert.deepEqual(
+        { lost, clonedWhileOpen, leftBehind, folderMoved },
+        { lost: 0, clonedWhileOpen: 0, leftBehind: 0, folderMoved: 0 },
+        `${summary}:\n${report}`,
+      );
       assert.deepEqual(
         readdirSync(journalDir).filter((n) => n.endsWith('.jsonl')),
         [],
