@@ -167,6 +167,33 @@ describe(
       );
     });
 
+    test('two applies at once on one volume each report only the space they freed', async () => {
+      const block = 4096;
+      const trees = [
+        { dir: path.join(fs.dir, 'both-1'), copies: 2, bytes: 3 * 1024 * 1024 },
+        { dir: path.join(fs.dir, 'both-2'), copies: 5, bytes: 1024 * 1024 },
+      ];
+      const scans = await Promise.all(
+        trees.map(async ({ dir, copies, bytes }) => {
+          const first = randomFile(path.join(dir, 'a.bin'), bytes);
+          for (let c = 0; c < copies; c += 1) plainCopy(first, path.join(dir, `copy-${c}.bin`));
+          return scanFolder({ path: dir });
+        }),
+      );
+      const reports = await Promise.all(
+        scans.map((scan) => dedupeGroups(scan.groups, { apply: true, journalDir })),
+      );
+      for (const [i, report] of reports.entries()) {
+        const { copies, bytes } = trees[i]!;
+        assert.equal(report.counts.done, copies);
+        const freed = report.measuredFreedBytes!;
+        assert.ok(
+          Math.abs(freed - copies * bytes) <= block * (copies + 1),
+          `apply ${i + 1} freed ${copies * bytes} bytes but reported ${freed}`,
+        );
+      }
+    });
+
     test('a writer that already has the copy open (exec 3>>b) keeps its later writes', () => {
       const dir = path.join(fs.dir, 'held');
       const first = randomFile(path.join(dir, 'a.bin'), fileBytes);

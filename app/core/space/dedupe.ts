@@ -9,7 +9,7 @@
  * skipped, and one written or opened in the last instant is swapped back, so no write is lost. A
  * journal records each step so a crash is completed or rolled back on the next start.
  */
-import { link, mkdir, open, readFile, stat, statfs, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, stat, statfs, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { NativeReplaceResult } from '../../../native/index.js';
@@ -26,8 +26,9 @@ import { sameContent } from './content.js';
 import {
   DedupeJournal,
   journalDir,
-  processAlive,
+  lockHolderGone,
   settleCloneRename,
+  volumeLockName,
   swapPathFor,
   tempPathFor,
   type FolderTimes,
@@ -130,7 +131,7 @@ async function lockVolume(
   dir: string,
   signal?: AbortSignal,
 ): Promise<(() => Promise<void>) | null> {
-  const file = path.join(dir, `volume-${(await stat(volume)).dev}.lock`);
+  const file = path.join(dir, volumeLockName((await stat(volume)).dev));
   const previous = applying.get(file) ?? Promise.resolve();
   let releaseHere!: () => void;
   const mine = previous.then(() => new Promise<void>((resolve) => (releaseHere = resolve)));
@@ -142,7 +143,7 @@ async function lockVolume(
   };
   await mkdir(dir, { recursive: true });
   // Written whole under a private name, then linked: a reader never sees a half-written lock.
-  const mark = `${file}.${process.pid}-${Date.now()}`;
+  const mark = `${file}-${process.pid}-${Date.now()}`;
   await writeFile(mark, String(process.pid));
   try {
     for (;;) {
@@ -155,8 +156,7 @@ async function lockVolume(
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
-      const holder = Number(await readFile(file, 'utf8').catch(() => '0'));
-      if (!Number.isInteger(holder) || holder <= 0 || !processAlive(holder)) {
+      if (await lockHolderGone(file)) {
         await unlink(file).catch(() => undefined);
         continue;
       }

@@ -77,6 +77,29 @@ export function journalDir(): string {
  */
 export const tempPrefix = '.plumb-clone-';
 
+/**
+ * The lock file that serializes applies on the volume `dev` (dedupe.ts), kept beside the journals;
+ * while it is written it has a private name with the writer's process id after it.
+ */
+export function volumeLockName(dev: number): string {
+  return `volume-${dev}.lock`;
+}
+
+/** Whether the process named in a volume lock (or its private name) is gone. */
+export async function lockHolderGone(file: string): Promise<boolean> {
+  const inName = /\.lock-(\d+)-\d+$/.exec(file)?.[1];
+  const holder = Number(inName ?? (await readFile(file, 'utf8').catch(() => '0')));
+  return !Number.isInteger(holder) || holder <= 0 || !processAlive(holder);
+}
+
+/** Removes volume locks (and their half-made private names) whose process is gone. */
+async function removeStaleLocks(dir: string, names: readonly string[]): Promise<void> {
+  for (const name of names.filter((n) => /^volume-\d+\.lock(-\d+-\d+)?$/.test(n))) {
+    const file = path.join(dir, name);
+    if (await lockHolderGone(file)) await unlink(file).catch(() => undefined);
+  }
+}
+
 /** A name for a temporary clone beside `target`, which the walk and recovery both recognise. */
 export function tempPathFor(target: string): string {
   return path.join(path.dirname(target), `${tempPrefix}${randomUUID().slice(0, 12)}`);
@@ -283,6 +306,7 @@ export async function recoverInterrupted(dir = journalDir()): Promise<RecoverySt
   } catch {
     return [];
   }
+  await removeStaleLocks(dir, names);
   const steps: RecoveryStep[] = [];
   for (const name of names.filter((n) => n.endsWith('.jsonl'))) {
     const file = path.join(dir, name);
