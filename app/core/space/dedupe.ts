@@ -367,6 +367,7 @@ export async function dedupeGroups(
   }
 }
 
+/** Applies the planned actions in order, under the volume's lock, and measures what was freed. */
 async function applyActions(
   actions: DedupeAction[],
   files: Map<string, DuplicateFile>,
