@@ -94,9 +94,11 @@ describe(
       const appender = new Appender();
       const outcomes = new Map<string, number>();
       const count = (key: string) => outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
-      // Milliseconds from the start of the apply to the copy's outcome, measured per try: the
-      // write is aimed at a random instant in the last part of it, where the replace is.
-      const doneAfterMs: number[] = [];
+      // Where the replace is, in milliseconds from the start of the apply, learnt as the tries go:
+      // a write that landed before the final checks moves the aim later, one that landed in the
+      // clone after the replace moves it earlier, so the writes gather around the replace.
+      let aimMs: number | null = null;
+      const calibrationMs: number[] = [];
       let lost = 0;
       let clonedWhileOpen = 0;
       let leftBehind = 0;
@@ -116,9 +118,7 @@ describe(
           // opened before the dedupe starts, the others open the copy at the instant they write.
           const mode = i < 0 ? 'none' : i % 3 === 0 ? 'hold' : 'open';
           if (mode === 'hold') await appender.send({ op: 'hold', path: copy });
-          const sorted = [...doneAfterMs].sort((x, y) => x - y);
-          const typical = sorted[Math.floor(sorted.length / 2)] ?? 50;
-          const delayMs = typical * (0.75 + 0.3 * Math.random());
+          const delayMs = Math.max(0, (aimMs ?? 0) + (Math.random() - 0.5) * 3);
           const started = performance.now();
           const wrote =
             mode === 'none' ? null : appender.send({ op: 'write', path: copy, delayMs, marker });
@@ -129,14 +129,19 @@ describe(
             journalDir,
             onAction: (a) => {
               action = a;
-              doneAfterMs.push(performance.now() - started);
+              if (i < 0) calibrationMs.push(performance.now() - started);
             },
           });
           await wrote;
           if (mode === 'hold') await appender.send({ op: 'close' });
           assert.ok(action, `try ${i}: no outcome`);
           assert.notEqual(action.status, 'failed', `try ${i}: ${action.reason}`);
-          if (mode === 'none') continue;
+          if (mode === 'none') {
+            if (i === -1) aimMs = Math.min(...calibrationMs) * 0.8;
+            continue;
+          }
+          if (mode === 'open' && action.status === 'done') aimMs! -= 1;
+          if (/since the scan|differ/.test(action.reason ?? '')) aimMs! += 1;
           const final = readQuietly(copy);
           const expected = Buffer.concat([base, Buffer.from(marker)]);
           // A lost write; a copy held open for writing (so written to after the dedupe began)
