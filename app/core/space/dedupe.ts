@@ -27,6 +27,7 @@ import {
   DedupeJournal,
   journalDir,
   lockHolderGone,
+  restoreFolderTimes,
   settleCloneRename,
   volumeLockName,
   swapPathFor,
@@ -201,11 +202,7 @@ async function rollBack(
 ): Promise<void> {
   try {
     await settleCloneRename(entry);
-    await loadNative().setTimes(
-      entry.parent.path,
-      BigInt(entry.parent.atimeNs),
-      BigInt(entry.parent.mtimeNs),
-    );
+    await restoreFolderTimes(entry.parent);
   } catch {
     return;
   }
@@ -273,11 +270,7 @@ async function replaceByCloneRename(
   }
   // The copy is already replaced by its verified clone; if the folder's times cannot be put back,
   // the journal entry stays open so the next start tries again.
-  await native.setTimes(
-    entry.parent.path,
-    BigInt(entry.parent.atimeNs),
-    BigInt(entry.parent.mtimeNs),
-  );
+  await restoreFolderTimes(entry.parent);
   await journal.done(id);
 }
 

@@ -192,7 +192,8 @@ async function inodeAt(file: string): Promise<string | null> {
   return s ? s.ino.toString() : null;
 }
 
-async function restoreFolderTimes(times: FolderTimes): Promise<void> {
+/** Puts a folder's access and modification times back as recorded. */
+export async function restoreFolderTimes(times: FolderTimes): Promise<void> {
   await loadNative().setTimes(times.path, BigInt(times.atimeNs), BigInt(times.mtimeNs));
 }
 
