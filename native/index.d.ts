@@ -196,6 +196,17 @@ export interface NativeSharingColumns {
   extents: Float64Array;
 }
 
+/** How a guarded replacement ended (see replaceWithClone). */
+export interface NativeReplaceResult {
+  /**
+   * replaced: the clone is in place and the original gone; in-use: another program has it open;
+   * changed: the original no longer matches; opened: a program opened it meanwhile (swapped back).
+   */
+  outcome: 'replaced' | 'in-use' | 'changed' | 'opened';
+  /** Set when a program opened the clone too: it was kept under this name, not removed. */
+  keptPath: string | null;
+}
+
 export interface PlumbNative {
   fileSharing(path: string): Promise<NativeFileSharing>;
   /**
@@ -216,6 +227,20 @@ export interface PlumbNative {
   copyMetadata(from: string, to: string): Promise<void>;
   /** Exact access/modification times in nanoseconds since the epoch; does not follow links. */
   setTimes(path: string, atimeNs: bigint, mtimeNs: bigint): Promise<void>;
+  /**
+   * Replaces `target` by `clone` (a verified clone carrying the target's metadata, beside it)
+   * so that no write to the original is lost: the original is held so that no other program has
+   * it open (Linux write lease, Windows no sharing, macOS asks the OS), swapped atomically,
+   * verified again (size, mtime, bytes against the clone) and only then removed. Any other
+   * outcome leaves the original at `target` and the clone at `clone`. `swapPath` is a free name
+   * beside them that Windows, which has no atomic exchange, uses for a moment.
+   */
+  replaceWithClone(
+    clone: string,
+    target: string,
+    swapPath: string,
+    expected: { ino: bigint; size: number; mtimeNs: bigint; ctimeNs: bigint },
+  ): Promise<NativeReplaceResult>;
   dataRanges(path: string): Promise<NativeDataMap>;
   /** Deallocates a range keeping the size; it then reads as zeros. */
   punchHole(path: string, offset: number, length: number): Promise<void>;

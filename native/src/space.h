@@ -58,6 +58,53 @@ bool CloneFile(const std::string& source, const std::string& target, SysError* e
 // birth where settable) from `from` to `to`. Times are set last.
 bool CopyMetadata(const std::string& from, const std::string& to, SysError* err);
 
+// What a replacement must still find in the original: the facts recorded when its clone was
+// verified. Times in nanoseconds since the epoch; ctime is checked before the swap only (a rename
+// changes it).
+struct FileFacts {
+  uint64_t ino = 0;
+  uint64_t size = 0;
+  int64_t mtimeNs = 0;
+  int64_t ctimeNs = 0;
+};
+
+enum class ReplaceOutcome {
+  kReplaced,  // the clone is at `target`, the original is gone
+  kInUse,     // another program has the original open: nothing was changed
+  kChanged,   // the original no longer matches `expected` or the clone: nothing was changed
+  kOpened,    // another program opened it during the replace: swapped back, nothing changed
+};
+struct ReplaceResult {
+  ReplaceOutcome outcome = ReplaceOutcome::kInUse;
+  // Set when a program opened the clone while the original also had to stay: the clone was kept
+  // under this visible name instead of being removed, so no write to either is lost.
+  std::string keptPath;
+};
+
+// Replaces `target` by `clone` (a verified clone with the target's metadata, in the same folder)
+// so that no write to the original can be lost: the original is held so that nobody else can
+// have it open (Linux write lease; Windows open without sharing; macOS asks who has it open),
+// swapped atomically with the clone (renameat2 RENAME_EXCHANGE, renamex_np RENAME_SWAP; Windows
+// renames by the held handles through `swapPath`, a free name beside it), verified again (size,
+// mtime, every byte against the clone) and only then removed. If it changed or was opened, the
+// swap is undone and the clone left at `clone` for the caller to remove.
+bool ReplaceWithClone(const std::string& clone, const std::string& target,
+                      const std::string& swapPath, const FileFacts& expected, ReplaceResult* out,
+                      SysError* err);
+
+#ifndef _WIN32
+// The per-OS pieces of the POSIX ReplaceWithClone (posix/space.cc); linux/ and darwin/ define them.
+// Takes the guard on `fd` (open for reading, at `path`): Linux a write lease, which the kernel
+// grants only when no other open file description exists and breaks at any later open or
+// truncate; macOS: no other process has `path` open. `*busy` when another program has it.
+bool GuardExclusive(int fd, const std::string& path, bool* busy, SysError* err);
+// Whether the guard still holds: nobody opened the file since (the file is now at `path`).
+bool StillExclusive(int fd, const std::string& path);
+void ReleaseExclusive(int fd);
+// Swaps the two names atomically: each then names the other's file.
+bool ExchangePaths(const std::string& a, const std::string& b, SysError* err);
+#endif
+
 // Sets access and modification times exactly (nanoseconds since the epoch), not following links.
 bool SetTimes(const std::string& path, int64_t atimeNs, int64_t mtimeNs, SysError* err);
 

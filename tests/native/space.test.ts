@@ -1,5 +1,14 @@
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -184,6 +193,56 @@ describe('space primitives on an xfs reflink file system', { skip: loopSkipReaso
     assert.equal(b.xattrs, a.xattrs);
     assert.equal(b.mtimeNs, 1_500_000_000_987_654_321n);
     assert.equal(b.atimeNs, 1_600_000_000_123_456_789n);
+  });
+
+  test('replaceWithClone swaps in the clone, or changes nothing when the file is open or moved', async () => {
+    const keeper = randomFile(at('rp/keeper'), 300_000);
+    const target = plainCopy(keeper, at('rp/target'));
+    const facts = () => {
+      const s = statSync(target, { bigint: true });
+      return { ino: s.ino, size: Number(s.size), mtimeNs: s.mtimeNs, ctimeNs: s.ctimeNs };
+    };
+    const fresh = async () => {
+      await native.cloneFile(keeper, at('rp/.plumb-clone-x'));
+      await native.copyMetadata(target, at('rp/.plumb-clone-x'));
+      return at('rp/.plumb-clone-x');
+    };
+    const swap = at('rp/.plumb-clone-x-swap');
+    // Open elsewhere (another open file description, as another program's): skipped.
+    let clone = await fresh();
+    const expected = facts();
+    const held = openSync(target, 'a');
+    try {
+      assert.deepEqual(await native.replaceWithClone(clone, target, swap, expected), {
+        outcome: 'in-use',
+        keptPath: null,
+      });
+    } finally {
+      closeSync(held);
+    }
+    assert.equal(statSync(target).ino, Number(expected.ino));
+    // A time that is not the one recorded: changed, nothing moved.
+    const moved = { ...expected, mtimeNs: expected.mtimeNs + 1n };
+    assert.equal((await native.replaceWithClone(clone, target, swap, moved)).outcome, 'changed');
+    assert.equal(statSync(target).ino, Number(expected.ino));
+    assert.equal(existsSync(clone), true);
+    // Untouched: the clone takes the name, the original is gone, the content is the same.
+    const before = snapshot(target);
+    assert.equal(
+      (await native.replaceWithClone(clone, target, swap, expected)).outcome,
+      'replaced',
+    );
+    assert.deepEqual(snapshot(target), before);
+    assert.notEqual(statSync(target).ino, Number(expected.ino));
+    assert.equal(existsSync(clone), false);
+    assert.ok((await native.fileSharing(target)).sharedBytes! >= 300_000, 'shares the keeper');
+    // Bad arguments are refused before anything is touched.
+    clone = await fresh();
+    assert.throws(
+      () =>
+        native.replaceWithClone(clone, target, swap, { ...facts(), ino: 1 as unknown as bigint }),
+      TypeError,
+    );
   });
 
   test('setTimes sets folder times to the nanosecond', async () => {

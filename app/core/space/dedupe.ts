@@ -4,12 +4,15 @@
  * dedupe-range (Linux): FIDEDUPERANGE, in which the kernel compares the bytes and shares only
  * ranges found equal, atomically, in place: the inode, its times and links stay as they were.
  * clone-rename (macOS, Windows; testable on Linux): clone the keeper to a temporary file beside
- * the copy, compare it byte for byte with the copy, give it the copy's metadata, and rename it over
- * the copy. A journal records each step so a crash is completed or rolled back on the next start.
+ * the copy, compare it byte for byte with the copy, give it the copy's metadata, then swap it in
+ * with the addon's guarded replace (native replaceWithClone): a copy another program has open is
+ * skipped, and one written or opened in the last instant is swapped back, so no write is lost. A
+ * journal records each step so a crash is completed or rolled back on the next start.
  */
-import { open, rename, stat, statfs, unlink } from 'node:fs/promises';
+import { link, mkdir, open, stat, statfs, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { NativeReplaceResult } from '../../../native/index.js';
 import type {
   DedupeAction,
   DedupeMethod,
@@ -20,7 +23,18 @@ import type {
 import { toErrorPayload } from '../../contract/errors.js';
 import { loadNative } from '../native/load.js';
 import { sameContent } from './content.js';
-import { DedupeJournal, journalDir, tempPathFor, type FolderTimes } from './journal.js';
+import {
+  DedupeJournal,
+  journalDir,
+  lockHolderGone,
+  restoreFolderTimes,
+  settleCloneRename,
+  volumeLockName,
+  swapPathFor,
+  tempPathFor,
+  type FolderTimes,
+  type JournalEntry,
+} from './journal.js';
 import { compressedByFileSystem } from './scan.js';
 
 export interface DedupeOptions {
@@ -104,6 +118,63 @@ async function freeBytes(dir: string): Promise<number> {
   return last;
 }
 
+/** Applies running in this process, per lock file: each waits for the one before it. */
+const applying = new Map<string, Promise<void>>();
+
+/**
+ * Serializes applies on one volume, across processes too (a lock file in the journal folder that
+ * names the holder's process), so the free space measured before and after one apply is freed by
+ * that apply alone: two at once each reported the whole volume's gain. A lock whose process is
+ * gone is taken over. Resolves with the release, or null if cancelled while waiting.
+ */
+async function lockVolume(
+  volume: string,
+  dir: string,
+  signal?: AbortSignal,
+): Promise<(() => Promise<void>) | null> {
+  const file = path.join(dir, volumeLockName((await stat(volume)).dev));
+  const previous = applying.get(file) ?? Promise.resolve();
+  let releaseHere!: () => void;
+  const mine = previous.then(() => new Promise<void>((resolve) => (releaseHere = resolve)));
+  applying.set(file, mine);
+  await previous;
+  const release = async (): Promise<void> => {
+    releaseHere();
+    if (applying.get(file) === mine) applying.delete(file);
+  };
+  await mkdir(dir, { recursive: true });
+  // Written whole under a private name, then linked: a reader never sees a half-written lock.
+  const mark = `${file}-${process.pid}-${Date.now()}`;
+  await writeFile(mark, String(process.pid));
+  try {
+    for (;;) {
+      try {
+        await link(mark, file);
+        return async () => {
+          await unlink(file).catch(() => undefined);
+          await release();
+        };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      if (await lockHolderGone(file)) {
+        await unlink(file).catch(() => undefined);
+        continue;
+      }
+      if (signal?.aborted) {
+        await release();
+        return null;
+      }
+      await delay(50);
+    }
+  } catch (error) {
+    await release();
+    throw error;
+  } finally {
+    await unlink(mark).catch(() => undefined);
+  }
+}
+
 async function replaceByDedupeRange(
   journal: DedupeJournal,
   keeper: string,
@@ -119,15 +190,35 @@ async function replaceByDedupeRange(
   if (outcome.differs) throw new Skip('the kernel found different bytes; nothing was changed');
 }
 
-/** Removes the temporary clone; the original was never touched. */
-async function rollBack(journal: DedupeJournal, id: number, temp: string): Promise<void> {
+/**
+ * Puts the original back (wherever the replace stopped) and removes the clone, then the folder's
+ * times, which creating and removing the clone moved. The journal entry stays open when this
+ * fails, so the next start finishes it.
+ */
+async function rollBack(
+  journal: DedupeJournal,
+  id: number,
+  entry: Extract<JournalEntry, { kind: 'clone-rename' }>,
+): Promise<void> {
   try {
-    await unlink(temp);
-  } catch (error) {
-    // Left open in the journal when the clone cannot be removed, so the next start retries.
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return;
+    await settleCloneRename(entry);
+    await restoreFolderTimes(entry.parent);
+  } catch {
+    return;
   }
   await journal.done(id);
+}
+
+function notReplacedReason(result: NativeReplaceResult): string {
+  const reason = {
+    'in-use': 'another program has it open, and replacing it could lose what that program writes',
+    changed: 'it changed during the dedupe; it was left as it is',
+    opened: 'another program opened it during the dedupe; it was left as it is',
+    replaced: '',
+  }[result.outcome];
+  return result.keptPath
+    ? `${reason} (a program also opened its clone, kept as ${result.keptPath})`
+    : reason;
 }
 
 async function replaceByCloneRename(
@@ -136,22 +227,26 @@ async function replaceByCloneRename(
   target: DuplicateFile,
   signal?: AbortSignal,
 ): Promise<void> {
-  if (target.links > 1 || (await stat(target.path)).nlink > 1) {
+  // The facts the guarded replace must still find at the end, to the nanosecond.
+  const facts = await stat(target.path, { bigint: true });
+  if (target.links > 1 || facts.nlink > 1n) {
     throw new Skip('it has hard links, which replacing it would split');
   }
   const native = loadNative();
   const temp = tempPathFor(target.path);
-  const parent = await folderTimes(path.dirname(target.path));
-  const ino = (await stat(target.path, { bigint: true })).ino.toString();
-  const id = await journal.begin({
-    kind: 'clone-rename',
+  const entry = {
+    kind: 'clone-rename' as const,
     target: target.path,
     keeper,
     temp,
-    ino,
-    parent,
-  });
-  let renamed = false;
+    swap: swapPathFor(temp),
+    ino: facts.ino.toString(),
+    size: Number(facts.size),
+    mtimeNs: facts.mtimeNs.toString(),
+    parent: await folderTimes(path.dirname(target.path)),
+  };
+  const id = await journal.begin(entry);
+  let replaced = false;
   try {
     await native.cloneFile(keeper, temp);
     if (!(await sameContent(temp, target.path, signal))) {
@@ -160,16 +255,22 @@ async function replaceByCloneRename(
     await native.copyMetadata(target.path, temp);
     await checkUnchanged(target, 'file');
     await journal.stage(id, 'ready');
-    await rename(temp, target.path);
-    renamed = true;
-    await fsyncFolder(parent.path);
-    await journal.stage(id, 'renamed');
+    const result = await native.replaceWithClone(temp, target.path, entry.swap, {
+      ino: facts.ino,
+      size: Number(facts.size),
+      mtimeNs: facts.mtimeNs,
+      ctimeNs: facts.ctimeNs,
+    });
+    if (result.outcome !== 'replaced') throw new Skip(notReplacedReason(result));
+    replaced = true;
+    await journal.stage(id, 'replaced');
+    await fsyncFolder(entry.parent.path);
   } finally {
-    if (!renamed) await rollBack(journal, id, temp);
+    if (!replaced) await rollBack(journal, id, entry);
   }
   // The copy is already replaced by its verified clone; if the folder's times cannot be put back,
   // the journal entry stays open so the next start tries again.
-  await native.setTimes(parent.path, BigInt(parent.atimeNs), BigInt(parent.mtimeNs));
+  await restoreFolderTimes(entry.parent);
   await journal.done(id);
 }
 
@@ -243,8 +344,33 @@ export async function dedupeGroups(
   }
   const files = new Map(groups.flatMap((g) => g.files.map((f) => [f.path, f] as const)));
   const volume = path.dirname(actions[0]!.target);
+  const dir = options.journalDir ?? journalDir();
+  const unlock = await lockVolume(volume, dir, options.signal);
+  if (!unlock) {
+    for (const action of actions.filter((a) => a.status === 'planned')) {
+      action.status = 'skipped';
+      action.reason = 'cancelled before this file';
+    }
+    return summarise(actions, false, method, null);
+  }
+  try {
+    return await applyActions(actions, files, volume, dir, method, options);
+  } finally {
+    await unlock();
+  }
+}
+
+/** Applies the planned actions in order, under the volume's lock, and measures what was freed. */
+async function applyActions(
+  actions: DedupeAction[],
+  files: Map<string, DuplicateFile>,
+  volume: string,
+  dir: string,
+  method: DedupeMethod,
+  options: DedupeOptions,
+): Promise<DedupeReport> {
   const before = await freeBytes(volume);
-  const journal = await DedupeJournal.create(options.journalDir ?? journalDir());
+  const journal = await DedupeJournal.create(dir);
   try {
     for (const action of actions) {
       if (action.status !== 'planned') continue;

@@ -1,5 +1,6 @@
 // Linux space primitives: FIEMAP (shared extents, physical offsets), FIDEDUPERANGE (kernel-verified
-// sharing), FICLONE, metadata copy (owner, mode, xattrs incl. ACLs, flags, times), hole punching.
+// sharing), FICLONE, metadata copy (owner, mode, xattrs incl. ACLs, flags, times), hole punching,
+// and the guard and exchange of a replacement (write leases, renameat2 RENAME_EXCHANGE).
 #include "space.h"
 
 #include <fcntl.h>
@@ -13,7 +14,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <vector>
 
@@ -139,7 +144,57 @@ bool CopyFlags(int from, const std::string& fromPath, int to, const std::string&
   return true;
 }
 
+// A broken lease signals its holder with SIGIO, whose default action ends the process. The
+// guard reads the lease's state instead, so a handler that does nothing is installed once, only
+// where nobody chose another (a handler, unlike SIG_IGN, is not inherited by programs we run).
+void TolerateLeaseSignals() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction current;
+    if (sigaction(SIGIO, nullptr, &current) != 0 || current.sa_handler != SIG_DFL) return;
+    struct sigaction quiet;
+    std::memset(&quiet, 0, sizeof quiet);
+    quiet.sa_handler = [](int) {};
+    quiet.sa_flags = SA_RESTART;
+    sigemptyset(&quiet.sa_mask);
+    sigaction(SIGIO, &quiet, nullptr);
+  });
+}
+
 }  // namespace
+
+bool GuardExclusive(int fd, const std::string& path, bool* busy, SysError* err) {
+  TolerateLeaseSignals();
+  if (fcntl(fd, F_SETLEASE, F_WRLCK) != 0) {
+    if (errno == EAGAIN || errno == EBUSY) {
+      *busy = true;  // another open file description exists: a program has it open
+      return true;
+    }
+    *err = MakeSysError(errno, "fcntl(F_SETLEASE)", path);
+    err->message = "cannot take a write lease, which proves no other program has the file open (" +
+                   err->message + ")";
+    return false;
+  }
+  fcntl(fd, F_SETOWN, 0);  // no signal at a break: StillExclusive reads the state
+  *busy = false;
+  return true;
+}
+
+bool StillExclusive(int fd, const std::string&) {
+  // A break (an open for reading or writing, a truncate) turns the pending type to F_RDLCK or
+  // F_UNLCK at once; the opener waits until the lease is released.
+  return fcntl(fd, F_GETLEASE) == F_WRLCK;
+}
+
+void ReleaseExclusive(int fd) { fcntl(fd, F_SETLEASE, F_UNLCK); }
+
+bool ExchangePaths(const std::string& a, const std::string& b, SysError* err) {
+  if (renameat2(AT_FDCWD, a.c_str(), AT_FDCWD, b.c_str(), RENAME_EXCHANGE) != 0) {
+    *err = MakeSysError(errno, "renameat2(RENAME_EXCHANGE)", b);
+    return false;
+  }
+  return true;
+}
 
 bool QueryFileSharing(const std::string& path, FileSharing* out, SysError* err) {
   Fd file(OpenForReading(path));

@@ -5,6 +5,7 @@
 //   cloneFile(source, target)           a new file sharing source's storage
 //   copyMetadata(from, to)              owner, mode, xattrs/ACLs, flags, times
 //   setTimes(path, atimeNs, mtimeNs)    exact times (bigint nanoseconds)
+//   replaceWithClone(clone, target, swapPath, expected)   guarded swap; no write to target is lost
 //   dataRanges(path)                    data/hole map, logical and allocated size
 //   punchHole(path, offset, length)     deallocate a range, keeping the size
 //   createSparseFile(path, bytes)       a new all-hole file
@@ -72,32 +73,41 @@ Napi::Value Start(Napi::Env env, const char* name, typename SpaceWorker<Result>:
 struct Nothing {};
 Napi::Value Undefined(Napi::Env env, const Nothing&) { return env.Undefined(); }
 
-uint64_t RequireBytes(const Napi::CallbackInfo& info, size_t index, const char* name) {
-  if (info.Length() <= index || !info[index].IsNumber()) {
-    throw Napi::TypeError::New(info.Env(),
-                               std::string("The \"") + name + "\" argument must be a number");
+uint64_t BytesFrom(Napi::Env env, const Napi::Value& v, const std::string& name) {
+  if (!v.IsNumber()) {
+    throw Napi::TypeError::New(env, "The \"" + name + "\" argument must be a number");
   }
-  const double value = info[index].As<Napi::Number>().DoubleValue();
+  const double value = v.As<Napi::Number>().DoubleValue();
   if (!(value >= 0) || value > 9007199254740991.0 ||
       value != static_cast<double>(static_cast<uint64_t>(value))) {
-    throw Napi::TypeError::New(
-        info.Env(), std::string("The \"") + name + "\" argument must be a whole number of bytes");
+    throw Napi::TypeError::New(env,
+                               "The \"" + name + "\" argument must be a whole number of bytes");
   }
   return static_cast<uint64_t>(value);
 }
 
-int64_t RequireNanoseconds(const Napi::CallbackInfo& info, size_t index, const char* name) {
-  if (info.Length() <= index || !info[index].IsBigInt()) {
-    throw Napi::TypeError::New(info.Env(),
-                               std::string("The \"") + name + "\" argument must be a bigint");
+uint64_t RequireBytes(const Napi::CallbackInfo& info, size_t index, const char* name) {
+  return BytesFrom(info.Env(), info.Length() > index ? info[index] : info.Env().Undefined(), name);
+}
+
+// A bigint that fits in 64 bits, signed (times) or not (inode numbers).
+int64_t BigIntFrom(Napi::Env env, const Napi::Value& v, const std::string& name, bool isUnsigned) {
+  if (!v.IsBigInt()) {
+    throw Napi::TypeError::New(env, "The \"" + name + "\" argument must be a bigint");
   }
   bool lossless = false;
-  const int64_t value = info[index].As<Napi::BigInt>().Int64Value(&lossless);
+  const int64_t value = isUnsigned
+                            ? static_cast<int64_t>(v.As<Napi::BigInt>().Uint64Value(&lossless))
+                            : v.As<Napi::BigInt>().Int64Value(&lossless);
   if (!lossless) {
-    throw Napi::TypeError::New(info.Env(),
-                               std::string("The \"") + name + "\" argument is out of range");
+    throw Napi::TypeError::New(env, "The \"" + name + "\" argument is out of range");
   }
   return value;
+}
+
+int64_t RequireNanoseconds(const Napi::CallbackInfo& info, size_t index, const char* name) {
+  return BigIntFrom(info.Env(), info.Length() > index ? info[index] : info.Env().Undefined(), name,
+                    false);
 }
 
 Napi::Value SharingToJs(Napi::Env env, const FileSharing& s) {
@@ -193,6 +203,34 @@ Napi::Value SetTimesJs(const Napi::CallbackInfo& info) {
       Undefined);
 }
 
+Napi::Value ReplaceWithCloneJs(const Napi::CallbackInfo& info) {
+  std::string clone = RequireString(info, 0, "clone");
+  std::string target = RequireString(info, 1, "target");
+  std::string swapPath = RequireString(info, 2, "swapPath");
+  if (info.Length() <= 3 || !info[3].IsObject()) {
+    throw Napi::TypeError::New(info.Env(), "The \"expected\" argument must be an object");
+  }
+  Napi::Object facts = info[3].As<Napi::Object>();
+  Napi::Env env = info.Env();
+  FileFacts expected;
+  expected.ino = static_cast<uint64_t>(BigIntFrom(env, facts.Get("ino"), "expected.ino", true));
+  expected.size = BytesFrom(env, facts.Get("size"), "expected.size");
+  expected.mtimeNs = BigIntFrom(env, facts.Get("mtimeNs"), "expected.mtimeNs", false);
+  expected.ctimeNs = BigIntFrom(env, facts.Get("ctimeNs"), "expected.ctimeNs", false);
+  return Start<ReplaceResult>(
+      info.Env(), "replaceWithClone",
+      [clone, target, swapPath, expected](ReplaceResult* out, SysError* err) {
+        return ReplaceWithClone(clone, target, swapPath, expected, out, err);
+      },
+      [](Napi::Env env, const ReplaceResult& r) {
+        static const char* const names[] = {"replaced", "in-use", "changed", "opened"};
+        Napi::Object o = Napi::Object::New(env);
+        o.Set("outcome", names[static_cast<int>(r.outcome)]);
+        o.Set("keptPath", r.keptPath.empty() ? env.Null() : Napi::String::New(env, r.keptPath));
+        return static_cast<Napi::Value>(o);
+      });
+}
+
 Napi::Value DataRangesJs(const Napi::CallbackInfo& info) {
   std::string path = RequireString(info, 0, "path");
   return Start<DataMap>(
@@ -252,6 +290,7 @@ void RegisterSpace(Napi::Env env, Napi::Object exports) {
   exports.Set("cloneFile", Napi::Function::New(env, CloneFileJs, "cloneFile"));
   exports.Set("copyMetadata", Napi::Function::New(env, CopyMetadataJs, "copyMetadata"));
   exports.Set("setTimes", Napi::Function::New(env, SetTimesJs, "setTimes"));
+  exports.Set("replaceWithClone", Napi::Function::New(env, ReplaceWithCloneJs, "replaceWithClone"));
   exports.Set("dataRanges", Napi::Function::New(env, DataRangesJs, "dataRanges"));
   exports.Set("punchHole", Napi::Function::New(env, PunchHoleJs, "punchHole"));
   exports.Set("flushVolume", Napi::Function::New(env, FlushVolumeJs, "flushVolume"));

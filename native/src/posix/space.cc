@@ -1,5 +1,6 @@
 // POSIX space primitives shared by Linux and macOS: data/hole maps (SEEK_DATA / SEEK_HOLE), exact
-// times (utimensat) and sparse file creation (ftruncate).
+// times (utimensat), sparse file creation (ftruncate) and the guarded replacement of a copy by its
+// clone (the per-OS guard and exchange are in linux/ and darwin/).
 #include "space.h"
 
 #include <fcntl.h>
@@ -7,6 +8,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
+#include <vector>
 
 namespace plumb {
 namespace {
@@ -17,6 +20,70 @@ struct Fd {
   explicit Fd(int value) : fd(value) {}
   ~Fd() {
     if (fd >= 0) close(fd);
+  }
+};
+
+// Opens for reading without touching the access time where permitted (owner or root).
+int OpenQuietly(const std::string& path) {
+#ifdef O_NOATIME
+  int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
+  if (fd >= 0 || errno != EPERM) return fd;
+#endif
+  return open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+int64_t Nanoseconds(const timespec& t) {
+  return static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
+}
+
+#ifdef __APPLE__
+const timespec& ModifiedTime(const struct stat& st) { return st.st_mtimespec; }
+const timespec& ChangedTime(const struct stat& st) { return st.st_ctimespec; }
+#else
+const timespec& ModifiedTime(const struct stat& st) { return st.st_mtim; }
+const timespec& ChangedTime(const struct stat& st) { return st.st_ctim; }
+#endif
+
+// Reads up to `bytes` at `offset`, retrying short reads; returns the count or -1.
+ssize_t ReadAt(int fd, char* buffer, size_t bytes, off_t offset) {
+  size_t done = 0;
+  while (done < bytes) {
+    ssize_t got = pread(fd, buffer + done, bytes - done, offset + static_cast<off_t>(done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return -1;
+    if (got == 0) break;
+    done += static_cast<size_t>(got);
+  }
+  return static_cast<ssize_t>(done);
+}
+
+// Whether the two open files hold exactly the same bytes.
+bool SameBytes(int a, int b, bool* same, SysError* err) {
+  constexpr size_t kBlock = 1 << 20;
+  std::vector<char> x(kBlock), y(kBlock);
+  for (off_t offset = 0;; offset += static_cast<off_t>(kBlock)) {
+    const ssize_t gotX = ReadAt(a, x.data(), kBlock, offset);
+    const ssize_t gotY = ReadAt(b, y.data(), kBlock, offset);
+    if (gotX < 0 || gotY < 0) {
+      *err = MakeSysError(errno, "pread", "");
+      return false;
+    }
+    if (gotX != gotY || std::memcmp(x.data(), y.data(), static_cast<size_t>(gotX)) != 0) {
+      *same = false;
+      return true;
+    }
+    if (static_cast<size_t>(gotX) < kBlock) {
+      *same = true;
+      return true;
+    }
+  }
+}
+
+// Releases a guard taken by GuardExclusive on every path out.
+struct Guard {
+  int fd = -1;
+  ~Guard() {
+    if (fd >= 0) ReleaseExclusive(fd);
   }
 };
 
@@ -100,6 +167,93 @@ bool CreateSparseFile(const std::string& path, uint64_t bytes, SysError* err) {
     *err = MakeSysError(errno, "ftruncate", path);
     unlink(path.c_str());
     return false;
+  }
+  return true;
+}
+
+bool ReplaceWithClone(const std::string& clone, const std::string& target, const std::string&,
+                      const FileFacts& expected, ReplaceResult* out, SysError* err) {
+  Fd original(OpenQuietly(target));
+  if (original.fd < 0) {
+    *err = MakeSysError(errno, "open", target);
+    return false;
+  }
+  Fd copy(OpenQuietly(clone));
+  if (copy.fd < 0) {
+    *err = MakeSysError(errno, "open", clone);
+    return false;
+  }
+  bool busy = false;
+  Guard originalGuard, copyGuard;
+  if (!GuardExclusive(original.fd, target, &busy, err)) return false;
+  if (busy) {
+    out->outcome = ReplaceOutcome::kInUse;
+    return true;
+  }
+  originalGuard.fd = original.fd;
+  // The clone is ours alone (a fresh hidden name); its guard tells whether a program opened it
+  // at the target's name after the swap, which matters if the swap must be undone.
+  if (!GuardExclusive(copy.fd, clone, &busy, err)) return false;
+  if (busy) {
+    out->outcome = ReplaceOutcome::kInUse;
+    return true;
+  }
+  copyGuard.fd = copy.fd;
+  // Under the guard no other program can open or truncate the original: check it one last time.
+  struct stat st;
+  if (fstat(original.fd, &st) != 0) {
+    *err = MakeSysError(errno, "fstat", target);
+    return false;
+  }
+  if (static_cast<uint64_t>(st.st_ino) != expected.ino ||
+      static_cast<uint64_t>(st.st_size) != expected.size ||
+      Nanoseconds(ModifiedTime(st)) != expected.mtimeNs ||
+      Nanoseconds(ChangedTime(st)) != expected.ctimeNs) {
+    out->outcome = ReplaceOutcome::kChanged;
+    return true;
+  }
+  if (!ExchangePaths(clone, target, err)) return false;
+  // Now `target` names the clone and `clone` the original. Verify the original once more: a
+  // write in the last instant before the swap, or an open the guard saw, undoes the swap.
+  bool same = false;
+  if (StillExclusive(original.fd, clone)) {
+    if (fstat(original.fd, &st) != 0) *err = MakeSysError(errno, "fstat", clone);
+    if (!err->ok() || !SameBytes(original.fd, copy.fd, &same, err)) {
+      SysError ignored;
+      ExchangePaths(clone, target, &ignored);
+      return false;
+    }
+  }
+  const bool unchanged = same && static_cast<uint64_t>(st.st_size) == expected.size &&
+                         Nanoseconds(ModifiedTime(st)) == expected.mtimeNs;
+  const bool opened = !StillExclusive(original.fd, clone);
+  struct stat named;
+  if (unchanged && !opened && lstat(clone.c_str(), &named) == 0 && named.st_ino == st.st_ino &&
+      named.st_dev == st.st_dev) {
+    if (unlink(clone.c_str()) != 0) {
+      *err = MakeSysError(errno, "unlink", clone);
+      SysError ignored;
+      ExchangePaths(clone, target, &ignored);
+      return false;
+    }
+    out->outcome = ReplaceOutcome::kReplaced;
+    return true;
+  }
+  // Undo: the original goes back to its name.
+  const bool cloneOpened = !StillExclusive(copy.fd, target);
+  if (!ExchangePaths(clone, target, err)) return false;
+  out->outcome = opened ? ReplaceOutcome::kOpened : ReplaceOutcome::kChanged;
+  if (cloneOpened) {
+    // A program opened the clone while it had the target's name; what it writes must stay.
+    out->keptPath = target + ".plumb-kept";
+    for (int i = 1; link(clone.c_str(), out->keptPath.c_str()) != 0; ++i) {
+      if (errno != EEXIST || i > 99) {
+        *err = MakeSysError(errno, "link", out->keptPath);
+        return false;
+      }
+      out->keptPath = target + ".plumb-kept-" + std::to_string(i);
+    }
+    unlink(clone.c_str());
   }
   return true;
 }

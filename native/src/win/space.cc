@@ -2,6 +2,8 @@
 // (FSCTL_SET_SPARSE, FSCTL_SET_ZERO_DATA, FSCTL_QUERY_ALLOCATED_RANGES), times, attributes and ACL.
 // Physical sharing from ReFS's FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT (extents with reference
 // counts); where the file system does not answer it (NTFS, older Windows), sharing stays unknown.
+// A copy is replaced by its clone while both are held open without sharing, which proves nobody
+// else has the original open and keeps anyone from opening it until it is gone.
 #include "space.h"
 
 #include <windows.h>
@@ -9,6 +11,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -197,7 +200,116 @@ std::optional<std::vector<FileExtent>> RefcountedExtents(const std::string& path
   return extents;
 }
 
+// Renames the file behind `h` (opened with DELETE access) to `to`, which must not exist.
+bool RenameByHandle(HANDLE h, const std::string& to, SysError* err) {
+  const std::wstring wide = Widen(to);
+  std::vector<char> buffer(sizeof(FILE_RENAME_INFO) + (wide.size() + 1) * sizeof(wchar_t), 0);
+  auto* info = reinterpret_cast<FILE_RENAME_INFO*>(buffer.data());
+  info->ReplaceIfExists = FALSE;
+  info->RootDirectory = nullptr;
+  info->FileNameLength = static_cast<DWORD>(wide.size() * sizeof(wchar_t));
+  std::memcpy(info->FileName, wide.data(), info->FileNameLength);
+  if (!SetFileInformationByHandle(h, FileRenameInfo, info, static_cast<DWORD>(buffer.size()))) {
+    *err = LastError("SetFileInformationByHandle(FileRenameInfo)", to);
+    return false;
+  }
+  return true;
+}
+
+int64_t UnixNs(const LARGE_INTEGER& fileTime) {
+  return (fileTime.QuadPart - 116444736000000000LL) * 100;
+}
+
+// Whether the two open files hold exactly the same bytes (read from the start).
+bool SameBytes(HANDLE a, HANDLE b, bool* same, SysError* err) {
+  constexpr DWORD kBlock = 1 << 20;
+  std::vector<char> x(kBlock), y(kBlock);
+  LARGE_INTEGER zero;
+  zero.QuadPart = 0;
+  if (!SetFilePointerEx(a, zero, nullptr, FILE_BEGIN) ||
+      !SetFilePointerEx(b, zero, nullptr, FILE_BEGIN)) {
+    *err = LastError("SetFilePointerEx", "");
+    return false;
+  }
+  for (;;) {
+    DWORD gotX = 0, gotY = 0;
+    if (!ReadFile(a, x.data(), kBlock, &gotX, nullptr) ||
+        !ReadFile(b, y.data(), kBlock, &gotY, nullptr)) {
+      *err = LastError("ReadFile", "");
+      return false;
+    }
+    if (gotX != gotY || std::memcmp(x.data(), y.data(), gotX) != 0) {
+      *same = false;
+      return true;
+    }
+    if (gotX == 0) {
+      *same = true;
+      return true;
+    }
+  }
+}
+
 }  // namespace
+
+bool ReplaceWithClone(const std::string& clone, const std::string& target,
+                      const std::string& swapPath, const FileFacts& expected, ReplaceResult* out,
+                      SysError* err) {
+  // Share mode 0: fails with a sharing violation while any other program has the file open, and
+  // keeps every program from opening it while held.
+  Handle original(OpenPath(target, GENERIC_READ | DELETE, 0, OPEN_EXISTING));
+  if (!original.ok()) {
+    if (GetLastError() == ERROR_SHARING_VIOLATION) {
+      out->outcome = ReplaceOutcome::kInUse;
+      return true;
+    }
+    *err = LastError("CreateFileW", target);
+    return false;
+  }
+  Handle copy(OpenPath(clone, GENERIC_READ | DELETE, 0, OPEN_EXISTING));
+  if (!copy.ok()) {
+    *err = LastError("CreateFileW", clone);
+    return false;
+  }
+  BY_HANDLE_FILE_INFORMATION info;
+  FILE_BASIC_INFO basic;
+  if (!GetFileInformationByHandle(original.h, &info) ||
+      !GetFileInformationByHandleEx(original.h, FileBasicInfo, &basic, sizeof basic)) {
+    *err = LastError("GetFileInformationByHandle", target);
+    return false;
+  }
+  const uint64_t index = (static_cast<uint64_t>(info.nFileIndexHigh) << 32) | info.nFileIndexLow;
+  const uint64_t size = (static_cast<uint64_t>(info.nFileSizeHigh) << 32) | info.nFileSizeLow;
+  bool same = false;
+  if (index != expected.ino || size != expected.size ||
+      UnixNs(basic.LastWriteTime) != expected.mtimeNs ||
+      UnixNs(basic.ChangeTime) != expected.ctimeNs) {
+    out->outcome = ReplaceOutcome::kChanged;
+    return true;
+  }
+  // Held without sharing from here on, the original cannot change: this check is final.
+  if (!SameBytes(original.h, copy.h, &same, err)) return false;
+  if (!same) {
+    out->outcome = ReplaceOutcome::kChanged;
+    return true;
+  }
+  // Windows has no atomic exchange: three renames by the held handles, so the original is never
+  // open to anyone else. A crash between them is undone by the journal (it knows `swapPath`).
+  if (!RenameByHandle(original.h, swapPath, err)) return false;
+  if (!RenameByHandle(copy.h, target, err)) {
+    SysError ignored;
+    RenameByHandle(original.h, target, &ignored);
+    return false;
+  }
+  if (!RenameByHandle(original.h, clone, err)) return false;
+  FILE_DISPOSITION_INFO gone;
+  gone.DeleteFile = TRUE;
+  if (!SetFileInformationByHandle(original.h, FileDispositionInfo, &gone, sizeof gone)) {
+    *err = LastError("SetFileInformationByHandle(FileDispositionInfo)", clone);
+    return false;
+  }
+  out->outcome = ReplaceOutcome::kReplaced;
+  return true;
+}
 
 bool QueryFileSharing(const std::string& path, FileSharing* out, SysError* err) {
   WIN32_FILE_ATTRIBUTE_DATA data;
