@@ -27,6 +27,8 @@ export interface StreamOptions {
   /** Chance that an interval stalls, taking 2–6 × as long (default 0.005). */
   stallChance?: number;
   cadenceSeconds?: number;
+  /** Most bytes between two samples (default a thousandth of the total, as issue 13 asks). */
+  maxSampleBytes?: number;
 }
 
 export interface SampleStream {
@@ -71,7 +73,7 @@ export function sustainedStream(options: StreamOptions): SampleStream {
   const noise = options.noise ?? 0.08;
   const stallChance = options.stallChance ?? 0.005;
   const cadence = options.cadenceSeconds ?? 0.25;
-  const maxStep = totalBytes / 1000;
+  const maxStep = options.maxSampleBytes ?? totalBytes / 1000;
   const out: SampleStream = { t: [], bytes: [], file: [], fileBytes: [] };
   let written = 0;
   let now = 0;

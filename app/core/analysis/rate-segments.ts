@@ -26,9 +26,10 @@ export interface SegmentOptions {
   /** Fewest bytes in a segment (default a thousandth of the phase: the sampler's coarsest step). */
   minSegmentBytes?: number;
   /**
-   * Fewest transfer seconds in a segment between two changes (default 1): a stretch that short is
-   * a hiccup (a stall, a few slow first writes of files), not a state of the drive. The first and
-   * last segments are exempt, so a cache that fills in a tenth of a second is still found.
+   * Fewest transfer seconds in a segment slower or faster than both its neighbours (default 0.5): a
+   * dip or spike that short is a hiccup (a stall, a few slow first writes of files), not a state of
+   * the drive. Steps of a staircase and the first and last segments are exempt, so a cache that
+   * fills in a tenth of a second is still found.
    */
   minInnerSeconds?: number;
   /** Least confidence for a change (default 0.75). */
@@ -86,8 +87,8 @@ function poolBlocks(intervals: SampleIntervals, maxBlocks: number): Blocks {
       const short = !long;
       if (short && count > 0) {
         // The last, short block joins the one before.
-        bytes[count - 1] += blockBytes;
-        seconds[count - 1] += blockSeconds;
+        bytes[count - 1] = bytes[count - 1]! + blockBytes;
+        seconds[count - 1] = seconds[count - 1]! + blockSeconds;
       } else {
         firstInterval[count] = start;
         bytes[count] = blockBytes;
@@ -254,6 +255,8 @@ function locateChange(
   const shareBefore = (i: number) => {
     const b = intervals.bytes[i]!;
     const share = (intervals.seconds[i]! - b / after) / (b / before - b / after);
+    // Far outside both rates (a stall in it): its timing says nothing, so its middle.
+    if (share < -0.5 || share > 1.5) return 0.5;
     return Math.min(1, Math.max(0, share));
   };
   // The change is in the last interval before the split or the first after: take the one
@@ -295,7 +298,7 @@ export function rateSegments(
   const minBlocks = Math.max(2, options.minSegmentBlocks ?? 4);
   const minBytes = options.minSegmentBytes ?? intervals.totalBytes / 1000;
   const minConfidence = options.minConfidence ?? 0.75;
-  const minInnerSeconds = options.minInnerSeconds ?? 1;
+  const minInnerSeconds = options.minInnerSeconds ?? 0.5;
   const penaltyFactor = options.penaltyFactor ?? 6;
   const blocks = poolBlocks(intervals, options.maxBlocks ?? 4000);
   const m = blocks.count;
@@ -327,6 +330,7 @@ export function rateSegments(
   };
   drafts.forEach((_, k) => relevel(k));
   const minStep = -Math.log(1 - minChange);
+  const minScore = Math.sqrt(penaltyFactor * Math.log(m));
   // How weak the change into segment k is (above 1: too weak to keep), by the three tests.
   const weakness = (k: number): number => {
     const a = drafts[k - 1]!;
@@ -341,11 +345,20 @@ export function rateSegments(
       blockBytes[b.first]! - blockBytes[a.first]!,
       blockBytes[end(k)]! - blockBytes[b.first]!,
     );
+    // Only a stretch that went and came back (a dip or a spike) is held to minInnerSeconds.
+    const excursion = (j: number) =>
+      j > 0 &&
+      j < drafts.length - 1 &&
+      Math.sign(drafts[j]!.level - drafts[j - 1]!.level) ===
+        Math.sign(drafts[j]!.level - drafts[j + 1]!.level);
     const inner = (j: number) =>
-      j > 0 && j < drafts.length - 1
-        ? blockSeconds[end(j)]! - blockSeconds[drafts[j]!.first]!
-        : Infinity;
+      excursion(j) ? blockSeconds[end(j)]! - blockSeconds[drafts[j]!.first]! : Infinity;
+    // The step in standard errors of the two medians, held to the same bar as PELT's penalty.
+    const na = b.first - a.first;
+    const nb = end(k) - b.first;
+    const score = (step / sigma) * Math.sqrt((na * nb) / (na + nb));
     return Math.max(
+      minScore / Math.max(score, 1e-12),
       minStep / Math.max(step, 1e-12),
       minConfidence / Math.max(confidence, 1e-12),
       minBytes / Math.max(shortest, 1e-12),

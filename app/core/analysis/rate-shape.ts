@@ -28,7 +28,7 @@ export interface RateShape {
    * it. Null when it did not fall, or when it also rose.
    */
   steps: RateSegment[] | null;
-  /** When it fell at least twice and came back in between: throttling, never a cache. */
+  /** When it fell and came back at least twice while going on: throttling, never a cache. */
   throttling: Throttling | null;
 }
 
@@ -49,21 +49,29 @@ function slowEpisodes(segments: readonly RateSegment[]): { first: number; last: 
   return episodes;
 }
 
+/** Least share of the time spent slow for a repeating slow-down to count as throttling. */
+const minSlowShare = 0.05;
+
 function throttlingOf(segments: readonly RateSegment[]): Throttling | null {
   const slowdowns = slowEpisodes(segments).filter((e) => e.first > 0);
   const recoveries = slowdowns.filter((e) => e.last < segments.length - 1).length;
-  if (slowdowns.length < 2 || recoveries < 1) return null;
+  // Twice down and back up: one stall that came back beside a cache's fall is not a pattern.
+  if (slowdowns.length < 2 || recoveries < 2) return null;
   const starts = slowdowns.map((e) => segments[e.first]!.startSeconds);
   const periods = starts.slice(1).map((s, i) => s - starts[i]!);
   const slow = new Set(slowdowns.flatMap((e) => segments.slice(e.first, e.last + 1)));
   const fromFirst = segments.slice(slowdowns[0]!.first);
   const sum = (list: readonly RateSegment[]) => list.reduce((total, s) => total + s.seconds, 0);
   const slowSeconds = sum(fromFirst.filter((s) => slow.has(s)));
+  const slowShare = slowSeconds / sum(fromFirst);
+  // A few stalls scattered over an hour of writing also go down and back up; slow for under a
+  // twentieth of the time, the drive is not being throttled.
+  if (slowShare < minSlowShare) return null;
   return {
     count: slowdowns.length,
     recoveries,
     periodSeconds: median(periods),
-    slowShare: slowSeconds / sum(fromFirst),
+    slowShare,
     fastRate: median(segments.filter((s) => !slow.has(s)).map((s) => s.rate)),
     slowRate: median([...slow].map((s) => s.rate)),
     firstBytes: segments[slowdowns[0]!.first]!.startBytes,
