@@ -12,6 +12,7 @@ import { sustainedTotal } from '../../app/core/bench/phases.js';
 import { newSeed, seededRandom } from '../../app/core/bench/seeded-random.js';
 import { cacheGuessBytes, reserveBytes, writeAllowance } from '../../app/core/bench/space-guard.js';
 import type { SustainedPlan } from '../../app/contract/bench.js';
+import type { PhaseFile } from '../../app/core/analysis/findings.js';
 
 export const sustainedPlan = builtinPlan('sustained') as SustainedPlan;
 
@@ -104,6 +105,21 @@ export function sustainedStream(options: StreamOptions): SampleStream {
     now += between(random, 0.005, 0.05); // flush and close
   }
   return out;
+}
+
+/** The per-file records of a stream (write phase), as the findings take them. */
+export function fileRecords(stream: SampleStream): PhaseFile[] {
+  return stream.fileBytes.map((bytes, index) => {
+    const first = stream.file.indexOf(index);
+    const last = stream.file.lastIndexOf(index);
+    return {
+      phase: 'write',
+      bytes,
+      seconds: stream.t[last]! - stream.t[first]!,
+      cumulativeBytes: stream.bytes[last]!,
+      t: stream.t[last]!,
+    };
+  });
 }
 
 /**

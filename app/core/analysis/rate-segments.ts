@@ -1,4 +1,5 @@
 import { median } from 'simple-statistics';
+import { pelt } from './pelt.js';
 import { sampleIntervals, type PhaseSamples, type SampleIntervals } from './phase-samples.js';
 
 /** A stretch of a phase at one rate. */
@@ -138,53 +139,6 @@ function clipOutliers(values: Float64Array, sigma: number): Float64Array {
     clipped[i] = Math.min(center + 3 * sigma, Math.max(center - 3 * sigma, values[i]!));
   }
   return clipped;
-}
-
-/**
- * PELT (Killick, Fearnhead & Eckley 2012): the exact least-penalised partition of `values` into
- * segments of at least `minLength`, with cost Σ (v − segment mean)² + `penalty` per segment,
- * pruning start points that can no longer win. Returns the start index of every segment.
- */
-function pelt(values: Float64Array, minLength: number, penalty: number): number[] {
-  const m = values.length;
-  if (m < 2 * minLength) return [0];
-  const sum = new Float64Array(m + 1);
-  const squares = new Float64Array(m + 1);
-  for (let i = 0; i < m; i += 1) {
-    sum[i + 1] = sum[i]! + values[i]!;
-    squares[i + 1] = squares[i]! + values[i]! * values[i]!;
-  }
-  const best = new Float64Array(m + 1).fill(Infinity);
-  const previous = new Int32Array(m + 1);
-  best[0] = -penalty;
-  // The start points still in the running, compacted in place (no allocation per step).
-  const candidates = new Int32Array(m + 1);
-  let live = 1;
-  const cost = new Float64Array(m + 1);
-  for (let end = minLength; end <= m; end += 1) {
-    // A start becomes possible once a whole segment fits before it.
-    if (end - minLength >= minLength) candidates[live++] = end - minLength;
-    let value = Infinity;
-    let from = 0;
-    for (let c = 0; c < live; c += 1) {
-      const start = candidates[c]!;
-      const s = sum[end]! - sum[start]!;
-      const segmentCost = squares[end]! - squares[start]! - (s * s) / (end - start);
-      cost[c] = best[start]! + segmentCost;
-      if (cost[c]! + penalty < value) {
-        value = cost[c]! + penalty;
-        from = start;
-      }
-    }
-    best[end] = value;
-    previous[end] = from;
-    let kept = 0;
-    for (let c = 0; c < live; c += 1) if (cost[c]! <= value) candidates[kept++] = candidates[c]!;
-    live = kept;
-  }
-  const starts: number[] = [];
-  for (let end = m; end > 0; end = previous[end]!) starts.push(previous[end]!);
-  return starts.reverse();
 }
 
 interface Draft {
@@ -378,7 +332,7 @@ export function rateSegments(
     if (weakest < drafts.length) relevel(weakest);
   }
 
-  return drafts.map((draft, k) => {
+  const segments = drafts.map((draft, k) => {
     const to = end(k);
     let seconds = 0;
     for (let j = draft.first; j < to; j += 1) seconds += blocks.seconds[j]!;
@@ -413,5 +367,27 @@ export function rateSegments(
       bytes: blockBytes[to]! - blockBytes[draft.first]!,
       confidence,
     };
+  });
+  intervalLevels(intervals, segments);
+  return segments;
+}
+
+/**
+ * Each segment's rate made again from the sample intervals wholly inside it (their median
+ * rate), now that the changes are placed: blocks pooled from many intervals would let the one that
+ * straddles a change weigh on a short segment's rate. A segment with no whole interval keeps its
+ * blocks' rate.
+ */
+function intervalLevels(intervals: SampleIntervals, segments: RateSegment[]): void {
+  let i = 0;
+  segments.forEach((segment, k) => {
+    const end = k + 1 < segments.length ? segments[k + 1]!.startBytes : Infinity;
+    const rates: number[] = [];
+    while (i < intervals.count && intervals.startBytes[i]! < segment.startBytes) i += 1;
+    for (; i < intervals.count; i += 1) {
+      if (intervals.startBytes[i]! + intervals.bytes[i]! > end) break;
+      rates.push(intervals.bytes[i]! / intervals.seconds[i]!);
+    }
+    if (rates.length > 0) segment.rate = median(rates);
   });
 }

@@ -89,23 +89,16 @@ function withoutDips(segments: readonly RateSegment[], minChange: number): RateS
   segments.forEach((segment, k) => {
     const previous = kept.at(-1);
     const next = segments[k + 1];
-    if (previous && next && segment.rate < previous.rate && segment.rate < next.rate) {
+    const dip = previous && next && segment.rate < previous.rate && segment.rate < next.rate;
+    const same =
+      previous && Math.abs(Math.log(segment.rate / previous.rate)) < -Math.log(1 - minChange);
+    if (previous && (dip || same)) {
       kept[kept.length - 1] = {
         ...previous,
         seconds: previous.seconds + segment.seconds,
         bytes: previous.bytes + segment.bytes,
       };
-      return;
-    }
-    if (previous && Math.abs(Math.log(segment.rate / previous.rate)) < -Math.log(1 - minChange)) {
-      kept[kept.length - 1] = {
-        ...previous,
-        seconds: previous.seconds + segment.seconds,
-        bytes: previous.bytes + segment.bytes,
-      };
-      return;
-    }
-    kept.push(segment);
+    } else kept.push(segment);
   });
   return kept;
 }

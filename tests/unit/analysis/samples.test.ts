@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { cacheCliff } from '../../../app/core/analysis/cache-cliff.js';
 import { decimateMinMax } from '../../../app/core/analysis/decimate.js';
 import { findings } from '../../../app/core/analysis/findings.js';
+import { pelt } from '../../../app/core/analysis/pelt.js';
 import { sampleIntervals } from '../../../app/core/analysis/phase-samples.js';
 import { rateShape } from '../../../app/core/analysis/rate-shape.js';
 import { probeRecovery } from '../../../app/core/analysis/recovery-time.js';
@@ -10,6 +11,7 @@ import { sampleRates } from '../../../app/core/analysis/sample-rates.js';
 import {
   baseSeed,
   between,
+  fileRecords,
   logBetween,
   normal,
   seededRandom,
@@ -37,6 +39,22 @@ describe('sampleIntervals', () => {
       /sample 2 goes back.*never decreasing/,
     );
     assert.throws(() => sampleIntervals({ t: [0, 1], bytes: [0] }), /2 times but 1 byte counts/);
+  });
+});
+
+describe('pelt', () => {
+  it('finds the exact change points of a piecewise constant series, and none in a flat one', () => {
+    const random = seededRandom(seed);
+    const levels = [3, 1, 2, 0.5];
+    const starts = [0, 40, 55, 120];
+    const values = Float64Array.from({ length: 200 }, (_, i) => {
+      const k = starts.findLastIndex((s) => s <= i);
+      return levels[k]! + 0.05 * normal(random);
+    });
+    assert.deepEqual(pelt(values, 4, 6 * 0.05 ** 2 * Math.log(200)), starts, `seed ${seed}`);
+    const flat = Float64Array.from({ length: 200 }, () => 0.05 * normal(random));
+    assert.deepEqual(pelt(flat, 4, 6 * 0.05 ** 2 * Math.log(200)), [0], `seed ${seed}`);
+    assert.deepEqual(pelt(values.subarray(0, 7), 4, 0), [0]);
   });
 });
 
@@ -143,17 +161,7 @@ describe('findings on samples', () => {
       totalBytes: 40 * GB,
       drive: (bytes) => (bytes < 2.9 * GB ? 0.7 * GB : 0.15 * GB),
     });
-    const files = stream.fileBytes.map((bytes, index) => {
-      const first = stream.file.indexOf(index);
-      const last = stream.file.lastIndexOf(index);
-      return {
-        phase: 'write' as const,
-        bytes,
-        seconds: stream.t[last]! - stream.t[first]!,
-        cumulativeBytes: stream.bytes[last]!,
-        t: stream.t[last]!,
-      };
-    });
+    const files = fileRecords(stream);
     const withSamples = findings({ files, cacheMode: 'direct', samples: { write: stream } });
     const cliff = withSamples.find((f) => f.kind === 'cliff');
     assert.ok(cliff && cliff.kind === 'cliff', `seed ${seed}: ${JSON.stringify(withSamples)}`);
