@@ -16,6 +16,11 @@ export interface DropEvidence {
   earlier?: readonly EarlierDrop[];
   /** Idle seconds the rate took to come back, null if it did not, undefined if not probed. */
   recoverySeconds?: number | null;
+  /**
+   * The rate fell and came back while the transfer went on, `count` times about every
+   * `periodSeconds` (from the samples; absent without them).
+   */
+  repeating?: { count: number; periodSeconds: number };
 }
 
 export interface DropVerdict {
@@ -27,11 +32,14 @@ const near = (a: number, b: number, tolerance: number) =>
   Math.abs(a - b) <= tolerance * Math.max(Math.abs(a), Math.abs(b));
 
 /**
- * Cache or heat? A write cache fills after a fixed number of bytes, so its drop recurs at the same
- * cumulative bytes in every run, and comes back after idle. Thermal throttling follows temperature
- * (rate falls as the drive heats) or elapsed time. Within one run bytes and time rise together, so
- * without temperature readings, earlier runs or a recovery probe the cause cannot be told apart;
- * the verdict then says so and why.
+ * Cache or heat? Temperature, where read, is the strongest evidence: a rate that falls as the drive
+ * heats is thermal, a flat temperature rules heat out. Then the shape: a full write cache stays
+ * slow until writing stops, so a rate that fell and came back again and again while writing went on
+ * is throttling, never a cache. A cache fills after a fixed number of bytes, so a drop that recurs
+ * after the same bytes in earlier runs is a cache, one that recurs after the same time is heat.
+ * A rate that comes back after idle does not tell them apart (a cache empties and a drive cools
+ * while it rests), and within one run bytes and time rise together; without more the verdict says
+ * it cannot tell, and why.
  */
 export function dropCause(evidence: DropEvidence): DropVerdict {
   const readings = evidence.files.filter(
@@ -53,12 +61,25 @@ export function dropCause(evidence: DropEvidence): DropVerdict {
         reason: `the rate fell as the drive heated by ${rise.toFixed(0)} °C (correlation ${correlation.toFixed(2)}): thermal throttling`,
       };
     }
+    if (rise < 3 && evidence.repeating) {
+      return {
+        cause: 'unknown',
+        reason: `the rate fell and came back ${evidence.repeating.count} times while writing went on, which a filled cache does not do, yet the drive's temperature stayed within ${rise.toFixed(1)} °C: throttling by something other than the drive's heat (its enclosure, link or host)`,
+      };
+    }
     if (rise < 3) {
       return {
         cause: 'cache',
         reason: `the drive's temperature stayed within ${rise.toFixed(1)} °C while the rate fell, so heat is not the cause: a write cache filled`,
       };
     }
+  }
+  if (evidence.repeating) {
+    const { count, periodSeconds } = evidence.repeating;
+    return {
+      cause: 'thermal',
+      reason: `the rate fell and came back ${count} times while writing went on, about every ${periodSeconds.toFixed(0)} s: a full write cache stays slow until writing stops, so this is throttling, as a drive does when it runs hot`,
+    };
   }
   const earlier = (evidence.earlier ?? []).filter((d) => d.atBytes !== null);
   if (earlier.length > 0) {
@@ -80,15 +101,12 @@ export function dropCause(evidence: DropEvidence): DropVerdict {
       };
     }
   }
-  if (typeof evidence.recoverySeconds === 'number') {
-    return {
-      cause: 'cache',
-      reason: `the rate came back after ${evidence.recoverySeconds.toFixed(0)} s idle, as a write cache does once it has been emptied`,
-    };
-  }
+  const idle =
+    typeof evidence.recoverySeconds === 'number'
+      ? `the rate came back after ${evidence.recoverySeconds.toFixed(0)} s idle, but a cache empties and a drive cools while it rests, so that alone does not tell them apart; `
+      : '';
   return {
     cause: 'unknown',
-    reason:
-      'in one run bytes written and time elapsed rise together and no temperature was read, so a cache filling and a drive heating look the same; run again after the drive has rested: a cache drop recurs after the same amount written',
+    reason: `${idle}in one run bytes written and time elapsed rise together and no temperature was read, so a cache filling and a drive heating look the same; run again after the drive has rested: a cache drop recurs after the same amount written`,
   };
 }

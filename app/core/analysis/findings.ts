@@ -3,6 +3,8 @@ import { formatBytes, formatRate } from '../../common/format.js';
 import { cacheCliff, type SeriesPoint } from './cache-cliff.js';
 import { dropCause, type DropCause, type EarlierDrop } from './drop-cause.js';
 import type { InterfaceCeiling } from './interface-ceiling.js';
+import type { PhaseSamples } from './phase-samples.js';
+import { rateShape } from './rate-shape.js';
 import { sizeAdjustedRatios, sizeAdjustedSpread } from './size-adjusted-spread.js';
 import { theilSen } from './theil-sen.js';
 import { transferRate } from './transfer-rate.js';
@@ -34,6 +36,10 @@ export type Finding = FindingBase &
         cause: DropCause;
         reason: string;
         recoverySeconds: number | null;
+        /** From samples: every step of the rate, the first at the start (a cache running out). */
+        steps?: { atBytes: number; atSeconds: number; rate: number }[];
+        /** From samples, for a rate that fell and came back again and again while writing went on. */
+        repeating?: { count: number; periodSeconds: number; slowShare: number };
       }
     | {
         kind: 'exceeds-interface';
@@ -57,6 +63,83 @@ export interface FindingsInput {
   earlierDrops?: Partial<Record<Phase, readonly EarlierDrop[]>>;
   /** Idle seconds the write rate took to recover after a sustained run; null: it did not. */
   recoverySeconds?: number | null;
+  /**
+   * Progress samples of each phase, when the run recorded them: then the drop (or drops) and any
+   * repeating slow-down are found on them; without them (version 1 results), on the per-file rates.
+   */
+  samples?: Partial<Record<Phase, PhaseSamples>>;
+}
+
+/** A drop of the phase's rate, found on samples or on files, before its cause is judged. */
+interface Drop {
+  atBytes: number;
+  atSeconds: number | null;
+  beforeRate: number;
+  afterRate: number;
+  confidence: number;
+  steps?: { atBytes: number; atSeconds: number; rate: number }[];
+  repeating?: { count: number; periodSeconds: number; slowShare: number };
+  /** The sentence's opening, before the cause. */
+  text: string;
+}
+
+const percent = (share: number) => `${(share * 100).toFixed(0)} %`;
+
+/**
+ * The phase's drop from its samples: a repeating slow-down (throttling), or the steps of a rate
+ * that only fell; null when neither. Undefined when the samples are too few to read, so the
+ * per-file detector is used instead.
+ */
+function sampledDrop(phase: Phase, samples: PhaseSamples): Drop | null | undefined {
+  const shape = rateShape(samples);
+  if (!shape) return undefined;
+  const throttling = shape.throttling;
+  if (throttling) {
+    return {
+      atBytes: throttling.firstBytes,
+      atSeconds: throttling.firstSeconds,
+      beforeRate: throttling.fastRate,
+      afterRate: throttling.slowRate,
+      confidence: Math.min(...shape.segments.map((s) => s.confidence)),
+      repeating: {
+        count: throttling.count,
+        periodSeconds: throttling.periodSeconds,
+        slowShare: throttling.slowShare,
+      },
+      text: `The ${phase} rate fell from ${formatRate(throttling.fastRate)} to ${formatRate(throttling.slowRate)} ${throttling.count} times while the ${phase} went on, about every ${throttling.periodSeconds.toFixed(1)} s from ${formatBytes(throttling.firstBytes)}, and was slow ${percent(throttling.slowShare)} of the time after that`,
+    };
+  }
+  const steps = shape.steps;
+  if (!steps) return null;
+  const stages = steps
+    .slice(1)
+    .map(
+      (s) =>
+        `then ${formatRate(s.rate)} from ${formatBytes(s.startBytes)} (${s.startSeconds.toFixed(0)} s)`,
+    );
+  return {
+    atBytes: steps[1]!.startBytes,
+    atSeconds: steps[1]!.startSeconds,
+    beforeRate: steps[0]!.rate,
+    afterRate: steps[1]!.rate,
+    confidence: Math.min(...steps.slice(1).map((s) => s.confidence)),
+    steps: steps.map((s) => ({ atBytes: s.startBytes, atSeconds: s.startSeconds, rate: s.rate })),
+    text: `The ${phase} rate was ${formatRate(steps[0]!.rate)} for the first ${formatBytes(steps[1]!.startBytes)}, ${stages.join(', ')}`,
+  };
+}
+
+/** The phase's drop from its per-file rates (results without samples). */
+function fileDrop(phase: Phase, files: readonly PhaseFile[]): Drop | null {
+  const cliff = cacheCliff(files);
+  if (!cliff) return null;
+  return {
+    atBytes: cliff.atBytes,
+    atSeconds: cliff.atSeconds,
+    beforeRate: cliff.beforeRate,
+    afterRate: cliff.afterRate,
+    confidence: cliff.confidence,
+    text: `The ${phase} rate fell from ${formatRate(cliff.beforeRate)} to ${formatRate(cliff.afterRate)} after ${formatBytes(cliff.atBytes)}`,
+  };
 }
 
 /** Files under this size show rates that mean little on fast SSDs (DESIGN.md). */
@@ -70,11 +153,13 @@ function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: Finding
   const rates = rated.map((f) => f.bytes / f.seconds);
   if (rated.length === 0) return found;
 
-  const cliff = cacheCliff(rated);
-  if (cliff) {
+  const samples = input.samples?.[phase];
+  const fromSamples = samples ? sampledDrop(phase, samples) : undefined;
+  const drop = fromSamples === undefined ? fileDrop(phase, rated) : fromSamples;
+  if (drop) {
     const verdict = dropCause({
-      atBytes: cliff.atBytes,
-      atSeconds: cliff.atSeconds,
+      atBytes: drop.atBytes,
+      atSeconds: drop.atSeconds,
       files: rated.map((f) => ({
         temperatureC: f.temperatureC ?? null,
         rate: f.bytes / f.seconds,
@@ -82,20 +167,24 @@ function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: Finding
       })),
       earlier: input.earlierDrops?.[phase],
       recoverySeconds: phase === 'write' ? input.recoverySeconds : undefined,
+      repeating: drop.repeating,
     });
-    const kind = verdict.cause === 'thermal' ? 'throttling' : 'cliff';
+    // A repeating slow-down is throttling whatever its cause; a single drop is named by its cause.
+    const kind = drop.repeating || verdict.cause === 'thermal' ? 'throttling' : 'cliff';
     found.push({
       kind,
       phase,
-      atBytes: cliff.atBytes,
-      atSeconds: cliff.atSeconds,
-      beforeRate: cliff.beforeRate,
-      afterRate: cliff.afterRate,
-      confidence: cliff.confidence,
+      atBytes: drop.atBytes,
+      atSeconds: drop.atSeconds,
+      beforeRate: drop.beforeRate,
+      afterRate: drop.afterRate,
+      confidence: drop.confidence,
       cause: verdict.cause,
       reason: verdict.reason,
       recoverySeconds: phase === 'write' ? (input.recoverySeconds ?? null) : null,
-      message: `The ${phase} rate fell from ${formatRate(cliff.beforeRate)} to ${formatRate(cliff.afterRate)} after ${formatBytes(cliff.atBytes)}; ${verdict.reason}.`,
+      ...(drop.steps ? { steps: drop.steps } : {}),
+      ...(drop.repeating ? { repeating: drop.repeating } : {}),
+      message: `${drop.text}; ${verdict.reason}.`,
     });
   }
 
@@ -152,7 +241,7 @@ function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: Finding
     });
   }
 
-  if (!cliff && !bimodal) {
+  if (!drop && !bimodal) {
     const spread = sizeAdjustedSpread(rated, fit);
     if (spread !== null && spread > unstableSpread) {
       found.push({

@@ -102,11 +102,42 @@ describe('dropCause', () => {
       'thermal',
     );
   });
-  it('is a cache when the rate came back after idle', () => {
-    assert.equal(
-      dropCause({ atBytes: 1, atSeconds: 1, files: [], recoverySeconds: 240 }).cause,
-      'cache',
-    );
+  it('does not take a rate back after idle for a cache, and says why', () => {
+    // A drive that cooled while idle comes back too (issue 13).
+    const verdict = dropCause({ atBytes: 1, atSeconds: 1, files: [], recoverySeconds: 240 });
+    assert.equal(verdict.cause, 'unknown');
+    assert.match(verdict.reason, /240 s idle.*does not tell them apart/);
+  });
+  it('still takes the drop at the same bytes in earlier runs for a cache, recovery or not', () => {
+    const verdict = dropCause({
+      atBytes: 50e9,
+      atSeconds: 9,
+      files: [],
+      recoverySeconds: 240,
+      earlier: [{ atBytes: 51e9, atSeconds: 30 }],
+    });
+    assert.equal(verdict.cause, 'cache');
+  });
+  it('never calls a rate that fell and came back again and again a cache', () => {
+    const repeating = { count: 9, periodSeconds: 3.9 };
+    const base = { atBytes: 5e9, atSeconds: 3, repeating, recoverySeconds: 30 };
+    const plain = dropCause({ ...base, files: [], earlier: [{ atBytes: 5e9, atSeconds: 3 }] });
+    assert.equal(plain.cause, 'thermal');
+    assert.match(plain.reason, /9 times.*every 4 s.*stays slow until writing stops/);
+    // A flat temperature rules out the drive's heat, but still not in favour of a cache.
+    const flat = dropCause({
+      ...base,
+      files: files([40, 41, 40, 41, 41, 40], [2e9, 1e9, 2e9, 1e9, 2e9, 1e9]),
+    });
+    assert.equal(flat.cause, 'unknown');
+    assert.match(flat.reason, /other than the drive's heat/);
+    // Temperature stays the strongest evidence.
+    const hot = dropCause({
+      ...base,
+      files: files([40, 50, 60, 70, 72, 73], [2.3e9, 2.2e9, 2e9, 1e9, 0.9e9, 0.8e9]),
+    });
+    assert.equal(hot.cause, 'thermal');
+    assert.match(hot.reason, /heated by 33 °C/);
   });
   it('cannot tell from one run without temperatures, and says why', () => {
     const verdict = dropCause({ atBytes: 1, atSeconds: 1, files: files([null, null], [1, 1]) });

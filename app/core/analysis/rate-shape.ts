@@ -1,0 +1,121 @@
+import { median } from 'simple-statistics';
+import type { PhaseSamples } from './phase-samples.js';
+import { rateSegments, type RateSegment, type SegmentOptions } from './rate-segments.js';
+
+/** A rate that fell and came back, again and again, while the phase went on. */
+export interface Throttling {
+  /** Slow-downs after the first stretch (each a fall from the faster level). */
+  count: number;
+  /** Times the rate came back up while the transfer went on. */
+  recoveries: number;
+  /** Median seconds from the start of one slow-down to the start of the next. */
+  periodSeconds: number;
+  /** Share of the transfer time spent slow, from the first slow-down to the end of the phase. */
+  slowShare: number;
+  /** Median rates of the fast and the slow stretches, bytes/s. */
+  fastRate: number;
+  slowRate: number;
+  /** Where the first slow-down began. */
+  firstBytes: number;
+  firstSeconds: number;
+}
+
+export interface RateShape {
+  segments: RateSegment[];
+  /**
+   * When the rate only ever fell, step by step (a write cache running out: static, then dynamic,
+   * then folding), every step: the first at the start, each later one from where the rate fell to
+   * it. Null when it did not fall, or when it also rose.
+   */
+  steps: RateSegment[] | null;
+  /** When it fell and came back at least twice while going on: throttling, never a cache. */
+  throttling: Throttling | null;
+}
+
+/**
+ * The stretches of a phase below the midpoint (in log-rate) of its fastest and slowest, as runs
+ * of consecutive segments: the slow-downs.
+ */
+function slowEpisodes(segments: readonly RateSegment[]): { first: number; last: number }[] {
+  const logs = segments.map((s) => Math.log(s.rate));
+  const midpoint = (Math.max(...logs) + Math.min(...logs)) / 2;
+  const episodes: { first: number; last: number }[] = [];
+  logs.forEach((level, k) => {
+    if (level >= midpoint) return;
+    const open = episodes.at(-1);
+    if (open && open.last === k - 1) open.last = k;
+    else episodes.push({ first: k, last: k });
+  });
+  return episodes;
+}
+
+/** Least share of the time spent slow for a repeating slow-down to count as throttling. */
+const minSlowShare = 0.05;
+
+function throttlingOf(segments: readonly RateSegment[]): Throttling | null {
+  const slowdowns = slowEpisodes(segments).filter((e) => e.first > 0);
+  const recoveries = slowdowns.filter((e) => e.last < segments.length - 1).length;
+  // Twice down and back up: one stall that came back beside a cache's fall is not a pattern.
+  if (slowdowns.length < 2 || recoveries < 2) return null;
+  const starts = slowdowns.map((e) => segments[e.first]!.startSeconds);
+  const periods = starts.slice(1).map((s, i) => s - starts[i]!);
+  const slow = new Set(slowdowns.flatMap((e) => segments.slice(e.first, e.last + 1)));
+  const fromFirst = segments.slice(slowdowns[0]!.first);
+  const sum = (list: readonly RateSegment[]) => list.reduce((total, s) => total + s.seconds, 0);
+  const slowSeconds = sum(fromFirst.filter((s) => slow.has(s)));
+  const slowShare = slowSeconds / sum(fromFirst);
+  // A few stalls scattered over an hour of writing also go down and back up; slow for under a
+  // twentieth of the time, the drive is not being throttled.
+  if (slowShare < minSlowShare) return null;
+  return {
+    count: slowdowns.length,
+    recoveries,
+    periodSeconds: median(periods),
+    slowShare,
+    fastRate: median(segments.filter((s) => !slow.has(s)).map((s) => s.rate)),
+    slowRate: median([...slow].map((s) => s.rate)),
+    firstBytes: segments[slowdowns[0]!.first]!.startBytes,
+    firstSeconds: segments[slowdowns[0]!.first]!.startSeconds,
+  };
+}
+
+/**
+ * The segments with every dip that came back taken out (a stall of a few seconds, the drive busy
+ * with itself): the stretch after a dip joins the one before it when their rates differ by less
+ * than `minChange`, so a dip in the middle of a cache's fast stretch leaves one fast stretch.
+ */
+function withoutDips(segments: readonly RateSegment[], minChange: number): RateSegment[] {
+  const kept: RateSegment[] = [];
+  segments.forEach((segment, k) => {
+    const previous = kept.at(-1);
+    const next = segments[k + 1];
+    const dip = previous && next && segment.rate < previous.rate && segment.rate < next.rate;
+    const same =
+      previous && Math.abs(Math.log(segment.rate / previous.rate)) < -Math.log(1 - minChange);
+    if (previous && (dip || same)) {
+      kept[kept.length - 1] = {
+        ...previous,
+        seconds: previous.seconds + segment.seconds,
+        bytes: previous.bytes + segment.bytes,
+      };
+    } else kept.push(segment);
+  });
+  return kept;
+}
+
+/**
+ * Cache or heat, from the shape of the rate while writing goes on: a full write cache stays slow
+ * until writing stops, so its rate only falls, in steps; a drive throttling on heat slows, cools a
+ * little at the lower rate and speeds up again, over and over, so a rate that fell and came back
+ * at least twice is throttling (with its period and the share of time spent slow) and never a
+ * cache. A single dip that came back is neither: it is left out of the steps. Null when the samples are too
+ * few to segment.
+ */
+export function rateShape(samples: PhaseSamples, options: SegmentOptions = {}): RateShape | null {
+  const segments = rateSegments(samples, options);
+  if (!segments) return null;
+  const throttling = throttlingOf(segments);
+  const steady = throttling ? [] : withoutDips(segments, options.minChange ?? 0.15);
+  const onlyFell = steady.every((s, k) => k === 0 || s.rate < steady[k - 1]!.rate);
+  return { segments, steps: steady.length >= 2 && onlyFell ? steady : null, throttling };
+}

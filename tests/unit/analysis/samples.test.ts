@@ -1,0 +1,209 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { cacheCliff } from '../../../app/core/analysis/cache-cliff.js';
+import { decimateMinMax } from '../../../app/core/analysis/decimate.js';
+import { findings } from '../../../app/core/analysis/findings.js';
+import { pelt } from '../../../app/core/analysis/pelt.js';
+import { sampleIntervals } from '../../../app/core/analysis/phase-samples.js';
+import { rateShape } from '../../../app/core/analysis/rate-shape.js';
+import { probeRecovery } from '../../../app/core/analysis/recovery-time.js';
+import { sampleRates } from '../../../app/core/analysis/sample-rates.js';
+import {
+  baseSeed,
+  between,
+  fileRecords,
+  logBetween,
+  normal,
+  seededRandom,
+  sustainedPlan,
+  sustainedStream,
+} from '../../helpers/synthetic-samples.js';
+
+const seed = baseSeed();
+const GB = 1e9;
+
+describe('sampleIntervals', () => {
+  it('keeps the stretches inside files and leaves the gaps between them out', () => {
+    const intervals = sampleIntervals({
+      t: [0, 1, 2, 2.5, 3.5],
+      bytes: [0, 100, 200, 200, 300],
+      file: [0, 0, 0, 1, 1],
+    });
+    assert.deepEqual([...intervals.seconds], [1, 1, 1]);
+    assert.deepEqual([...intervals.startSeconds], [0, 1, 2.5]);
+    assert.equal(intervals.totalBytes, 300);
+  });
+  it('names the first bad sample', () => {
+    assert.throws(
+      () => sampleIntervals({ t: [0, 2, 1], bytes: [0, 1, 2] }),
+      /sample 2 goes back.*never decreasing/,
+    );
+    assert.throws(() => sampleIntervals({ t: [0, 1], bytes: [0] }), /2 times but 1 byte counts/);
+  });
+});
+
+describe('pelt', () => {
+  it('finds the exact change points of a piecewise constant series, and none in a flat one', () => {
+    const random = seededRandom(seed);
+    const levels = [3, 1, 2, 0.5];
+    const starts = [0, 40, 55, 120];
+    const values = Float64Array.from({ length: 200 }, (_, i) => {
+      const k = starts.findLastIndex((s) => s <= i);
+      return levels[k]! + 0.05 * normal(random);
+    });
+    assert.deepEqual(pelt(values, 4, 6 * 0.05 ** 2 * Math.log(200)), starts, `seed ${seed}`);
+    const flat = Float64Array.from({ length: 200 }, () => 0.05 * normal(random));
+    assert.deepEqual(pelt(flat, 4, 6 * 0.05 ** 2 * Math.log(200)), [0], `seed ${seed}`);
+    assert.deepEqual(pelt(values.subarray(0, 7), 4, 0), [0]);
+  });
+});
+
+describe('sampleRates', () => {
+  it('is bytes over transfer time, not counting the gaps between files', () => {
+    const curve = sampleRates(
+      { t: [0, 1, 2, 10, 11, 12], bytes: [0, 5, 10, 10, 15, 20], file: [0, 0, 0, 1, 1, 1] },
+      1.5,
+    );
+    assert.deepEqual([...curve.rate], [5, 5, 5, 5]);
+    // The middle of each window, whose stretches may lie in two files.
+    assert.deepEqual([...curve.bytes], [2.5, 5, 10, 15]);
+  });
+  it('is steadier over a window than between single pairs of samples', () => {
+    const random = seededRandom(seed);
+    const t = [0];
+    const bytes = [0];
+    for (let i = 1; i < 2000; i += 1) {
+      t.push(t[i - 1]! + 0.25 * Math.exp(0.1 * normal(random)));
+      bytes.push(i * 0.25e9);
+    }
+    const spread = (rates: Float64Array) => {
+      const logs = [...rates].map((r) => Math.log(r / 1e9)).sort((a, b) => a - b);
+      return logs[Math.floor(logs.length * 0.9)]! - logs[Math.floor(logs.length * 0.1)]!;
+    };
+    const pairs = spread(sampleRates({ t, bytes }, 0).rate);
+    const windowed = spread(sampleRates({ t, bytes }, 1).rate);
+    // Four intervals a window: half the spread of one.
+    assert.ok(windowed < 0.6 * pairs, `seed ${seed}: ${windowed} against ${pairs}`);
+  });
+});
+
+describe('decimateMinMax', () => {
+  it('keeps every slice’s lowest and highest point, in order, at most two a slice', () => {
+    const random = seededRandom(seed);
+    const n = 100_000;
+    const x = Float64Array.from({ length: n }, (_, i) => i * 1e6);
+    const y = Float64Array.from({ length: n }, () => 1e9 * Math.exp(0.2 * normal(random)));
+    const dip = Math.floor(random() * n);
+    y[dip] = 1;
+    const drawn = decimateMinMax(x, y, 500);
+    assert.ok(drawn.x.length <= 1000 && drawn.x.length >= 500, `${drawn.x.length} points`);
+    for (let i = 1; i < drawn.x.length; i += 1) assert.ok(drawn.x[i]! >= drawn.x[i - 1]!);
+    assert.ok(drawn.y.includes(1), `seed ${seed}: the dip at ${dip} was lost`);
+    assert.equal(Math.max(...drawn.y), Math.max(...y));
+    // Each slice of 200 points keeps its own extremes.
+    const slice = 137;
+    const slices = y.subarray(slice * 200, slice * 200 + 200);
+    assert.ok(drawn.y.includes(Math.min(...slices)) && drawn.y.includes(Math.max(...slices)));
+  });
+});
+
+describe('probeRecovery', () => {
+  it('times the recovery from the probes’ samples: a probe that falls inside is not recovered', () => {
+    for (let draw = 0; draw < 30; draw += 1) {
+      const where = `seed ${seed + draw}`;
+      const random = seededRandom(seed + draw);
+      const fast = logBetween(random, 0.5 * GB, 7 * GB);
+      const slow = fast * between(random, 0.1, 0.5);
+      // A full cache empties at this many bytes a second of rest (seed 003: 50 GB in 4 minutes).
+      const emptying = logBetween(random, 0.01 * GB, 0.2 * GB);
+      const { idleSeconds, probeBytes, maxProbes } = sustainedPlan.recovery!;
+      const probes = Array.from({ length: maxProbes }, (_, i) => {
+        const idle = idleSeconds * (i + 1);
+        const free = emptying * idle;
+        const samples = sustainedStream({
+          random,
+          totalBytes: probeBytes,
+          drive: (bytes) => (bytes < free ? fast : slow),
+          noise: 0.05,
+          stallChance: 0,
+        });
+        return { idleSeconds: idle, samples, free };
+      });
+      const result = probeRecovery(probes, fast);
+      const first = probes.find((p) => p.free >= probeBytes * 1.05);
+      const truth = probes.find((p) => p.free >= probeBytes);
+      if (first && truth === first)
+        assert.equal(
+          result.recoverySeconds,
+          first.idleSeconds,
+          `${where}: ${result.recoverySeconds}`,
+        );
+      if (!truth) assert.equal(result.recoverySeconds, null, where);
+      result.probes.forEach((reading, i) => {
+        const free = Math.min(probes[i]!.free, probeBytes);
+        if (free < 0.9 * probeBytes && free > 0.1 * probeBytes) {
+          assert.equal(reading.recovered, false, `${where}: probe ${i}`);
+          assert.ok(
+            Math.abs(reading.fastBytes - free) <= 0.05 * probeBytes,
+            `${where}: probe ${i} fast for ${reading.fastBytes} not ${free}`,
+          );
+        }
+      });
+    }
+  });
+});
+
+describe('findings on samples', () => {
+  it('use the samples when there are any, the per-file rates when not (version 1 results)', () => {
+    const random = seededRandom(seed);
+    const stream = sustainedStream({
+      random,
+      totalBytes: 40 * GB,
+      drive: (bytes) => (bytes < 2.9 * GB ? 0.7 * GB : 0.15 * GB),
+    });
+    const files = fileRecords(stream);
+    const withSamples = findings({ files, cacheMode: 'direct', samples: { write: stream } });
+    const cliff = withSamples.find((f) => f.kind === 'cliff');
+    assert.ok(cliff && cliff.kind === 'cliff', `seed ${seed}: ${JSON.stringify(withSamples)}`);
+    assert.ok(Math.abs(cliff.atBytes / (2.9 * GB) - 1) < 0.05, `seed ${seed}: ${cliff.atBytes}`);
+    assert.match(cliff.message, /for the first 2\.\d+ GB, then 1\d\d MB\/s from 2\.\d+ GB/);
+    // Without samples (a version 1 result) the per-file detector speaks, as before.
+    const withoutSamples = findings({ files, cacheMode: 'direct' });
+    const perFile = cacheCliff(files);
+    assert.deepEqual(
+      withoutSamples.filter((f) => f.kind === 'cliff').map((f) => f.kind === 'cliff' && f.atBytes),
+      perFile ? [perFile.atBytes] : [],
+    );
+  });
+
+  it('analyse a million samples in well under a second (measured, not asserted)', (t) => {
+    const random = seededRandom(seed);
+    const n = 1_000_000;
+    const times = new Float64Array(n);
+    const bytes = new Float64Array(n);
+    const file = new Int32Array(n);
+    let inFile = 0;
+    for (let i = 1; i < n; i += 1) {
+      const rate = bytes[i - 1]! < 100e12 ? 1.2 * GB : 0.3 * GB;
+      const newFile = inFile >= 2 * GB;
+      file[i] = file[i - 1]! + (newFile ? 1 : 0);
+      inFile = newFile ? 0 : inFile + rate * 0.25;
+      bytes[i] = bytes[i - 1]! + (newFile ? 0 : rate * 0.25);
+      times[i] = times[i - 1]! + (newFile ? 0.02 : 0.25 * Math.exp(0.08 * normal(random)));
+    }
+    const samples = { t: times, bytes, file };
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const shape = rateShape(samples);
+    const shapeMs = performance.now() - started;
+    const curve = sampleRates(samples);
+    const drawn = decimateMinMax(curve.bytes, curve.rate, 2000);
+    const allMs = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    t.diagnostic(
+      `1e6 samples: rateShape ${shapeMs.toFixed(0)} ms, + rate curve and decimation ${allMs.toFixed(0)} ms wall, ${((used.user + used.system) / 1000).toFixed(0)} ms CPU`,
+    );
+    assert.ok(shape?.steps && Math.abs(shape.steps[1]!.startBytes / 100e12 - 1) < 0.01);
+    assert.ok(drawn.x.length <= 4000);
+  });
+});
