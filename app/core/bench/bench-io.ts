@@ -8,6 +8,7 @@ import type { CancelHandle, QueueDepthResult, TimedIoResult } from '../../../nat
 import type { QueueRunSpec } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
 import { loadNative } from '../native/load.js';
+import { completeVolumeFacts } from '../volume.js';
 
 export type CacheMode = 'direct' | 'buffered';
 
@@ -119,7 +120,7 @@ export function nativeBenchIO(): BenchIO {
   };
   return {
     async volume(dir) {
-      const info = await native().volumeInfo(dir);
+      const info = await completeVolumeFacts(await native().volumeInfo(dir));
       return {
         path: info.path,
         fsType: info.fsType,
