@@ -96,6 +96,20 @@ describe('timed uncached transfers', () => {
     assert.equal((await native.timedRead(file)).bytes, bytes);
   });
 
+  test('evictCache drops files before a read phase and names how', async () => {
+    const files = [path.join(dir, 'evict-a.bin'), path.join(dir, 'evict-b.bin')];
+    for (const file of files) writeFileSync(file, randomBytes(MiB));
+    const evicted = await native.evictCache(files);
+    assert.equal(evicted.files, 2);
+    assert.match(evicted.method, /unbuffered open/);
+    const missing = path.join(dir, 'evict-missing.bin');
+    await assert.rejects(native.evictCache([missing]), (error) => {
+      assert.equal(error.code, 'ENOENT');
+      assert.equal(error.path, missing);
+      return true;
+    });
+  });
+
   test('buffered mode says so', async () => {
     const file = path.join(dir, 'buffered.bin');
     const written = await native.timedWrite(file, 2 * MiB, { buffered: true });

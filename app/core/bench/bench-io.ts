@@ -57,6 +57,8 @@ export interface BenchIO {
   space(dir: string): Promise<SpaceNow>;
   write(file: string, bytes: number, options: TransferOptions): Promise<TimedTransfer>;
   read(file: string, options: TransferOptions): Promise<TimedTransfer>;
+  /** Drops the files read next from the OS cache; resolves with how it was done. */
+  evictCache(files: readonly string[]): Promise<string>;
   queueRun(file: string, options: QueueRunOptions): Promise<QueueDepthResult>;
   temperature(dir: string): Promise<number | null>;
   /** Monotonic seconds. */
@@ -129,6 +131,9 @@ export function nativeBenchIO(): BenchIO {
         availableBytes: info.availableBytes,
         bus: info.bus,
       };
+    },
+    async evictCache(files) {
+      return (await native().evictCache(files)).method;
     },
     async space(dir) {
       const stats = await statfs(dir);
