@@ -379,6 +379,7 @@ describe('the CLI', () => {
     const result = JSON.parse(readFileSync(out, 'utf8'));
     assert.match(result.schema, /^plumb\.result\//);
     assert.equal(result.environment.cacheMode, 'direct');
+    assert.match(result.environment.cacheEviction, /unbuffered open/);
     assert.ok(result.files.some((f) => f.phase === 'write'));
     assert.ok(result.files.some((f) => f.phase === 'read'));
     assert.ok(result.summary.write.median > 0 && result.summary.read.median > 0);
