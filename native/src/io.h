@@ -129,6 +129,8 @@ class IoFile {
 // Per-OS: removes a file; true when it is gone.
 bool RemoveFile(const std::string& path);
 bool FileExists(const std::string& path);
+// Per-OS: how DropCache makes the OS forget a file's pages, in words for the results document.
+const char* CacheEvictionMethod();
 
 // ---- timedWrite / timedRead -------------------------------------------------------------------
 

@@ -97,6 +97,13 @@ export class FakeDrive implements BenchIO {
     return { bytes, seconds, cacheMode: this.options.cacheMode };
   }
 
+  /** The file lists evictCache was given, in order. */
+  readonly evicted: string[][] = [];
+  async evictCache(files: readonly string[]) {
+    this.evicted.push([...files]);
+    return 'fake eviction';
+  }
+
   async read(file: string, options: TransferOptions) {
     this.check(options.signal);
     const bytes = this.held.get(file) ?? 4096;

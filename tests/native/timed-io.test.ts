@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -228,4 +229,32 @@ test('a 4Kn disk: alignment 4096 is used, and a chunk size it cannot take is an 
 test('the clock that times each call costs well under a microsecond', () => {
   const nanos = native.clockOverheadNanos();
   assert.ok(nanos > 0 && nanos < 1000, `${nanos} ns per reading`);
+});
+
+test('evictCache drops the files from the page cache (fincore shows none resident)', async (t) => {
+  const fincore = (file: string) =>
+    execFileSync('fincore', ['--bytes', '--noheadings', '--output', 'RES', file], {
+      encoding: 'utf8',
+    }).trim();
+  try {
+    execFileSync('fincore', ['--version']);
+  } catch {
+    return t.skip('fincore (util-linux) is not installed');
+  }
+  const files = [1, 2].map((i) => path.join(dir, `evict-${i}.bin`));
+  for (const file of files) {
+    writeFileSync(file, randomBytes(4 * 1024 * 1024 + Math.floor(Math.random() * 65536)));
+    execFileSync('sync', [file]); // clean pages: dirty ones are not dropped by DONTNEED
+    readFileSync(file); // and resident
+    assert.notEqual(fincore(file), '0', `${file} is cached before`);
+  }
+  const evicted = await native.evictCache(files);
+  assert.deepEqual(evicted, { method: 'posix_fadvise(POSIX_FADV_DONTNEED)', files: 2 });
+  for (const file of files) assert.equal(fincore(file), '0', `${file} is not cached after`);
+  const missing = path.join(dir, 'evict-missing.bin');
+  await assert.rejects(native.evictCache([missing]), (error: NodeJS.ErrnoException) => {
+    assert.equal(error.code, 'ENOENT');
+    assert.equal(error.path, missing);
+    return true;
+  });
 });

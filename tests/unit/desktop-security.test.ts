@@ -53,7 +53,14 @@ class FakeContents implements WebContentsLike {
 }
 
 interface Recorded {
-  windows: { options: Record<string, unknown>; url?: string; contents: FakeContents }[];
+  windows: {
+    options: Record<string, unknown>;
+    url?: string;
+    contents: FakeContents;
+    /** show() calls, and the ready-to-show listener the app registered. */
+    shows: number;
+    readyToShow?: () => void;
+  }[];
   ipc: Map<string, (event: IpcInvokeEvent, ...args: unknown[]) => Promise<unknown>>;
   schemes: { scheme: string; privileges: Record<string, boolean> }[];
   permissionRequest?: (
@@ -85,7 +92,7 @@ function fakeElectron(userData: string): {
   class FakeWindow {
     webContents = new FakeContents();
     constructor(public options: Record<string, unknown>) {
-      recorded.windows.push({ options, contents: this.webContents });
+      recorded.windows.push({ options, contents: this.webContents, shows: 0 });
       for (const listener of recorded.appListeners.get('web-contents-created') ?? []) {
         (listener as (event: unknown, contents: WebContentsLike) => void)({}, this.webContents);
       }
@@ -96,13 +103,19 @@ function fakeElectron(userData: string): {
     async loadURL(url: string) {
       recorded.windows.find((w) => w.contents === this.webContents)!.url = url;
     }
-    once() {
+    private get record() {
+      return recorded.windows.find((w) => w.contents === this.webContents)!;
+    }
+    once(event: string, listener: () => void) {
+      if (event === 'ready-to-show') this.record.readyToShow = listener;
       return this;
     }
     on() {
       return this;
     }
-    show() {}
+    show() {
+      this.record.shows += 1;
+    }
     maximize() {}
     isMaximized() {
       return false;
@@ -187,6 +200,16 @@ test('the window is isolated, sandboxed and has no Node', () => {
     ...prefs,
     preload: '/p',
   });
+});
+
+test('the window is created hidden and shown when its first paint is ready (no white flash)', () => {
+  const window = recorded.windows[0]!;
+  assert.equal(window.options.show, false);
+  assert.equal(window.shows, 0, 'not shown before ready-to-show');
+  assert.ok(window.readyToShow, 'a ready-to-show listener is registered');
+  window.readyToShow();
+  assert.equal(window.shows, 1);
+  assert.equal(mainWindowOptions('/p', defaultWindowState).show, false);
 });
 
 test('pages come from a privileged custom scheme with the strict CSP', async () => {

@@ -8,6 +8,7 @@ import type { CancelHandle, QueueDepthResult, TimedIoResult } from '../../../nat
 import type { QueueRunSpec } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
 import { loadNative } from '../native/load.js';
+import { completeVolumeFacts } from '../volume.js';
 
 export type CacheMode = 'direct' | 'buffered';
 
@@ -56,6 +57,8 @@ export interface BenchIO {
   space(dir: string): Promise<SpaceNow>;
   write(file: string, bytes: number, options: TransferOptions): Promise<TimedTransfer>;
   read(file: string, options: TransferOptions): Promise<TimedTransfer>;
+  /** Drops the files read next from the OS cache; resolves with how it was done. */
+  evictCache(files: readonly string[]): Promise<string>;
   queueRun(file: string, options: QueueRunOptions): Promise<QueueDepthResult>;
   temperature(dir: string): Promise<number | null>;
   /** Monotonic seconds. */
@@ -119,7 +122,7 @@ export function nativeBenchIO(): BenchIO {
   };
   return {
     async volume(dir) {
-      const info = await native().volumeInfo(dir);
+      const info = await completeVolumeFacts(await native().volumeInfo(dir));
       return {
         path: info.path,
         fsType: info.fsType,
@@ -128,6 +131,9 @@ export function nativeBenchIO(): BenchIO {
         availableBytes: info.availableBytes,
         bus: info.bus,
       };
+    },
+    async evictCache(files) {
+      return (await native().evictCache(files)).method;
     },
     async space(dir) {
       const stats = await statfs(dir);

@@ -43,6 +43,7 @@ export async function runFilesPlan(
   }
   if (!plan.readBack) return;
   context.emit({ type: 'phase-started', phase: 'read' });
+  await context.evictBeforeReads(written);
   const readStart = context.io.now();
   for (const file of written) {
     const transfer = await context.timedRead(file);

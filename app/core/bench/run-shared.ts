@@ -37,6 +37,7 @@ export function environment(
   volume: VolumeFacts,
   cacheMode: 'direct' | 'buffered',
   target: string,
+  cacheEviction: string | null = null,
 ): ResultDocument['environment'] {
   return {
     os: osDescription(),
@@ -52,6 +53,7 @@ export function environment(
       cacheMode === 'direct'
         ? 'direct I/O: every transfer bypassed the OS cache (O_DIRECT, F_NOCACHE or FILE_FLAG_NO_BUFFERING)'
         : 'buffered I/O: each file was flushed and dropped from the OS cache with hints, and files were read back oldest first; some reads may still have come from memory',
+    ...(cacheEviction ? { cacheEviction } : {}),
   };
 }
 

@@ -147,7 +147,7 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
         startedAt,
         finishedAt: new Date().toISOString(),
         appVersion: options.appVersion,
-        environment: environment(volume, context.cacheMode(), target),
+        environment: environment(volume, context.cacheMode(), target, context.cacheEviction),
         plan: recordedPlan,
         files: context.files,
         runs,
@@ -227,6 +227,7 @@ export async function prepareReadFolder(
     });
     return finish(context, options, async () => {
       context.emit({ type: 'phase-started', phase: 'read' });
+      await context.evictBeforeReads(files.map((file) => file.path));
       const start = io.now();
       for (const file of files) {
         const transfer = await context.timedRead(file.path);
@@ -237,7 +238,7 @@ export async function prepareReadFolder(
         startedAt,
         finishedAt: new Date().toISOString(),
         appVersion: options.appVersion,
-        environment: environment(volume, context.cacheMode(), target),
+        environment: environment(volume, context.cacheMode(), target, context.cacheEviction),
         plan: { name: 'read-folder', folder: target, fileCount: files.length },
         files: context.files,
         notices: context.notices,

@@ -27,6 +27,8 @@ int FlushToMedium(int fd, const char** syscall) {
   return fsync(fd) == 0 ? 0 : errno;
 }
 
+const char* CacheEvictionMethod() { return "msync(MS_INVALIDATE) on a shared mapping"; }
+
 void DropCachedPages(int fd, uint64_t bytes) {
   if (bytes == 0) return;
   void* map = mmap(nullptr, static_cast<size_t>(bytes), PROT_READ, MAP_SHARED, fd, 0);

@@ -56,6 +56,8 @@ int FlushToMedium(int fd, const char** syscall) {
   return fdatasync(fd) == 0 ? 0 : errno;
 }
 
+const char* CacheEvictionMethod() { return "posix_fadvise(POSIX_FADV_DONTNEED)"; }
+
 void DropCachedPages(int fd, uint64_t) { posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); }
 
 }  // namespace plumb

@@ -11,6 +11,7 @@ void RegisterCancel(Napi::Env env, Napi::Object exports);
 void RegisterTimedIo(Napi::Env env, Napi::Object exports);
 void RegisterQueueDepth(Napi::Env env, Napi::Object exports);
 void RegisterTemperature(Napi::Env env, Napi::Object exports);
+void RegisterEvictCache(Napi::Env env, Napi::Object exports);
 
 // The flag behind a handle from createCancel(); a TypeError for anything else.
 CancelPtr CancelFromValue(Napi::Env env, Napi::Value value, const char* name);

@@ -46,6 +46,7 @@ void RegisterIo(Napi::Env env, Napi::Object exports) {
   RegisterTimedIo(env, exports);
   RegisterQueueDepth(env, exports);
   RegisterTemperature(env, exports);
+  RegisterEvictCache(env, exports);
 }
 
 }  // namespace plumb

@@ -154,6 +154,10 @@ bool IoFile::Flush(SysError* err) {
   return true;
 }
 
+const char* CacheEvictionMethod() {
+  return "an unbuffered open (the cache manager purges the file)";
+}
+
 // Opening the file unbuffered makes the cache manager flush and purge its cached pages.
 void IoFile::DropCache(uint64_t) {
   HANDLE purge = CreateFileW(Widen(path_).c_str(), GENERIC_READ,

@@ -476,7 +476,10 @@ bool QueryDataRanges(const std::string& path, DataMap* out, SysError* err) {
         DeviceIoControl(file.h, FSCTL_QUERY_ALLOCATED_RANGES, &query, sizeof query, ranges.data(),
                         static_cast<DWORD>(ranges.size() * sizeof ranges[0]), &returned, nullptr);
     if (!done && GetLastError() != ERROR_MORE_DATA) {
-      if (GetLastError() == ERROR_INVALID_FUNCTION) {  // the file system has no sparse files
+      // The file system has no sparse files (FAT, exFAT), or its driver does not answer (some
+      // network redirectors; Wine): report the file as all data, as the contract says.
+      const DWORD error = GetLastError();
+      if (error == ERROR_INVALID_FUNCTION || error == ERROR_NOT_SUPPORTED) {
         out->holesSupported = false;
         out->data.assign(1, ByteRange{0, size});
         return true;

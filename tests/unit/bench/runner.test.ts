@@ -46,14 +46,14 @@ function options(
   };
 }
 
-const filesPlan = (sizes: number[]): Plan => ({
+const filesPlan = (sizes: number[], readBack = true): Plan => ({
   schema: planSchemaVersion,
   name: 'tiny',
   kind: 'files',
   sizes,
   repeats: 1,
   shuffle: false,
-  readBack: true,
+  readBack,
 });
 
 describe('runBenchmark: files plans', () => {
@@ -86,6 +86,22 @@ describe('runBenchmark: files plans', () => {
     assert.ok(run.events.every((e) => e.runId === document.id));
     const stored = await run.store!.get(document.id);
     assert.deepEqual(stored.files, document.files);
+  });
+
+  it('drops every written file from the OS cache before the read phase, and says how', async () => {
+    const drive = new FakeDrive({ latencySeconds: 0 });
+    const document = await runBenchmark(options(filesPlan([1e6, 3e6, 2e6])), drive);
+    assert.equal(drive.evicted.length, 1, 'one eviction, before the read phase');
+    assert.deepEqual(
+      drive.evicted[0]!.map((file) => path.basename(file)),
+      ['file-00000.dat', 'file-00001.dat', 'file-00002.dat'],
+    );
+    assert.equal(document.environment.cacheEviction, 'fake eviction');
+
+    const writeOnly = new FakeDrive({ latencySeconds: 0 });
+    const written = await runBenchmark(options(filesPlan([1e6], false)), writeOnly);
+    assert.deepEqual(writeOnly.evicted, []);
+    assert.equal(written.environment.cacheEviction, undefined);
   });
 
   it('records the shuffle seed and scale so the run can be repeated', async () => {
@@ -315,5 +331,9 @@ describe('runReadFolder', () => {
     );
     assert.equal(drive.writes, 0);
     assert.deepEqual((await readdir(target)).sort(), ['a.bin', 'b', 'empty']);
+    assert.deepEqual(drive.evicted, [
+      [path.join(target, 'a.bin'), path.join(target, 'b', 'c.bin')],
+    ]);
+    assert.equal(document.environment.cacheEviction, 'fake eviction');
   });
 });

@@ -1,0 +1,422 @@
+// The Windows engine, run by Windows' node.exe (under Wine on Linux CI, `node scripts/check-windows.mjs`;
+// natively on a Windows machine): the addon's primitives on real files of the volume holding the
+// temporary folder, then the CLI as it ships. Plain JavaScript: no TypeScript loader runs here.
+// Where Wine lacks an API a case depends on, it is skipped naming the API; on Windows it must pass.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const addonPath =
+  process.env.PLUMB_NATIVE_PATH ?? path.join(root, 'native', 'build', 'Release', 'plumb.node');
+const native = createRequire(import.meta.url)(addonPath);
+const MiB = 1024 * 1024;
+
+/** Wine's own files in the Windows folder: present under Wine, never on Windows. */
+const underWine = existsSync(
+  path.join(process.env.windir ?? 'C:\\windows', 'system32', 'winecfg.exe'),
+);
+
+let dir;
+before(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'plumb-win-'));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function randomBytes(bytes) {
+  const data = Buffer.alloc(bytes);
+  for (let i = 0; i < bytes; i += 4) data.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, i);
+  return data;
+}
+
+describe('volume facts', () => {
+  test('volumeInfo names the drive, its file system and sizes', async () => {
+    const info = await native.volumeInfo(dir);
+    assert.equal(info.path, dir);
+    assert.match(info.mountPoint, /^[A-Z]:\\$/);
+    assert.ok(dir.toUpperCase().startsWith(info.mountPoint.toUpperCase()));
+    assert.equal(typeof info.fsType, 'string');
+    assert.ok(info.totalBytes > 0 && info.freeBytes <= info.totalBytes, JSON.stringify(info));
+    assert.ok(info.availableBytes <= info.freeBytes);
+    assert.ok(info.blockSize >= 512 && (info.blockSize & (info.blockSize - 1)) === 0);
+    assert.ok([512, 4096].includes(info.directIoAlignment), String(info.directIoAlignment));
+    assert.equal(info.readOnly, false);
+    assert.equal(typeof info.supportsSparse, 'boolean');
+  });
+
+  test('volumeInfo of a missing folder rejects ENOENT with the path', async () => {
+    const missing = path.join(dir, 'no-such-folder', 'deeper');
+    await assert.rejects(native.volumeInfo(missing), (error) => {
+      assert.equal(error.code, 'ENOENT');
+      assert.equal(error.path, missing);
+      return true;
+    });
+  });
+});
+
+describe('timed uncached transfers', () => {
+  test('timedWrite then timedRead move every byte with FILE_FLAG_NO_BUFFERING', async () => {
+    const file = path.join(dir, 'timed.bin');
+    const bytes = 8 * MiB + 4096 * (1 + Math.floor(Math.random() * 64));
+    const written = await native.timedWrite(file, bytes);
+    assert.equal(written.bytes, bytes);
+    assert.equal(written.cacheMode, 'direct');
+    assert.ok(written.alignment >= 512);
+    assert.equal(statSync(file).size, bytes);
+    const { seconds } = written;
+    assert.ok(seconds.transfer > 0 && seconds.total >= seconds.transfer + seconds.flush);
+    const read = await native.timedRead(file);
+    assert.equal(read.bytes, bytes);
+    assert.equal(read.cacheMode, 'direct');
+    assert.ok(read.seconds.transfer > 0);
+  });
+
+  test('a size that is not a multiple of the sector is written whole and read back', async () => {
+    const file = path.join(dir, 'odd.bin');
+    const bytes = 3 * MiB + 1 + Math.floor(Math.random() * 4000);
+    await native.timedWrite(file, bytes);
+    assert.equal(statSync(file).size, bytes);
+    assert.equal((await native.timedRead(file)).bytes, bytes);
+  });
+
+  test('evictCache drops files before a read phase and names how', async () => {
+    const files = [path.join(dir, 'evict-a.bin'), path.join(dir, 'evict-b.bin')];
+    for (const file of files) writeFileSync(file, randomBytes(MiB));
+    const evicted = await native.evictCache(files);
+    assert.equal(evicted.files, 2);
+    assert.match(evicted.method, /unbuffered open/);
+    const missing = path.join(dir, 'evict-missing.bin');
+    await assert.rejects(native.evictCache([missing]), (error) => {
+      assert.equal(error.code, 'ENOENT');
+      assert.equal(error.path, missing);
+      return true;
+    });
+  });
+
+  test('buffered mode says so', async () => {
+    const file = path.join(dir, 'buffered.bin');
+    const written = await native.timedWrite(file, 2 * MiB, { buffered: true });
+    assert.equal(written.cacheMode, 'buffered');
+    assert.equal(written.alignment, null);
+  });
+
+  test('cancel stops a write with ECANCELED and removes the partial file', async () => {
+    const file = path.join(dir, 'cancelled.bin');
+    const cancel = native.createCancel();
+    const progress = [];
+    const run = native.timedWrite(file, 2048 * MiB, {
+      cancel,
+      chunkBytes: MiB,
+      onProgress: (p) => {
+        progress.push(p.bytesDone);
+        cancel.cancel();
+      },
+    });
+    await assert.rejects(run, (error) => {
+      assert.equal(error.code, 'ECANCELED');
+      return true;
+    });
+    assert.ok(progress.length >= 1, 'a progress report arrived before the cancel');
+    assert.equal(cancel.cancelled, true);
+    assert.equal(existsSync(file), false);
+  });
+});
+
+describe('queue depth', () => {
+  test('randread Q8T2 keeps requests in flight with overlapped I/O', async () => {
+    const file = path.join(dir, 'queue.bin');
+    const samples = [];
+    const result = await native.queueDepthRun(file, {
+      op: 'randread',
+      blockSize: 4096,
+      queueDepth: 8,
+      threads: 2,
+      fileBytes: 16 * MiB,
+      totalBytes: 8 * MiB,
+      durationSeconds: 5,
+      onSample: (sample) => samples.push(sample),
+    });
+    assert.equal(result.engine, 'overlapped');
+    assert.equal(result.queueDepth, 8);
+    assert.equal(result.threads, 2);
+    assert.ok(result.bytes > 0 && result.bytes % 4096 === 0);
+    assert.ok(result.iops > 0 && result.bytesPerSecond > 0);
+    assert.ok(result.latency.p50 > 0 && result.latency.p50 <= result.latency.max);
+    assert.ok(samples.length >= 1);
+    assert.equal(result.samples.length, samples.length);
+  });
+
+  test('a write run leaves the test file its size', async () => {
+    const file = path.join(dir, 'queue-write.bin');
+    const result = await native.queueDepthRun(file, {
+      op: 'randwrite',
+      blockSize: 65536,
+      queueDepth: 4,
+      fileBytes: 8 * MiB,
+      totalBytes: 4 * MiB,
+    });
+    assert.equal(result.op, 'randwrite');
+    assert.ok(result.bytes >= 4 * MiB);
+    assert.equal(statSync(file).size, 8 * MiB);
+  });
+
+  test('an engine Windows lacks is refused with ENOTSUP', async () => {
+    await assert.rejects(
+      native.queueDepthRun(path.join(dir, 'uring.bin'), {
+        op: 'read',
+        blockSize: 4096,
+        queueDepth: 1,
+        fileBytes: MiB,
+        totalBytes: MiB,
+        engine: 'io_uring',
+      }),
+      (error) => error.code === 'ENOTSUP',
+    );
+  });
+});
+
+describe('walk and space scan', () => {
+  let tree;
+  before(() => {
+    tree = path.join(dir, 'tree');
+    const copy = randomBytes(300 * 1024);
+    for (const [name, data] of [
+      ['a\\one.bin', copy],
+      ['b\\two.bin', copy],
+      ['b\\naïve ünïcode.bin', copy],
+      ['c\\other.bin', randomBytes(300 * 1024)],
+    ]) {
+      const file = path.join(tree, name);
+      rmSync(file, { force: true });
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, data);
+    }
+  });
+
+  test('listFolders lists what Node lists, with sizes', async () => {
+    const [listing] = await native.listFolders([path.join(tree, 'b')]);
+    assert.equal(listing.error, null);
+    assert.deepEqual([...listing.names].sort(), readdirSync(path.join(tree, 'b')).sort());
+    for (let i = 0; i < listing.names.length; i += 1) {
+      assert.equal(listing.kinds[i], 0);
+      assert.equal(listing.numbers[7 * i + 3], 300 * 1024);
+    }
+  });
+
+  test('listFolders reports a missing folder with its code and path', async () => {
+    const missing = path.join(tree, 'gone');
+    const [listing] = await native.listFolders([missing]);
+    assert.equal(listing.error.code, 'ENOENT');
+    assert.equal(listing.error.path, missing);
+  });
+
+  test('scanFolder finds the three copies, none shared yet', async () => {
+    const result = await native.scanFolder({ path: tree, minBytes: 1024 });
+    assert.equal(result.groups.length, 1, JSON.stringify(result.groups));
+    const [group] = result.groups;
+    assert.equal(group.files.length, 3);
+    assert.ok(group.files.some((f) => f.path.endsWith('naïve ünïcode.bin')));
+  });
+
+  test('scanFolder of a file rejects ENOTDIR', async () => {
+    await assert.rejects(
+      native.scanFolder({ path: path.join(tree, 'a', 'one.bin') }),
+      (error) => error.code === 'ENOTDIR',
+    );
+  });
+});
+
+describe('sparse files', () => {
+  /** A 64 MiB sparse file with 2 MiB of data at a random MiB; returns the data's offset. */
+  function sparseWithData(file) {
+    return native.createSparseFile(file, 64 * MiB).then(() => {
+      assert.equal(statSync(file).size, 64 * MiB);
+      const at = MiB * (1 + Math.floor(Math.random() * 60));
+      const fd = openSync(file, 'r+');
+      writeSync(fd, randomBytes(2 * MiB), 0, 2 * MiB, at);
+      closeSync(fd);
+      return at;
+    });
+  }
+
+  test('punchHole makes a range read as zeros, keeping the size and the rest', async (t) => {
+    const file = path.join(dir, 'punched.bin');
+    const at = await sparseWithData(file);
+    try {
+      await native.punchHole(file, at, MiB);
+    } catch (error) {
+      if (underWine && error.code === 'ENOTSUP') {
+        return t.skip(`Wine lacks FSCTL_SET_ZERO_DATA (${error.message})`);
+      }
+      throw error;
+    }
+    const back = readFileSync(file);
+    assert.equal(back.length, 64 * MiB);
+    assert.ok(back.subarray(at, at + MiB).every((byte) => byte === 0));
+    assert.ok(back.subarray(at + MiB, at + 2 * MiB).some((byte) => byte !== 0));
+  });
+
+  test('dataRanges finds the one range written, holes elsewhere', async (t) => {
+    const file = path.join(dir, 'ranges.bin');
+    const at = await sparseWithData(file);
+    const map = await native.dataRanges(file);
+    assert.equal(map.logicalBytes, 64 * MiB);
+    if (!map.holesSupported) {
+      assert.deepEqual(map.data, [{ offset: 0, length: 64 * MiB }]);
+      if (underWine) return t.skip('Wine lacks FSCTL_QUERY_ALLOCATED_RANGES (ERROR_NOT_SUPPORTED)');
+      assert.fail(`${file}: NTFS reports holes, yet dataRanges says it cannot`);
+    }
+    assert.equal(map.data.length, 1, JSON.stringify(map.data));
+    const [range] = map.data;
+    assert.ok(range.offset <= at && range.offset + range.length >= at + 2 * MiB);
+    assert.ok(range.length < 4 * MiB);
+  });
+
+  test('createSparseFile refuses a file that exists, leaving it', async () => {
+    const file = path.join(dir, 'exists.bin');
+    writeFileSync(file, 'keep');
+    await assert.rejects(native.createSparseFile(file, MiB), (error) => error.code === 'EEXIST');
+    assert.equal(readFileSync(file, 'utf8'), 'keep');
+  });
+});
+
+describe('sharing on a volume that cannot share', () => {
+  test('clone and dedupe are refused with ENOTSUP and a sentence', async () => {
+    const source = path.join(dir, 'share-a.bin');
+    const target = path.join(dir, 'share-b.bin');
+    const data = randomBytes(256 * 1024);
+    writeFileSync(source, data);
+    writeFileSync(target, data);
+    assert.equal(await native.sharingSupport(source), false);
+    const clone = path.join(dir, 'share-clone.bin');
+    await assert.rejects(native.cloneFile(source, clone), (error) => {
+      assert.equal(error.code, 'ENOTSUP');
+      assert.ok(error.message.length > 10, error.message);
+      return true;
+    });
+    assert.equal(existsSync(clone), false, 'no partial clone is left');
+    await assert.rejects(native.dedupeFile(source, target), (error) => error.code === 'ENOTSUP');
+    assert.deepEqual(readFileSync(target), data);
+  });
+});
+
+describe('errors', () => {
+  test('reading a missing file rejects ENOENT with syscall and path', async () => {
+    const missing = path.join(dir, 'missing.bin');
+    await assert.rejects(native.timedRead(missing), (error) => {
+      assert.equal(error.code, 'ENOENT');
+      assert.equal(error.path, missing);
+      assert.equal(typeof error.syscall, 'string');
+      return true;
+    });
+  });
+
+  test('writing into a missing folder rejects ENOENT', async () => {
+    const file = path.join(dir, 'nowhere', 'x.bin');
+    await assert.rejects(native.timedWrite(file, MiB), (error) => {
+      assert.equal(error.code, 'ENOENT');
+      assert.equal(error.path, file);
+      return true;
+    });
+  });
+
+  test('bad arguments throw TypeError', () => {
+    assert.throws(() => native.timedWrite(42, MiB), TypeError);
+    assert.throws(() => native.queueDepthRun(path.join(dir, 'q'), { op: 'sideways' }), TypeError);
+  });
+});
+
+describe('the CLI', () => {
+  const plumb = (args) => {
+    const result = spawnSync(process.execPath, [path.join(root, 'bin', 'plumb.js'), ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, PLUMB_NATIVE_PATH: addonPath, PLUMB_DATA_DIR: path.join(dir, 'data') },
+      timeout: 600_000,
+    });
+    return result;
+  };
+
+  test('plumb info prints the volume facts', () => {
+    const run = plumb(['info', dir, '--json']);
+    assert.equal(run.status, 0, run.stderr);
+    const info = JSON.parse(run.stdout);
+    assert.equal(info.path, dir);
+    assert.equal(typeof info.fsType, 'string');
+    const text = plumb(['info', dir]);
+    assert.equal(text.status, 0, text.stderr);
+    assert.match(text.stdout, /File system/);
+  });
+
+  test('plumb info on a missing folder: one line, non-zero exit', () => {
+    const run = plumb(['info', path.join(dir, 'absent')]);
+    assert.notEqual(run.status, 0);
+    assert.match(run.stderr.trim(), /^[^\n]*absent[^\n]*$/);
+  });
+
+  test('plumb bench --plan standard --scale 0.01 writes a result and removes its files', () => {
+    const target = path.join(dir, 'bench');
+    mkdirSync(target);
+    const out = path.join(dir, 'bench.json');
+    const run = plumb(['bench', target, '--plan', 'standard', '--scale', '0.01', '--json', out]);
+    assert.equal(run.status, 0, run.stderr);
+    const result = JSON.parse(readFileSync(out, 'utf8'));
+    assert.match(result.schema, /^plumb\.result\//);
+    assert.equal(result.environment.cacheMode, 'direct');
+    assert.match(result.environment.cacheEviction, /unbuffered open/);
+    assert.ok(result.files.some((f) => f.phase === 'write'));
+    assert.ok(result.files.some((f) => f.phase === 'read'));
+    assert.ok(result.summary.write.median > 0 && result.summary.read.median > 0);
+    assert.deepEqual(readdirSync(target), []);
+  });
+
+  test('plumb space scan finds the duplicates', () => {
+    const tree = path.join(dir, 'scan');
+    const data = randomBytes(200 * 1024);
+    mkdirSync(path.join(tree, 'x'), { recursive: true });
+    writeFileSync(path.join(tree, 'x', 'one.bin'), data);
+    writeFileSync(path.join(tree, 'two.bin'), data);
+    const run = plumb(['space', 'scan', tree, '--json']);
+    assert.equal(run.status, 0, run.stderr);
+    const result = JSON.parse(run.stdout);
+    assert.equal(result.groups.length, 1);
+    assert.equal(result.groups[0].files.length, 2);
+  });
+
+  test('plumb space sparse --create then --copy-to copies it whole, holes kept', (t) => {
+    const file = path.join(dir, 'cli-sparse.bin');
+    const created = plumb(['space', 'sparse', file, '--create', '32MiB', '--json']);
+    assert.equal(created.status, 0, created.stderr);
+    const at = MiB * Math.floor(Math.random() * 31);
+    const fd = openSync(file, 'r+');
+    writeSync(fd, randomBytes(MiB), 0, MiB, at);
+    closeSync(fd);
+    const copy = path.join(dir, 'cli-sparse-copy.bin');
+    const copied = plumb(['space', 'sparse', file, '--copy-to', copy, '--json']);
+    assert.equal(copied.status, 0, copied.stderr);
+    assert.ok(readFileSync(copy).equals(readFileSync(file)), 'the copy has the same bytes');
+    const described = JSON.parse(copied.stdout);
+    assert.equal(described.logicalBytes, 32 * MiB);
+    if (!described.holesSupported) {
+      if (underWine) return t.skip('Wine lacks FSCTL_QUERY_ALLOCATED_RANGES: holes not checked');
+      assert.fail('NTFS reports holes');
+    }
+    assert.deepEqual(described.data.length, 1);
+  });
+});
