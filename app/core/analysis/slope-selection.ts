@@ -269,9 +269,27 @@ export class SlopeSelector {
         if (i - start > 1) order.subarray(start, i).sort(compare);
         start = i;
       }
+    } else if (t < 0) {
+      order = argsort([xs, ys]);
     } else {
-      order = argsort([t < 0 ? xs : xs.map((x) => -x), ys]);
+      // By x descending, then y: the x-ascending order with its runs of equal x reversed.
+      order = new Uint32Array(n);
+      const ascending = this.byX.order;
+      let to = 0;
+      for (let end = n; end > 0;) {
+        let start = end - 1;
+        while (start > 0 && xs[ascending[start - 1]!] === xs[ascending[end - 1]!]) start -= 1;
+        order.set(ascending.subarray(start, end), to);
+        to += end - start;
+        end = start;
+      }
     }
+    return this.keyOrder(order, compare);
+  }
+
+  /** Tie groups and positions of an order. */
+  private keyOrder(order: Uint32Array, compare: (a: number, b: number) => number): KeyOrder {
+    const { n } = this;
     const groupStart = new Uint32Array(n);
     const positionOf = new Uint32Array(n);
     for (let p = 0; p < n; p += 1) {
