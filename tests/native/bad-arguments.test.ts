@@ -34,7 +34,10 @@ test('10,000 calls with random bad arguments never crash the process', () => {
   assert.ok(exported.length >= 23, `the addon exports ${String(exported.length)} functions`);
   assert.deepEqual(Object.keys(summary.callsOf).sort(), exported.sort());
   for (const [name, calls] of Object.entries(summary.callsOf)) {
-    assert.ok(calls >= 100, `${name} was called ${String(calls)} times`);
+    assert.ok(
+      calls >= (['flushVolume', 'clockOverheadNanos'].includes(name) ? 30 : 300),
+      `${name} was called ${String(calls)} times`,
+    );
   }
   assert.ok(summary.typeErrors > 5000, `only ${summary.typeErrors} TypeErrors`);
   // Synchronous failures are TypeErrors; the rest reject with coded errors like node:fs.
