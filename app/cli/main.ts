@@ -81,6 +81,18 @@ export function helpText(): string {
   ].join('\n');
 }
 
+/**
+ * An error message as it may reach a terminal: messages quote user input and file bytes (JSON
+ * errors quote the text near the fault), and escape codes in them must not act on the terminal.
+ */
+export function printable(message: string): string {
+  return message.replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
+}
+
 export async function main(argv: string[], io: CommandIO): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
@@ -101,15 +113,15 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`plumb ${command.name}: ${error.message}\n`);
+      io.stderr.write(`plumb ${command.name}: ${printable(error.message)}\n`);
       return exitCode.usage;
     }
     const payload = toErrorPayload(error);
     if (payload.code === 'EUSAGE') {
-      io.stderr.write(`plumb ${command.name}: ${payload.message}\n`);
+      io.stderr.write(`plumb ${command.name}: ${printable(payload.message)}\n`);
       return exitCode.usage;
     }
-    io.stderr.write(`plumb ${command.name}: ${payload.message}\n`);
+    io.stderr.write(`plumb ${command.name}: ${printable(payload.message)}\n`);
     return exitCode.failed;
   }
 }
@@ -125,6 +137,15 @@ export async function runCli(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // The reader went away (`plumb results list | head -1`): nothing more can be shown, so stop
+  // quietly, as a command killed by SIGPIPE would, instead of printing a stack trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      controller.abort();
+      process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+    });
+  }
   const code = await main(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,

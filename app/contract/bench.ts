@@ -3,6 +3,7 @@
  * the runner's events, and the operations that start, cancel and browse runs.
  */
 import { z } from 'zod';
+import { pathField } from './path.js';
 
 const bytes = z.number().int().positive();
 const rate = z.number().nonnegative();
@@ -420,7 +421,7 @@ export const benchEvents = {
 const resultId = z.object({ id: z.string().trim().min(1).max(200) });
 
 export const StartBenchInput = z.object({
-  path: z.string().trim().min(1, 'Give a folder path.').max(4096),
+  path: pathField('Give a folder path.'),
   /**
    * A built-in plan name, a plan, or "read-folder": time reading every file already under the
    * folder, uncached (nothing is written).

@@ -3,12 +3,13 @@
  * count always means "the OS cannot tell", never zero.
  */
 import { z } from 'zod';
+import { pathField } from './path.js';
 
 const Bytes = z.number().int().nonnegative();
 const UnknownBytes = Bytes.nullable();
 
 export const ScanOptions = z.object({
-  path: z.string().trim().min(1, 'Give a folder path.').max(4096),
+  path: pathField('Give a folder path.'),
   /** Files smaller than this are not considered (empty files are never duplicates). */
   minBytes: Bytes.default(1),
   includeHidden: z.boolean().default(true),
@@ -176,7 +177,7 @@ export const PunchReport = z.object({
 });
 export type PunchReport = z.infer<typeof PunchReport>;
 
-const PathField = z.string().trim().min(1, 'Give a path.').max(4096);
+const PathField = pathField('Give a path.');
 const ScanId = z.object({ scanId: z.string().trim().min(1).max(200) });
 const ListIdField = z.string().trim().min(1).max(200);
 

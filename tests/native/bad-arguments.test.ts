@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { loadNative } from '../../app/core/native/load.js';
 
 const fixture = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -23,8 +24,21 @@ test('10,000 calls with random bad arguments never crash the process', () => {
     otherThrows: number;
     rejected: number;
     uncoded: string[];
+    callsOf: Record<string, number>;
   };
   assert.equal(summary.calls, 10000);
+  // Every export, not a chosen few: the list comes from the addon itself.
+  const exported = Object.keys(loadNative()).filter(
+    (name) => typeof (loadNative() as unknown as Record<string, unknown>)[name] === 'function',
+  );
+  assert.ok(exported.length >= 23, `the addon exports ${String(exported.length)} functions`);
+  assert.deepEqual(Object.keys(summary.callsOf).sort(), exported.sort());
+  for (const [name, calls] of Object.entries(summary.callsOf)) {
+    assert.ok(
+      calls >= (['flushVolume', 'clockOverheadNanos'].includes(name) ? 30 : 300),
+      `${name} was called ${String(calls)} times`,
+    );
+  }
   assert.ok(summary.typeErrors > 5000, `only ${summary.typeErrors} TypeErrors`);
   // Synchronous failures are TypeErrors; the rest reject with coded errors like node:fs.
   assert.equal(summary.otherThrows, 0);

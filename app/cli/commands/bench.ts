@@ -91,6 +91,7 @@ export const benchCommand: Command = {
       throw new UsageError('--with and --direction apply to the paired plan only.');
     const direction = parseDirection(values.direction);
     const totalBytes = values.total === undefined ? undefined : sizeArgument(values.total);
+    if (totalBytes === 0) throw new UsageError('--total takes a size above 0, e.g. 64GB.');
     const store = new ResultsStore(resultsDir());
     const progress = new ProgressView(io.stderr);
     const prepared = await prepareBenchRun(

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readInputFile } from '../../core/input-file.js';
 import { ResultDocument, resultSchemaVersion } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
 import type { Scenario } from '../../contract/planner.js';
@@ -34,8 +34,9 @@ function looksLikePath(argument: string): boolean {
 async function readSource(argument: string, store: ResultsStore): Promise<Source> {
   let text: string;
   try {
-    text = await readFile(argument, 'utf8');
+    text = await readInputFile(argument);
   } catch (error) {
+    if (error instanceof PlumbError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && !looksLikePath(argument))
       return { kind: 'result', document: await store.get(argument) };

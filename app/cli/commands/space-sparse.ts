@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import type { SparseFile } from '../../contract/space.js';
+import { copySparse } from '../../core/space/sparse-copy.js';
 import {
-  copySparse,
   createSparse,
   listSparse,
   punchWarning,
@@ -67,7 +67,7 @@ export async function sparseSubcommand(args: string[], io: CommandIO): Promise<n
     return exitCode.ok;
   }
   if (values['copy-to'] !== undefined) {
-    const file = await copySparse(target, values['copy-to']);
+    const file = await copySparse(target, values['copy-to'], { signal: io.signal });
     print(file, `copied with holes kept: ${describe(file)}`);
     return exitCode.ok;
   }

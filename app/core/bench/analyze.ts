@@ -3,9 +3,9 @@
  * `bytes,seconds[,cumulativeBytes]` from any tool.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ResultDocument, resultSchemaVersion, type Phase } from '../../contract/bench.js';
+import { readInputFile } from '../input-file.js';
 import { PlumbError } from '../../contract/errors.js';
 import { interfaceCeilingForBus, type InterfaceCeiling } from '../analysis/interface-ceiling.js';
 import { parseTransfersCsv } from '../analysis/transfers-csv.js';
@@ -66,8 +66,9 @@ export function reanalyzeDocument(
 export async function analyzeFile(file: string, options: AnalyzeOptions): Promise<ResultDocument> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readInputFile(file);
   } catch (cause) {
+    if (cause instanceof PlumbError) throw cause;
     const code = (cause as NodeJS.ErrnoException).code ?? 'EIO';
     throw new PlumbError(code, `Cannot read ${file}: ${(cause as Error).message}`, { cause });
   }

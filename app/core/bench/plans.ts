@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readInputFile } from '../input-file.js';
 import { Plan, type PlanInput } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
 import { builtinPlan, builtinPlans } from './builtin-plans.js';
@@ -29,8 +29,9 @@ export async function loadPlan(nameOrPath: string): Promise<Plan> {
   }
   let text: string;
   try {
-    text = await readFile(nameOrPath, 'utf8');
+    text = await readInputFile(nameOrPath);
   } catch (cause) {
+    if (cause instanceof PlumbError) throw cause;
     throw new PlumbError(
       (cause as NodeJS.ErrnoException).code ?? 'EIO',
       `Cannot read the plan file ${nameOrPath}: ${(cause as Error).message}`,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ResultDocument, type ResultListItem } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
@@ -20,7 +20,10 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
     `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
   );
   try {
-    await writeFile(temporary, data, { flag: 'wx' });
+    // Private while it is written; then the mode the file has, or any new file of the user's.
+    await writeFile(temporary, data, { flag: 'wx', mode: 0o600 });
+    const existing = await stat(file).catch(() => null);
+    await chmod(temporary, existing ? existing.mode & 0o7777 : 0o666 & ~process.umask());
     await rename(temporary, file);
   } catch (error) {
     await rm(temporary, { force: true });

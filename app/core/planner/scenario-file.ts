@@ -2,7 +2,7 @@
  * Scenario files: JSON checked against the contract's schema, with one-line errors that name the
  * field and say what to write instead.
  */
-import { readFile } from 'node:fs/promises';
+import { readInputFile } from '../input-file.js';
 import type { z } from 'zod';
 import { PlumbError } from '../../contract/errors.js';
 import { Scenario } from '../../contract/planner.js';
@@ -46,8 +46,9 @@ export function parseScenario(data: unknown, label = 'scenario'): Scenario {
 export async function loadScenarioFile(file: string): Promise<Scenario> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readInputFile(file);
   } catch (error) {
+    if (error instanceof PlumbError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === 'ENOENT' ? 'no such file' : (error as Error).message;
     throw new PlumbError(code ?? 'EIO', `Cannot read the scenario ${file}: ${reason}.`, {

@@ -9,7 +9,8 @@ import type { Handlers } from '../dispatch.js';
 import { dedupeGroups } from './dedupe.js';
 import { journalDir, recoverInterrupted, type RecoveryStep } from './journal.js';
 import { scanFolder } from './scan.js';
-import { copySparse, createSparse, listSparse, punchZeros } from './sparse.js';
+import { copySparse } from './sparse-copy.js';
+import { createSparse, listSparse, punchZeros } from './sparse.js';
 
 type SpaceOperation =
   | 'space.scan'

@@ -2,13 +2,12 @@
  * Sparse files: list them with their data/hole map, create one, turn whole blocks of zeros into
  * holes (opt-in), and copy a file keeping its holes.
  */
-import { link, lstat, open, stat, unlink } from 'node:fs/promises';
+import { chmod, lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
 import type { PunchReport, SparseFile, SparseListProgress } from '../../contract/space.js';
 import { loadNative } from '../native/load.js';
 import { openForReading } from './content.js';
-import { tempPathFor } from './journal.js';
 import { sparsePathsUnder, sparseSearchCancelled } from './scan.js';
 
 /** From the seeds: holes only last while every app that writes the file keeps them. */
@@ -85,6 +84,9 @@ export async function listSparse(
 export async function createSparse(file: string, bytes: number): Promise<SparseFile> {
   const resolved = path.resolve(file);
   await loadNative().createSparseFile(resolved, bytes);
+  // The addon makes every new file 0600 (it also makes copies' temporaries); this one is the
+  // user's, so it gets the mode any new file of theirs gets.
+  await chmod(resolved, 0o666 & ~process.umask());
   return describeSparse(resolved);
 }
 
@@ -193,51 +195,4 @@ export async function punchZeros(file: string, apply: boolean): Promise<PunchRep
     dryRun: false,
     warning: punchWarning,
   };
-}
-
-/**
- * Copies `from` to `to` (which must not exist) writing only its data ranges, so holes stay holes.
- * The copy is made under a temporary name beside `to` and renamed when complete.
- */
-export async function copySparse(from: string, to: string): Promise<SparseFile> {
-  const source = path.resolve(from);
-  const target = path.resolve(to);
-  if (
-    await lstat(target).then(
-      () => true,
-      () => false,
-    )
-  ) {
-    throw new PlumbError('EEXIST', `${target} already exists; choose a new name for the copy.`);
-  }
-  const native = loadNative();
-  const map = await native.dataRanges(source);
-  const temp = tempPathFor(target);
-  await native.createSparseFile(temp, map.logicalBytes);
-  try {
-    const input = await openForReading(source);
-    const output = await open(temp, 'r+');
-    try {
-      const buffer = Buffer.allocUnsafe(1 << 20);
-      for (const range of map.data) {
-        for (let at = range.offset; at < range.offset + range.length;) {
-          const want = Math.min(buffer.length, range.offset + range.length - at);
-          const { bytesRead } = await input.read(buffer, 0, want, at);
-          if (bytesRead === 0) break;
-          await output.write(buffer, 0, bytesRead, at);
-          at += bytesRead;
-        }
-      }
-      const mode = (await input.stat()).mode & 0o7777;
-      await output.chmod(mode);
-      await output.sync();
-    } finally {
-      await Promise.all([input.close(), output.close()]);
-    }
-    // link, not rename: it refuses to replace a file that appeared meanwhile.
-    await link(temp, target);
-  } finally {
-    await unlink(temp).catch(() => undefined);
-  }
-  return describeSparse(target);
 }

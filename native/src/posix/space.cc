@@ -157,8 +157,10 @@ bool QueryDataRanges(const std::string& path, DataMap* out, SysError* err) {
   return true;
 }
 
+// 0600: a copy's temporary must be private from its creation; a user's new file gets its mode in
+// JS.
 bool CreateSparseFile(const std::string& path, uint64_t bytes, SysError* err) {
-  Fd file(open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+  Fd file(open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
   if (file.fd < 0) {
     *err = MakeSysError(errno, "open", path);
     return false;

@@ -196,6 +196,7 @@ class ListingPool : public DetachedPool {
  public:
   struct Listing {
     std::vector<FolderEntry> entries;
+    SysError err;
     bool ok = false;
   };
   ListingPool(std::vector<std::string> dirs, CancelPtr cancel)
@@ -204,8 +205,7 @@ class ListingPool : public DetachedPool {
 
  private:
   void Process(size_t index) override {
-    SysError err;
-    out_[index].ok = ListFolder(dirs_[index], &out_[index].entries, &err);
+    out_[index].ok = ListFolder(dirs_[index], &out_[index].entries, &out_[index].err);
   }
   const std::vector<std::string> dirs_;
   std::vector<Listing> out_;
@@ -413,6 +413,12 @@ bool Scanner::Walk(SysError* err) {
     }
     for (size_t i = next; i < end; ++i) {
       ListingPool::Listing& listing = pool->listings()[i - next];
+      if (!listing.ok && i == 0) {
+        // The folder asked for cannot be listed: that is a failure, not a scan of 0 files.
+        *err = listing.err;
+        err->message = "Cannot read " + root_ + ": " + err->message;
+        return false;
+      }
       if (!listing.ok) {
         skipped_.unreadable += 1;
         continue;

@@ -1,0 +1,471 @@
+/**
+ * The k-th smallest of the pairwise slopes (yj − yi)/(xj − xi), xi ≠ xj, of n points without
+ * listing the n² slopes: randomized interval contraction over slope ranks (Matoušek 1991;
+ * Dillencourt, Mount and Netanyahu 1992). Every pair whose slope lies in an interval (lo, hi] is a
+ * pair the orders of the points by y − lo·x and by y − hi·x disagree on, so counting, sampling and
+ * listing those pairs is inversion counting with a Fenwick tree: O(n log n) per round, and a few
+ * rounds (each keeps about 6/√n of the pairs) bring the interval down to O(n) pairs that are
+ * listed and sorted. Expected O(n log n) time, O(n) memory.
+ *
+ * Exactness: the orders compare y − t·x exactly (an error-bounded float test, then an exact
+ * expansion sum), so the contraction works on the exact slopes q. The answer must be the k-th of
+ * the slopes as the quadratic method computes them in floating point, s = fl(fl(dy)/fl(dx)), which
+ * is within 4 ulps (relative 2⁻⁵⁰) of q; the last band is therefore widened by more than that and
+ * the answer checked to lie clear of the pairs left outside it.
+ */
+
+const EPSILON = 2 ** -53;
+/** More than the relative distance between a float slope and the exact one (3 roundings). */
+const BAND = 64 * EPSILON;
+/** Far above a float slope's absolute error when the quotient is subnormal (2⁻¹⁰⁷⁵). */
+const TINY = 2 ** -1060;
+
+/** A threshold on the slope: −∞, +∞ or a float. */
+type Threshold = number;
+
+/** Points ordered by y − t·x (ties kept together): order[i] is a point, group[i] its tie group. */
+interface KeyOrder {
+  order: Uint32Array;
+  /** First position of the tie group of the point at each position. */
+  groupStart: Uint32Array;
+  /** One past the last position of that tie group. */
+  groupEnd: Uint32Array;
+  /** Position of each point in order. */
+  positionOf: Uint32Array;
+}
+
+export class SlopeSelector {
+  private readonly n: number;
+  private readonly byX: KeyOrder;
+  private readonly byXDescending: KeyOrder;
+  readonly pairCount: number;
+
+  constructor(
+    private readonly xs: Float64Array,
+    private readonly ys: Float64Array,
+    private readonly random: () => number = Math.random,
+  ) {
+    this.n = xs.length;
+    this.byX = this.orderAt(-Infinity);
+    this.byXDescending = this.orderAt(Infinity);
+    this.pairCount = this.countBetween(this.byX, this.byXDescending);
+  }
+
+  /** The float slopes of ranks lowRank ≤ highRank (0-based, ascending order). */
+  slopesAtRanks(lowRank: number, highRank: number): [number, number] {
+    let lo: Threshold = -Infinity;
+    let hi: Threshold = Infinity;
+    let loOrder = this.byX;
+    let hiOrder = this.byXDescending;
+    let below = 0; // pairs with q ≤ lo
+    let inside = this.pairCount; // pairs with lo < q ≤ hi
+    const listCap = 4 * this.n + 1024;
+    const sampleSize = Math.max(1024, this.n);
+    let stalled = 0;
+    while (inside > listCap) {
+      const samples = this.pairsBetween(loOrder, hiOrder, inside, sampleSize).sort();
+      const spread = 3 * Math.sqrt(sampleSize);
+      const at = (rank: number) => ((rank - below) / inside) * sampleSize;
+      const a = Math.floor(at(lowRank) - spread);
+      const b = Math.ceil(at(highRank + 1) + spread);
+      // Thresholds a little outside sampled slopes, so the final band needs no widening.
+      const candidates: Threshold[] = [];
+      if (a >= 0) candidates.push(widen(samples[a]!, -1));
+      if (b < sampleSize) candidates.push(widen(samples[b]!, 1));
+      if (stalled > 0) {
+        // Ties can hold the quantiles still: a random pivot as in quickselect, on both sides.
+        const pivot = samples[Math.floor(this.random() * sampleSize)]!;
+        candidates.push(widen(pivot, -1), widen(pivot, 1));
+      }
+      let shrunk = false;
+      for (const t of candidates) {
+        if (!(t > lo && t < hi)) continue;
+        const order = this.orderAt(t);
+        const count = this.countBetween(this.byX, order);
+        if (count <= lowRank) {
+          inside -= count - below;
+          below = count;
+          lo = t;
+          loOrder = order;
+          shrunk = true;
+        } else if (count > highRank) {
+          inside = count - below;
+          hi = t;
+          hiOrder = order;
+          shrunk = true;
+        }
+      }
+      stalled = shrunk ? 0 : stalled + 1;
+      if (stalled < 4) continue;
+      if (lowRank < highRank) {
+        // The two ranks sit in two different large tie blocks: one at a time.
+        return [this.slopesAtRanks(lowRank, lowRank)[0], this.slopesAtRanks(highRank, highRank)[0]];
+      }
+      if (hi - lo <= 4 * (BAND * Math.max(Math.abs(lo), Math.abs(hi)) + TINY)) {
+        // More than 4n + 1024 pairs share the slope up to rounding (collinear points): their
+        // float slopes agree within a few ulps, so the sampled one at the rank stands for them.
+        const value = samples[Math.min(sampleSize - 1, Math.max(0, Math.floor(at(lowRank))))]!;
+        return [value, value];
+      }
+    }
+    return (
+      this.pick(loOrder, hiOrder, lo, hi, below, inside, lowRank, highRank) ??
+      this.finish(lo, hi, lowRank, highRank)
+    );
+  }
+
+  /** Lists the pairs in a band a little wider than (lo, hi] and picks the float slopes by rank. */
+  private finish(
+    lo: Threshold,
+    hi: Threshold,
+    lowRank: number,
+    highRank: number,
+  ): [number, number] {
+    const wideLo = widen(lo, -1);
+    const wideHi = widen(hi, 1);
+    const loOrder = Number.isFinite(wideLo) ? this.orderAt(wideLo) : this.byX;
+    const hiOrder = Number.isFinite(wideHi) ? this.orderAt(wideHi) : this.byXDescending;
+    const below = Number.isFinite(wideLo) ? this.countBetween(this.byX, loOrder) : 0;
+    const inside = this.countBetween(loOrder, hiOrder);
+    const picked = this.pick(loOrder, hiOrder, wideLo, wideHi, below, inside, lowRank, highRank);
+    if (picked === null) {
+      throw new Error(`slope selection lost rank ${String(lowRank)}: a bug, please report it`);
+    }
+    return picked;
+  }
+
+  /**
+   * The float slopes of the two ranks among the pairs in (lo, hi], or null when one of them is
+   * not clear of the float slopes of the pairs outside (those within rounding of lo or hi).
+   */
+  private pick(
+    loOrder: KeyOrder,
+    hiOrder: KeyOrder,
+    lo: Threshold,
+    hi: Threshold,
+    below: number,
+    inside: number,
+    lowRank: number,
+    highRank: number,
+  ): [number, number] | null {
+    const slopes = this.pairsBetween(loOrder, hiOrder, inside, inside, true).sort();
+    // Pairs below have float slopes ≤ floorOfBand, pairs above ≥ ceilingOfBand.
+    const floorOfBand = lo + ((BAND / 8) * Math.abs(lo) + TINY / 1024);
+    const ceilingOfBand = hi - ((BAND / 8) * Math.abs(hi) + TINY / 1024);
+    const clear = (value: number | undefined): value is number =>
+      value !== undefined &&
+      (lo === -Infinity || value > floorOfBand) &&
+      (hi === Infinity || value < ceilingOfBand);
+    const low = slopes[lowRank - below];
+    const high = slopes[highRank - below];
+    return clear(low) && clear(high) ? [low, high] : null;
+  }
+
+  /**
+   * Pairs (a, b) with a before b in `lower` (strictly, not tied) and b not after a in `upper`
+   * (tied counts when `inclusive`): the pairs whose slope lies in (lo, hi].
+   */
+  private countBetween(lower: KeyOrder, upper: KeyOrder, inclusive = true): number {
+    const tree = new Fenwick(this.n);
+    let total = 0;
+    this.walkGroups(
+      lower,
+      (start, end) => {
+        for (let p = start; p < end; p += 1) {
+          total += tree.countFrom(this.upperFrom(upper, lower.order[p]!, inclusive));
+        }
+      },
+      tree,
+      upper,
+    );
+    return total;
+  }
+
+  /**
+   * `wanted` pairs drawn uniformly (with replacement) from the `inside` pairs between the two
+   * orders, or all of them in order when `all`; with their float slopes.
+   */
+  private pairsBetween(
+    lower: KeyOrder,
+    upper: KeyOrder,
+    inside: number,
+    wanted: number,
+    all = false,
+  ): Float64Array {
+    const draws = new Float64Array(wanted);
+    if (!all) {
+      for (let i = 0; i < wanted; i += 1) draws[i] = Math.floor(this.random() * inside);
+      draws.sort();
+    }
+    const slopes = new Float64Array(wanted);
+    const tree = new Fenwick(this.n);
+    let seen = 0; // pairs of the points handled so far
+    let next = 0; // next draw to answer
+    this.walkGroups(
+      lower,
+      (start, end) => {
+        for (let p = start; p < end && next < wanted; p += 1) {
+          const b = lower.order[p]!;
+          const from = this.upperFrom(upper, b, true);
+          const count = tree.countFrom(from);
+          const before = tree.countBefore(from);
+          while (next < wanted && (all ? next < seen + count : draws[next]! < seen + count)) {
+            const rank = all ? next - seen : draws[next]! - seen;
+            const a = upper.order[tree.positionOfRank(before + rank + 1)]!;
+            slopes[next] = (this.ys[b]! - this.ys[a]!) / (this.xs[b]! - this.xs[a]!);
+            next += 1;
+          }
+          seen += count;
+        }
+      },
+      tree,
+      upper,
+    );
+    return slopes;
+  }
+
+  /** First upper-order position a partner of point b may hold. */
+  private upperFrom(upper: KeyOrder, b: number, inclusive: boolean): number {
+    const position = upper.positionOf[b]!;
+    return inclusive ? upper.groupStart[position]! : upper.groupEnd[position]!;
+  }
+
+  /** Visits the tie groups of `lower` in order, querying a group before inserting it. */
+  private walkGroups(
+    lower: KeyOrder,
+    visit: (start: number, end: number) => void,
+    tree: Fenwick,
+    upper: KeyOrder,
+  ): void {
+    let start = 0;
+    while (start < this.n) {
+      let end = start + 1;
+      while (end < this.n && lower.groupStart[end] === start) end += 1;
+      visit(start, end);
+      for (let p = start; p < end; p += 1) tree.add(upper.positionOf[lower.order[p]!]!);
+      start = end;
+    }
+  }
+
+  /** The points ordered by y − t·x, exactly; t = ±∞ orders by x (ascending, descending), then y. */
+  private orderAt(t: Threshold): KeyOrder {
+    const { n, xs, ys } = this;
+    const compare = (a: number, b: number): number =>
+      compareKeys(t, xs[a]!, ys[a]!, xs[b]!, ys[b]!);
+    let order: Uint32Array;
+    if (Number.isFinite(t)) {
+      // Sort by the float key, then settle runs closer than its error bound exactly.
+      const approx = new Float64Array(n);
+      let bound = 0;
+      for (let i = 0; i < n; i += 1) {
+        approx[i] = ys[i]! - t * xs[i]!;
+        bound = Math.max(bound, Math.abs(ys[i]!) + Math.abs(t * xs[i]!));
+      }
+      bound *= 8 * EPSILON;
+      order = argsort([approx]);
+      let start = 0;
+      for (let i = 1; i <= n; i += 1) {
+        if (i < n && approx[order[i]!]! - approx[order[i - 1]!]! <= bound) continue;
+        if (i - start > 1) order.subarray(start, i).sort(compare);
+        start = i;
+      }
+    } else if (t < 0) {
+      order = argsort([xs, ys]);
+    } else {
+      // By x descending, then y: the x-ascending order with its runs of equal x reversed.
+      order = new Uint32Array(n);
+      const ascending = this.byX.order;
+      let to = 0;
+      for (let end = n; end > 0;) {
+        let start = end - 1;
+        while (start > 0 && xs[ascending[start - 1]!] === xs[ascending[end - 1]!]) start -= 1;
+        order.set(ascending.subarray(start, end), to);
+        to += end - start;
+        end = start;
+      }
+    }
+    return this.keyOrder(order, compare);
+  }
+
+  /** Tie groups and positions of an order. */
+  private keyOrder(order: Uint32Array, compare: (a: number, b: number) => number): KeyOrder {
+    const { n } = this;
+    const groupStart = new Uint32Array(n);
+    const positionOf = new Uint32Array(n);
+    for (let p = 0; p < n; p += 1) {
+      positionOf[order[p]!] = p;
+      groupStart[p] = p > 0 && compare(order[p - 1]!, order[p]!) === 0 ? groupStart[p - 1]! : p;
+    }
+    const groupEnd = new Uint32Array(n);
+    for (let p = n - 1; p >= 0; p -= 1) {
+      groupEnd[p] = p + 1 < n && groupStart[p + 1] === groupStart[p] ? groupEnd[p + 1]! : p + 1;
+    }
+    return { order, groupStart, groupEnd, positionOf };
+  }
+}
+
+/**
+ * Indices that sort by keys[0], then keys[1]…: a stable LSD radix sort on the floats' bits,
+ * 11 bits a pass (a comparison sort of a million indices took seconds here).
+ */
+export function argsort(keys: readonly Float64Array[]): Uint32Array {
+  const n = keys[0]!.length;
+  let order = new Uint32Array(n);
+  for (let i = 0; i < n; i += 1) order[i] = i;
+  if (n < 4096) {
+    // Below this, the radix passes' 2,048 counters and six passes cost more than comparing.
+    return order.sort((a, b) => {
+      for (const key of keys) if (key[a] !== key[b]) return key[a]! - key[b]!;
+      return 0;
+    });
+  }
+  let spare = new Uint32Array(n);
+  const counts = new Uint32Array(2049);
+  const digits = new Uint16Array(n);
+  for (let k = keys.length - 1; k >= 0; k -= 1) {
+    // Bits that order like the numbers: flip the sign bit of positives, every bit of negatives.
+    const words = new Uint32Array(Float64Array.from(keys[k]!, (value) => value + 0).buffer); // −0 → +0
+    for (let i = 0; i < n; i += 1) {
+      const high = words[2 * i + 1]!;
+      if (high >>> 31) {
+        words[2 * i] = ~words[2 * i]! >>> 0;
+        words[2 * i + 1] = ~high >>> 0;
+      } else words[2 * i + 1] = (high | 0x80000000) >>> 0;
+    }
+    // 11-bit digits: 2,048 counters stay in cache, which 65,536 did not.
+    for (const [word, shift] of [
+      [0, 0],
+      [0, 11],
+      [0, 22],
+      [1, 0],
+      [1, 11],
+      [1, 22],
+    ] as const) {
+      counts.fill(0);
+      for (let i = 0; i < n; i += 1) {
+        const digit = (words[2 * i + word]! >>> shift) & 0x7ff;
+        digits[i] = digit;
+        counts[digit + 1]! += 1;
+      }
+      if (counts[digits[0]! + 1] === n) continue; // every key has this digit: order unchanged
+      for (let d = 1; d <= 2048; d += 1) counts[d]! += counts[d - 1]!;
+      for (let i = 0; i < n; i += 1) {
+        const index = order[i]!;
+        spare[counts[digits[index]!]!++] = index;
+      }
+      [order, spare] = [spare, order];
+    }
+  }
+  return order;
+}
+
+/** A threshold moved outward (direction −1 or +1) by more than a float slope's rounding. */
+function widen(t: Threshold, direction: -1 | 1): Threshold {
+  return Number.isFinite(t) ? t + direction * (BAND * Math.abs(t) + TINY) : t;
+}
+
+/** Sign of (ya − t·xa) − (yb − t·xb), exact for finite t. */
+export function compareKeys(t: number, xa: number, ya: number, xb: number, yb: number): number {
+  if (t === -Infinity) return Math.sign(xa - xb) || Math.sign(ya - yb);
+  if (t === Infinity) return Math.sign(xb - xa) || Math.sign(ya - yb);
+  const dy = ya - yb;
+  const dx = xa - xb;
+  const approx = dy - t * dx;
+  const error =
+    8 * EPSILON * (Math.abs(ya) + Math.abs(yb) + Math.abs(t) * (Math.abs(xa) + Math.abs(xb)));
+  if (Math.abs(approx) > error) return Math.sign(approx);
+  // Exact: dy and dx as two-term sums, t·dx as four products, the six terms summed exactly.
+  const [dyHigh, dyLow] = twoDifference(ya, yb);
+  const [dxHigh, dxLow] = twoDifference(xa, xb);
+  const [p1, e1] = twoProduct(t, dxHigh);
+  const [p2, e2] = twoProduct(t, dxLow);
+  return signOfSum([dyHigh, dyLow, -p1, -e1, -p2, -e2]);
+}
+
+function twoDifference(a: number, b: number): [number, number] {
+  const difference = a - b;
+  const bVirtual = a - difference;
+  const aVirtual = difference + bVirtual;
+  return [difference, a - aVirtual + (bVirtual - b)];
+}
+
+function twoSum(a: number, b: number): [number, number] {
+  const sum = a + b;
+  const bVirtual = sum - a;
+  const aVirtual = sum - bVirtual;
+  return [sum, a - aVirtual + (b - bVirtual)];
+}
+
+const SPLITTER = 2 ** 27 + 1;
+function split(a: number): [number, number] {
+  const c = SPLITTER * a;
+  const high = c - (c - a);
+  return [high, a - high];
+}
+
+function twoProduct(a: number, b: number): [number, number] {
+  const product = a * b;
+  const [aHigh, aLow] = split(a);
+  const [bHigh, bLow] = split(b);
+  const error = aLow * bLow - (product - aHigh * bHigh - aLow * bHigh - aHigh * bLow);
+  return [product, error];
+}
+
+/** Exact sign of a sum of floats: an expansion grown term by term (Shewchuk), largest last. */
+function signOfSum(terms: readonly number[]): number {
+  let expansion: number[] = [];
+  for (const term of terms) {
+    const grown: number[] = [];
+    let carry = term;
+    for (const component of expansion) {
+      const [sum, error] = twoSum(carry, component);
+      if (error !== 0) grown.push(error);
+      carry = sum;
+    }
+    if (carry !== 0) grown.push(carry);
+    expansion = grown;
+  }
+  return expansion.length === 0 ? 0 : Math.sign(expansion[expansion.length - 1]!);
+}
+
+/** Fenwick tree of 0/1 over positions 0..n−1: counts and the position of the r-th one. */
+class Fenwick {
+  private readonly tree: Int32Array;
+  private total = 0;
+  private readonly topBit: number;
+
+  constructor(private readonly size: number) {
+    this.tree = new Int32Array(size + 1);
+    this.topBit = size === 0 ? 0 : 2 ** Math.floor(Math.log2(size));
+  }
+
+  add(position: number): void {
+    this.total += 1;
+    for (let i = position + 1; i <= this.size; i += i & -i) this.tree[i]! += 1;
+  }
+
+  /** Ones at positions < position. */
+  countBefore(position: number): number {
+    let count = 0;
+    for (let i = position; i > 0; i -= i & -i) count += this.tree[i]!;
+    return count;
+  }
+
+  countFrom(position: number): number {
+    return this.total - this.countBefore(position);
+  }
+
+  /** Position of the rank-th one (1-based). */
+  positionOfRank(rank: number): number {
+    let position = 0;
+    let remaining = rank;
+    for (let step = this.topBit; step > 0; step >>= 1) {
+      const next = position + step;
+      if (next <= this.size && this.tree[next]! < remaining) {
+        position = next;
+        remaining -= this.tree[next]!;
+      }
+    }
+    return position;
+  }
+}
