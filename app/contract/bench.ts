@@ -429,8 +429,8 @@ export const StartBenchInput = z.object({
   buffered: z.boolean().default(false),
   keepFiles: z.boolean().default(false),
   /**
-   * Least free space to leave on the volume, bytes. It can only raise the guard: the reserve is
-   * always at least the larger of 10 % of the volume and 20 GB (the CLI's --reserve can lower it).
+   * Least free space to leave on the volume, bytes; default the larger of 10 % of the volume and
+   * 1 GB. Never below the floor (the larger of 1 % and 256 MB); only the CLI's --reserve goes lower.
    */
   reserveBytes: z.number().int().nonnegative().optional(),
   /** Interface ceiling to check rates against (an id from the catalogue); default from the bus. */

@@ -53,7 +53,7 @@ export const benchCommand: Command = {
     '  --json OUT      also write the results document to OUT ("-" prints it instead of the summary)',
     '  --keep-files    leave the test files in DIR/plumb-test-*',
     '  --buffered      go through the OS cache (flushed) instead of direct I/O',
-    '  --reserve SIZE  free space to leave on the volume (default: the larger of 10 % and 20 GB)',
+    '  --reserve SIZE  free space to leave on the volume (default: the larger of 10 % and 1 GB)',
     '  --interface ID  interface ceiling to check rates against: usb3-gen1, sata, usb3-gen2,',
     '                  usb3-gen2x2, tb3, usb4, tb5 (default: from the bus the OS reports)',
   ].join('\n'),
@@ -140,7 +140,7 @@ function withGuardFlags(error: unknown): never {
   if (
     error instanceof PlumbError &&
     error.code === 'ENOSPC' &&
-    error.message.includes('free-space guard')
+    /What would work:|free-space guard/.test(error.message)
   ) {
     throw new PlumbError(
       error.code,

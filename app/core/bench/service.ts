@@ -17,6 +17,7 @@ import { resultsDir } from './results-dir.js';
 import { newResultId, resultCsv, ResultsStore } from './results-store.js';
 import { prepareBenchmark, prepareReadFolder } from './runner.js';
 import { RunTracker } from './run-tracker.js';
+import { reserveFloor } from '../../common/reserve.js';
 import { defaultReserve } from './space-guard.js';
 
 type BenchOperation =
@@ -98,12 +99,15 @@ export function benchHandlers(
               scale: input.scale,
               totalBytes: input.totalBytes,
               keepFiles: input.keepFiles,
-              // From a page or window the guard can only be raised, never lowered or switched
-              // off: a lower reserve is the CLI's `--reserve`, typed by the user on the spot.
-              reserve: {
-                ...defaultReserve,
-                minBytes: Math.max(defaultReserve.minBytes, input.reserveBytes ?? 0),
-              },
+              // From a page or window the user may set the reserve (an advanced option), but
+              // never below the floor: a socket cannot switch the guard off.
+              reserve:
+                input.reserveBytes === undefined
+                  ? defaultReserve
+                  : {
+                      fraction: reserveFloor.fraction,
+                      minBytes: Math.max(reserveFloor.minBytes, input.reserveBytes),
+                    },
               pairedWith: input.pairedWith,
               direction: input.direction,
             },

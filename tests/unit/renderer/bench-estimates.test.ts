@@ -8,6 +8,7 @@ import {
   ratesFromHistory,
   targetWarnings,
   typicalRates,
+  whatFits,
 } from '../../../renderer/src/screens/bench/estimates.js';
 import {
   planStory,
@@ -121,4 +122,41 @@ test('plans are described in plain words and survive a round trip through a plan
   assert.throws(() => readPlanFile('{"name":"x"}'), /not a Plumb plan/);
   assert.throws(() => readPlanFile('nope'), /not JSON/);
   assert.throws(() => readPlanFile('{"schema":"plumb.plan/1","name":"x","kind":"disk"}'), /kind/);
+});
+
+test('a small card refused at full size is told the scale and the reserve that would fit', () => {
+  const card = { ...bigDisk, totalBytes: 64 * GB, availableBytes: 50 * GB, bus: 'usb' };
+  const rates = typicalRates(card);
+  const full = estimatePlan(standard, { scale: 1 }, card, rates);
+  assert.equal(full.reserveBytes, 6.4 * GB, 'the default keeps 10 % of 64 GB');
+  assert.equal(full.fits, false);
+  const advice = whatFits(standard, { scale: 1 }, card, rates, [1, 0.1, 0.01]);
+  assert.equal(advice.scale, 0.1);
+  assert.ok(advice.reserveBytes !== null && advice.reserveBytes <= 50 * GB - full.spaceBytes);
+  assert.ok(
+    estimatePlan(standard, { scale: 1, reserveBytes: advice.reserveBytes }, card, rates).fits,
+  );
+  const [danger] = targetWarnings(full, card, false, formatBytes, advice, (s) => `x${s}`);
+  assert.match(danger!.message, /choose the scale “x0\.1”/);
+  assert.match(danger!.message, /set “Keep free on the disk” to 3\.00 GB or less/);
+  // Already at the smallest scale and a nearly full stick: neither is offered, only space.
+  const stick = { ...card, totalBytes: 16 * GB, availableBytes: 1.9 * GB };
+  const quick = estimatePlan(standard, { scale: 0.01 }, stick, rates);
+  assert.equal(quick.fits, false);
+  const none = whatFits(standard, { scale: 0.01 }, stick, rates, [1, 0.1, 0.01]);
+  assert.equal(none.scale, null);
+  assert.ok(none.reserveBytes !== null && none.reserveBytes < 1.6 * GB);
+  const lower = { reserveBytes: none.reserveBytes };
+  assert.ok(estimatePlan(standard, { scale: 0.01, ...lower }, stick, rates).fits);
+});
+
+test('the reserve asked from the UI never goes below the floor', () => {
+  const stick = { ...bigDisk, totalBytes: 16 * GB, availableBytes: 1 * GB };
+  const estimate = estimatePlan(
+    standard,
+    { scale: 0.01, reserveBytes: 0 },
+    stick,
+    typicalRates(stick),
+  );
+  assert.equal(estimate.reserveBytes, 256e6);
 });

@@ -1,10 +1,10 @@
 /**
  * How big and how long a plan will be on a volume, before it runs: bytes from the plan itself,
  * time from an earlier run on the same volume or, failing that, a typical rate for its bus.
- * The same free-space guard as the engine (keep the larger of 10 % and 20 GB free) decides
- * whether it fits.
+ * The same free-space guard as the engine (app/common/reserve) decides whether it fits.
  */
 import type { Plan } from '../../../../app/contract/bench.js';
+import { reserveBytes, reserveFloor, uiReserveBytes } from '../../../../app/common/reserve.js';
 import type { VolumeInfo } from '../../../../app/contract/volume.js';
 
 const blockBytes = 4096;
@@ -47,11 +47,6 @@ export function typicalRates(volume: Pick<VolumeInfo, 'bus' | 'medium'>): RateBa
   };
 }
 
-/** Free bytes a run must leave: the larger of 10 % of the volume and 20 GB (or `reserveBytes`). */
-export function reserveFor(volumeBytes: number, reserveBytes?: number): number {
-  return reserveBytes ?? Math.max(0.1 * volumeBytes, 20 * GB);
-}
-
 export interface PlanOptions {
   scale: number;
   /** A cap on a sustained run's total. */
@@ -69,6 +64,8 @@ export interface PlanEstimate {
   seconds: number;
   /** Space the guard lets the run use. */
   allowanceBytes: number;
+  /** Free space the guard keeps. */
+  reserveBytes: number;
   fits: boolean;
 }
 
@@ -87,10 +84,8 @@ export function estimatePlan(
   rates: RateBasis,
 ): PlanEstimate {
   const scale = options.scale;
-  const allowanceBytes = Math.max(
-    0,
-    volume.availableBytes - reserveFor(volume.totalBytes, options.reserveBytes),
-  );
+  const reserve = uiReserveBytes(volume.totalBytes, options.reserveBytes);
+  const allowanceBytes = Math.max(0, volume.availableBytes - reserve);
   const size = (bytes: number) => (scale === 1 ? bytes : toBlocks(bytes * scale));
   switch (plan.kind) {
     case 'files': {
@@ -111,6 +106,7 @@ export function estimatePlan(
         spaceBytes: writeBytes,
         seconds: writeBytes / rates.writeRate + readBytes / rates.readRate,
         allowanceBytes,
+        reserveBytes: reserve,
         fits: writeBytes <= allowanceBytes,
       };
     }
@@ -129,6 +125,7 @@ export function estimatePlan(
         spaceBytes: Math.min(total, allowanceBytes),
         seconds: total / rates.writeRate + probes,
         allowanceBytes,
+        reserveBytes: reserve,
         fits: allowanceBytes >= Math.min(total, size(plan.maxFileBytes)) && total > 0,
       };
     }
@@ -143,6 +140,7 @@ export function estimatePlan(
         spaceBytes: fileBytes,
         seconds: fileBytes / rates.writeRate + plan.runs.length * duration,
         allowanceBytes,
+        reserveBytes: reserve,
         fits: fileBytes <= allowanceBytes,
       };
     }
@@ -158,6 +156,7 @@ export function estimatePlan(
         spaceBytes: 2 * stage,
         seconds: (2 * writes * stage) / rates.writeRate + (2 * reads * stage) / rates.readRate,
         allowanceBytes,
+        reserveBytes: reserve,
         fits: 2 * stage <= allowanceBytes,
       };
     }
@@ -174,6 +173,7 @@ export function estimatePlan(
           ((2 + plan.repeats) * input) / rates.writeRate +
           (2 * plan.repeats * input) / rates.readRate,
         allowanceBytes,
+        reserveBytes: reserve,
         fits: 2 * input <= allowanceBytes,
       };
     }
@@ -190,18 +190,52 @@ export interface TargetWarning {
 /** A run that writes this much is one to confirm first. */
 export const largeWriteBytes = 20 * GB;
 
+/** What would let a plan that does not fit run: a smaller scale offered, or a smaller reserve. */
+export interface FitAdvice {
+  /** The largest of the offered scales (below the chosen one) at which the plan fits. */
+  scale: number | null;
+  /** The most free space the run could keep and still fit, when the floor allows it. */
+  reserveBytes: number | null;
+}
+
+export function whatFits(
+  plan: Plan,
+  options: PlanOptions,
+  volume: VolumeFacts,
+  rates: RateBasis,
+  offeredScales: readonly number[],
+): FitAdvice {
+  const smaller = [...offeredScales].filter((s) => s < options.scale).sort((a, b) => b - a);
+  const scale =
+    smaller.find((s) => estimatePlan(plan, { ...options, scale: s }, volume, rates).fits) ?? null;
+  const needed = estimatePlan(plan, options, volume, rates).spaceBytes;
+  // Rounded down to 10 MB so the figure shown, typed back in, still fits.
+  const room = Math.floor((volume.availableBytes - needed) / 1e7) * 1e7;
+  const floor = reserveBytes(volume.totalBytes, reserveFloor);
+  return { scale, reserveBytes: room >= floor ? room : null };
+}
+
 /** What a user should know before starting: big writes, no uncached I/O, not enough room. */
 export function targetWarnings(
   estimate: PlanEstimate,
   volume: VolumeFacts,
   buffered: boolean,
   formatBytes: (bytes: number) => string,
+  advice: FitAdvice = { scale: null, reserveBytes: null },
+  scaleName: (scale: number) => string = String,
 ): TargetWarning[] {
   const warnings: TargetWarning[] = [];
   if (!estimate.fits) {
+    const ways = [
+      advice.scale !== null ? `choose the scale “${scaleName(advice.scale)}”` : null,
+      advice.reserveBytes !== null
+        ? `set “Keep free on the disk” to ${formatBytes(advice.reserveBytes)} or less (under Advanced)`
+        : null,
+      'free space on this disk, or pick another disk',
+    ].filter((w): w is string => w !== null);
     warnings.push({
       level: 'danger',
-      message: `Not enough free space: this test needs ${formatBytes(estimate.spaceBytes)}, but Plumb keeps the larger of 10 % of the volume and 20 GB free, which leaves ${formatBytes(estimate.allowanceBytes)} to use. Choose a quicker scale or another volume.`,
+      message: `Not enough free space: this test needs ${formatBytes(estimate.spaceBytes)}, and Plumb keeps ${formatBytes(estimate.reserveBytes)} free here, which leaves ${formatBytes(estimate.allowanceBytes)}. To run it: ${ways.join('; or ')}.`,
     });
   }
   if (estimate.writeBytes >= largeWriteBytes) {
