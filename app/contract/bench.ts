@@ -339,6 +339,18 @@ export const ResultDocument = z.looseObject({
 });
 export type ResultDocument = z.infer<typeof ResultDocument>;
 
+/** Per phase, the rate of the bytes and the wall seconds each file costs beyond them. */
+const PhasePace = z.object({ bytesPerSecond: z.number().positive(), fileSeconds: z.number() });
+
+/** How fast a run went, wall clock included (for estimating the next run on the volume). */
+export const RunPace = z.object({
+  write: PhasePace.nullable(),
+  read: PhasePace.nullable(),
+  /** Seconds the run spent outside its phases (setting up, analysing, saving). */
+  runSeconds: z.number().nonnegative(),
+});
+export type RunPace = z.infer<typeof RunPace>;
+
 export const ResultListItem = z.object({
   id: z.string(),
   name: z.string().nullable(),
@@ -349,6 +361,8 @@ export const ResultListItem = z.object({
   writeMedian: nullableRate,
   readMedian: nullableRate,
   findings: z.array(z.string()),
+  /** Null for runs without files (the grid) or without an end time (older documents). */
+  pace: RunPace.nullable().optional(),
 });
 export type ResultListItem = z.infer<typeof ResultListItem>;
 

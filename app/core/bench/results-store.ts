@@ -1,3 +1,4 @@
+import { runPace } from './pace.js';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -50,6 +51,7 @@ export function listItem(document: ResultDocument): ResultListItem {
     writeMedian: document.summary.write.median,
     readMedian: document.summary.read.median,
     findings: document.findings.map((f) => f.kind),
+    pace: runPace(document),
   };
 }
 

@@ -44,7 +44,15 @@ const bigDisk = {
   directIoAlignment: 512,
   fsType: 'ext4',
 };
-const rates = { writeRate: 2 * GB, readRate: 2 * GB, source: 'test' };
+// Bytes only (no per-file or per-run costs), so sums can be checked by hand.
+const rates = {
+  writeRate: 2 * GB,
+  readRate: 2 * GB,
+  writeFileSeconds: 0,
+  readFileSeconds: 0,
+  runSeconds: 0,
+  source: 'test',
+};
 
 test('the standard plan writes about 47 GB (a log-uniform sum), then reads it back', () => {
   const estimate = estimatePlan(standard, { scale: 1 }, bigDisk, rates);
@@ -105,6 +113,7 @@ test('time comes from an earlier run on the same volume, else a typical rate for
   const fallback = typicalRates({ bus: 'usb', medium: 'ssd' });
   assert.match(fallback.source, /USB/);
   assert.deepEqual(ratesFromHistory(history, '/', mounts, fallback), {
+    ...fallback,
     writeRate: 1 * GB,
     readRate: 1 * GB,
     source: 'from your last run on this volume',
@@ -159,4 +168,26 @@ test('the reserve asked from the UI never goes below the floor', () => {
     typicalRates(stick),
   );
   assert.equal(estimate.reserveBytes, 256e6);
+});
+
+test('a run timed on the wall clock gives per-file costs; the next estimate counts them', () => {
+  const mounts = ['/'];
+  const pace = {
+    write: { bytesPerSecond: 0.8 * GB, fileSeconds: 0.015 },
+    read: { bytesPerSecond: 6 * GB, fileSeconds: 0.002 },
+    runSeconds: 0.3,
+  };
+  const history = [
+    { volumePath: '/home/me', writeMedian: 0.16 * GB, readMedian: 1.4 * GB, pace: null },
+    { volumePath: '/home/me', writeMedian: 0.16 * GB, readMedian: 1.4 * GB, pace },
+  ];
+  const basis = ratesFromHistory(history, '/', mounts, typicalRates(bigDisk));
+  assert.equal(basis.writeFileSeconds, 0.015);
+  assert.equal(basis.writeRate, 0.8 * GB, 'the per-byte rate, not the small files’ median');
+  const quick = estimatePlan(standard, { scale: 0.01 }, bigDisk, basis);
+  // 0.3 s + 160 × 15 ms + 0.47 GB / 0.8 GB/s + 160 × 2 ms + 0.47 GB / 6 GB/s ≈ 3.69 s
+  const expected =
+    0.3 + 160 * 0.015 + quick.writeBytes / (0.8 * GB) + 160 * 0.002 + quick.writeBytes / (6 * GB);
+  assert.ok(Math.abs(quick.seconds - expected) < 1e-9, String(quick.seconds));
+  assert.ok(quick.seconds > 3 && quick.seconds < 4.5);
 });
