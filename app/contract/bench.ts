@@ -348,6 +348,8 @@ export const RunPace = z.object({
   read: PhasePace.nullable(),
   /** Seconds the run spent outside its phases (setting up, analysing, saving). */
   runSeconds: z.number().nonnegative(),
+  /** For a queue-depth grid: wall seconds per run beyond its set duration (setup included). */
+  queueRunSeconds: z.number().nonnegative().nullable().optional(),
 });
 export type RunPace = z.infer<typeof RunPace>;
 

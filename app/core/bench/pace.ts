@@ -16,8 +16,21 @@ function phasePace(files: readonly FileRecord[], rate: number | null) {
   return { bytesPerSecond: rate, fileSeconds, wallSeconds };
 }
 
+/** The grid's runs each last the plan's duration; what the wall clock adds, per run. */
+function queueRunSeconds(document: ResultDocument, totalSeconds: number): number | null {
+  const runs = document.runs?.length ?? 0;
+  if (runs === 0) return null;
+  const duration = (document.plan as { durationSeconds?: unknown }).durationSeconds;
+  if (typeof duration !== 'number') return null;
+  return Math.max(0, (totalSeconds - runs * duration) / runs);
+}
+
 export function runPace(document: ResultDocument): RunPace | null {
-  if (!document.finishedAt || document.files.length === 0) return null;
+  if (!document.finishedAt) return null;
+  const totalSeconds = (Date.parse(document.finishedAt) - Date.parse(document.startedAt)) / 1000;
+  const queue = queueRunSeconds(document, totalSeconds);
+  if (queue !== null) return { write: null, read: null, runSeconds: 0, queueRunSeconds: queue };
+  if (document.files.length === 0) return null;
   const phases = {} as Record<Phase, ReturnType<typeof phasePace>>;
   for (const phase of ['write', 'read'] as const) {
     const summary = document.summary[phase];
@@ -28,7 +41,6 @@ export function runPace(document: ResultDocument): RunPace | null {
       rate,
     );
   }
-  const totalSeconds = (Date.parse(document.finishedAt) - Date.parse(document.startedAt)) / 1000;
   const inPhases = (phases.write?.wallSeconds ?? 0) + (phases.read?.wallSeconds ?? 0);
   const strip = (p: ReturnType<typeof phasePace>) =>
     p && { bytesPerSecond: p.bytesPerSecond, fileSeconds: p.fileSeconds };

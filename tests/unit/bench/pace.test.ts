@@ -27,6 +27,7 @@ function run(count: number, fileSeconds: number, rate: number, outsideSeconds: n
   const startedAt = new Date(Date.UTC(2026, 0, 1)).toISOString();
   const total = wall.write + wall.read + outsideSeconds;
   return {
+    plan: { name: 'standard' },
     startedAt,
     finishedAt: new Date(Date.parse(startedAt) + total * 1000).toISOString(),
     files,
@@ -48,4 +49,18 @@ test('no pace without files or an end time', () => {
   const document = run(3, 0.01, 1e9, 0.1);
   assert.equal(runPace({ ...document, files: [] }), null);
   assert.equal(runPace({ ...document, finishedAt: undefined }), null);
+});
+
+test('a grid run gives the wall seconds each of its runs costs beyond its set duration', () => {
+  const startedAt = '2026-01-01T00:00:00.000Z';
+  const grid = {
+    plan: { name: 'presets', durationSeconds: 0.25 },
+    startedAt,
+    finishedAt: '2026-01-01T00:00:03.200Z',
+    files: [],
+    runs: Array.from({ length: 8 }, () => ({})),
+  } as unknown as ResultDocument;
+  const pace = runPace(grid)!;
+  assert.equal(pace.write, null);
+  assert.ok(Math.abs(pace.queueRunSeconds! - (3.2 - 8 * 0.25) / 8) < 1e-9);
 });

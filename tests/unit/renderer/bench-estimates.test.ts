@@ -51,6 +51,7 @@ const rates = {
   writeFileSeconds: 0,
   readFileSeconds: 0,
   runSeconds: 0,
+  queueRunSeconds: 0,
   source: 'test',
 };
 

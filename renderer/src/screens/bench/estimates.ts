@@ -28,6 +28,8 @@ export interface RateBasis {
   readFileSeconds: number;
   /** Seconds a run spends outside its phases (setting up, analysing, saving). */
   runSeconds: number;
+  /** Wall seconds each run of the grid costs beyond its set duration (setup spread over runs). */
+  queueRunSeconds: number;
   /** Where the rates come from, for the sentence under the estimate. */
   source: string;
 }
@@ -37,10 +39,13 @@ export interface RateBasis {
  * (virtio) with the standard plan at 1 %: 15 ms per written file, 2 ms per read file, 0.3 s per
  * run; rounded up, so a first estimate errs long.
  */
-const typicalCosts = { writeFileSeconds: 0.015, readFileSeconds: 0.002, runSeconds: 0.5 };
-
-/** Wall seconds one run of the grid costs beyond its set duration (ramp-up, the switch). */
-const presetRunOverheadSeconds = 0.25;
+const typicalCosts = {
+  writeFileSeconds: 0.015,
+  readFileSeconds: 0.002,
+  runSeconds: 0.5,
+  // The grid at 1 % there: 8 runs of 0.25 s took 2.4 s (in the app) to 4 s (CLI) in all.
+  queueRunSeconds: 0.1,
+};
 
 /** Typical uncached rates by bus, bytes/s: modest, so estimates err long rather than short. */
 export function typicalRates(volume: Pick<VolumeInfo, 'bus' | 'medium'>): RateBasis {
@@ -162,10 +167,8 @@ export function estimatePlan(
         writeBytes: fileBytes,
         readBytes: 0,
         spaceBytes: fileBytes,
-        seconds:
-          rates.runSeconds +
-          fileBytes / rates.writeRate +
-          plan.runs.length * (duration + presetRunOverheadSeconds),
+        // The grid's own setup (its file, written first) is in the per-run cost measured.
+        seconds: plan.runs.length * (duration + rates.queueRunSeconds),
         allowanceBytes,
         reserveBytes: reserve,
         fits: fileBytes <= allowanceBytes,
@@ -314,12 +317,12 @@ export function ratesFromHistory(
   fallback: RateBasis,
 ): RateBasis {
   if (!mountPoint) return fallback;
-  const onVolume = history.filter(
-    (item) => item.writeMedian !== null && mountOf(item.volumePath, mountPoints) === mountPoint,
-  );
+  const onVolume = history.filter((item) => mountOf(item.volumePath, mountPoints) === mountPoint);
+  const queueRunSeconds =
+    onVolume.find((item) => typeof item.pace?.queueRunSeconds === 'number')?.pace
+      ?.queueRunSeconds ?? fallback.queueRunSeconds;
   // The newest run that timed its files on the wall clock says most; else the newest rates.
-  const timed = onVolume.find((item) => item.pace?.write);
-  const pace = timed?.pace;
+  const pace = onVolume.find((item) => item.pace?.write)?.pace;
   if (pace?.write) {
     return {
       writeRate: pace.write.bytesPerSecond,
@@ -327,13 +330,18 @@ export function ratesFromHistory(
       writeFileSeconds: pace.write.fileSeconds,
       readFileSeconds: pace.read?.fileSeconds ?? fallback.readFileSeconds,
       runSeconds: pace.runSeconds,
+      queueRunSeconds,
       source: 'from your last run on this volume',
     };
   }
-  const same = onVolume[0];
-  if (!same) return fallback;
+  const same = onVolume.find((item) => item.writeMedian !== null);
+  if (!same)
+    return queueRunSeconds === fallback.queueRunSeconds
+      ? fallback
+      : { ...fallback, queueRunSeconds };
   return {
     ...fallback,
+    queueRunSeconds,
     writeRate: same.writeMedian!,
     readRate: same.readMedian ?? same.writeMedian!,
     source: 'from your last run on this volume',
