@@ -7,6 +7,12 @@ export interface ErrorPayload {
   message: string;
 }
 
+/**
+ * The free-space guard refused a run, or stopped one, while the volume still had room: not the
+ * OS's ENOSPC, and a front door may add its own way to change the guard (the CLI names its flags).
+ */
+export const spaceGuardCode = 'ESPACEGUARD';
+
 export class PlumbError extends Error {
   readonly code: string;
 

@@ -3,7 +3,6 @@
  * the contract, validate its input, run its handler, and return JSON-safe output.
  */
 import {
-  events,
   isOperationName,
   operations,
   type EventName,
@@ -58,14 +57,4 @@ export function createDispatcher(handlers: Handlers): Dispatcher {
       return handler(parsed.data, context);
     },
   };
-}
-
-/** Validates an event payload before it leaves core; a bad payload is a bug, so it throws. */
-export function checkEvent<E extends EventName>(
-  name: E,
-  payload: EventPayload<E>,
-): EventPayload<E> {
-  const schema = (events as Record<string, { parse(value: unknown): unknown }>)[name];
-  if (!schema) throw new PlumbError('EINTERNAL', `Unknown event ${String(name)}.`);
-  return schema.parse(payload) as EventPayload<E>;
 }

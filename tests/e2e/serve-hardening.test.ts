@@ -509,7 +509,7 @@ describe('a session is not a master key', () => {
           await socket.call('bench.cancel', reply.value as { runId: string });
         }
         assert.equal(reply.ok, false, 'refused: the floor keeps at least 256 MB free');
-        assert.equal(reply.error?.code, 'ENOSPC');
+        assert.equal(reply.error?.code, 'ESPACEGUARD');
         assert.match(reply.error?.message ?? '', /Plumb keeps 256 MB free here/);
       } finally {
         socket.close();

@@ -5,7 +5,16 @@
  * its map and punch a file's zeros into holes. Screenshots light and dark.
  */
 import assert from 'node:assert/strict';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -229,6 +238,31 @@ test(
         assert.equal(sha256(zeros), zerosHash, 'punching keeps the content');
         // The punched file is sparse now and joins the list.
         await page.getByRole('listitem', { name: 'zeros.bin' }).waitFor();
+
+        // Create: a size it cannot read is refused in place; a good one makes a file with holes.
+        const create = page.getByRole('form', { name: 'Create a sparse file' });
+        const made = path.join(root, 'made.img');
+        await create.getByLabel('New file').fill(made);
+        await create.getByLabel('Length').fill('lots');
+        await create.getByRole('button', { name: 'Create' }).click();
+        await create.getByText('Give a size such as 10 GB or 512 MiB.').waitFor();
+        assert.equal(existsSync(made), false, 'a refused size creates nothing');
+        await create.getByLabel('Length').fill('256 MiB');
+        await create.getByRole('button', { name: 'Create' }).click();
+        await create.getByText(`Created ${made}: `).waitFor();
+        assert.equal(statSync(made).size, 256 * 1024 * 1024);
+        await page.getByRole('listitem', { name: 'made.img' }).waitFor();
+
+        // Copy: the row's button fills in the source; the copy keeps the content and its holes.
+        await item.getByRole('button', { name: 'Copy with holes…' }).click();
+        const copyForm = page.getByRole('form', { name: 'Copy keeping holes' });
+        assert.equal(await copyForm.getByLabel('From').inputValue(), path.join(root, 'disk.img'));
+        const copy = path.join(root, 'copy.img');
+        await copyForm.getByLabel('To').fill(copy);
+        await copyForm.getByRole('button', { name: 'Copy' }).click();
+        await copyForm.getByText(`Copied to ${copy}: 67.1 MB long, `).waitFor();
+        assert.equal(sha256(copy), sha256(path.join(root, 'disk.img')));
+        assert.ok(statSync(copy).blocks * 512 < statSync(copy).size / 2, 'the copy kept its holes');
       }
       await shoot(page, `sparse-${scheme}`);
       await page.close();

@@ -1,5 +1,5 @@
 import { analyzeFile } from '../../core/bench/analyze.js';
-import { chosenCeiling } from '../../core/bench/service.js';
+import { chosenCeiling } from '../../core/bench/start.js';
 import { appVersion } from '../../core/version.js';
 import { parseCommandArgs } from '../args.js';
 import { describeResult } from '../bench/summary.js';

@@ -1,13 +1,11 @@
 import { PairedDirection } from '../../contract/bench.js';
-import { PlumbError } from '../../contract/errors.js';
+import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
 import { writeFileAtomic } from '../../core/bench/results-store.js';
 import { nativeBenchIO } from '../../core/bench/bench-io.js';
 import { loadPlan, scalePlan } from '../../core/bench/plans.js';
 import { resultsDir } from '../../core/bench/results-dir.js';
 import { ResultsStore } from '../../core/bench/results-store.js';
-import { runBenchmark } from '../../core/bench/runner.js';
-import { chosenCeiling } from '../../core/bench/service.js';
-import { appVersion } from '../../core/version.js';
+import { prepareBenchRun } from '../../core/bench/start.js';
 import { parseCommandArgs } from '../args.js';
 import { ProgressView } from '../bench/progress.js';
 import { describeResult } from '../bench/summary.js';
@@ -93,33 +91,25 @@ export const benchCommand: Command = {
       throw new UsageError('--with and --direction apply to the paired plan only.');
     const direction = parseDirection(values.direction);
     const totalBytes = values.total === undefined ? undefined : sizeArgument(values.total);
-    const reserve =
-      values.reserve === undefined
-        ? undefined
-        : { fraction: 0, minBytes: sizeArgument(values.reserve) };
-    const ceiling = chosenCeiling(values.interface);
     const store = new ResultsStore(resultsDir());
     const progress = new ProgressView(io.stderr);
-    const document = await runBenchmark(
+    const prepared = await prepareBenchRun(
       {
-        target: positionals[0]!,
+        path: positionals[0]!,
         plan,
         scale,
         totalBytes,
         buffered: values.buffered ?? false,
         keepFiles: values['keep-files'] ?? false,
-        reserve,
-        ceiling,
+        reserveBytes: values.reserve === undefined ? undefined : sizeArgument(values.reserve),
+        interface: values.interface,
         seed,
         pairedWith: values.with,
         direction,
-        appVersion: appVersion(),
-        signal: io.signal,
-        emit: (event) => progress.handle(event),
-        store,
       },
-      nativeBenchIO(),
+      { signal: io.signal, emit: (event) => progress.handle(event), store, io: nativeBenchIO() },
     ).catch(withGuardFlags);
+    const document = await prepared.run().catch(withGuardFlags);
     progress.clear();
     const json = `${JSON.stringify(document, null, 2)}\n`;
     if (values.json === '-') {
@@ -137,11 +127,7 @@ export const benchCommand: Command = {
 
 /** The guard's refusal names the app's settings; on the command line these flags do the same. */
 function withGuardFlags(error: unknown): never {
-  if (
-    error instanceof PlumbError &&
-    error.code === 'ENOSPC' &&
-    /What would work:|free-space guard/.test(error.message)
-  ) {
+  if (error instanceof PlumbError && error.code === spaceGuardCode) {
     throw new PlumbError(
       error.code,
       `${error.message} Here: --scale or --total for a smaller run, --reserve to change the guard.`,

@@ -1,8 +1,7 @@
 import type { DiskResult, Evaluation, OptionResult, Scenario } from '../../contract/planner.js';
 import { builtInCatalogue } from '../../core/planner/catalogue.js';
 import { deviceStore } from '../../core/planner/device-store.js';
-import { evaluateScenario } from '../../core/planner/evaluate.js';
-import { measuredProfiles } from '../../core/planner/measured.js';
+import { evaluateWithSavedResults } from '../../core/planner/measured.js';
 import { formatGbPerSecond, formatSeconds, formatSize, formatUsd } from '../../common/format.js';
 import { loadScenarioFile } from '../../core/planner/scenario-file.js';
 import { parseCommandArgs } from '../args.js';
@@ -126,9 +125,7 @@ export const planCommand: Command = {
     if (positionals.length !== 1)
       throw new UsageError('Give one scenario file: plumb plan SCENARIO.json');
     const scenario = await withSavedDevices(await loadScenarioFile(positionals[0]!));
-    // Saved benchmark results are devices too: options may name them as "result:ID".
-    const { devices } = await measuredProfiles();
-    const evaluation = evaluateScenario(scenario, builtInCatalogue(), devices);
+    const evaluation = await evaluateWithSavedResults(scenario);
     io.stdout.write(
       values.json ? `${JSON.stringify(evaluation, null, 2)}\n` : planReport(evaluation),
     );

@@ -2,9 +2,7 @@ import path from 'node:path';
 import { nativeBenchIO } from '../../core/bench/bench-io.js';
 import { resultsDir } from '../../core/bench/results-dir.js';
 import { ResultsStore, writeFileAtomic } from '../../core/bench/results-store.js';
-import { runReadFolder } from '../../core/bench/runner.js';
-import { chosenCeiling } from '../../core/bench/service.js';
-import { appVersion } from '../../core/version.js';
+import { prepareBenchRun } from '../../core/bench/start.js';
 import { parseCommandArgs } from '../args.js';
 import { ProgressView } from '../bench/progress.js';
 import { describeResult } from '../bench/summary.js';
@@ -26,18 +24,18 @@ export const readCommand: Command = {
     if (positionals.length !== 1) throw new UsageError('Give one folder: plumb read DIR');
     const store = new ResultsStore(resultsDir());
     const progress = new ProgressView(io.stderr);
-    const document = await runReadFolder(
+    const prepared = await prepareBenchRun(
       {
-        target: positionals[0]!,
+        path: positionals[0]!,
+        plan: null,
+        scale: 1,
         buffered: values.buffered ?? false,
-        ceiling: chosenCeiling(values.interface),
-        appVersion: appVersion(),
-        signal: io.signal,
-        emit: (event) => progress.handle(event),
-        store,
+        keepFiles: false,
+        interface: values.interface,
       },
-      nativeBenchIO(),
+      { signal: io.signal, emit: (event) => progress.handle(event), store, io: nativeBenchIO() },
     );
+    const document = await prepared.run();
     progress.clear();
     const json = `${JSON.stringify(document, null, 2)}\n`;
     if (values.json === '-') {

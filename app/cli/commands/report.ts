@@ -2,17 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { ResultDocument, resultSchemaVersion } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
 import type { Scenario } from '../../contract/planner.js';
-import { Paper, type ReportModel } from '../../contract/report.js';
+import { Paper } from '../../contract/report.js';
 import { resultsDir } from '../../core/bench/results-dir.js';
 import { resultCsv, ResultsStore, writeFileAtomic } from '../../core/bench/results-store.js';
-import { builtInCatalogue } from '../../core/planner/catalogue.js';
-import { evaluateScenario } from '../../core/planner/evaluate.js';
-import { measuredProfiles } from '../../core/planner/measured.js';
 import { parseScenario } from '../../core/planner/scenario-file.js';
-import { comparisonReport, plannerReport, resultReport } from '../../core/report/model.js';
 import { printReportPdf } from '../../core/report/print-pdf.js';
+import { reportModel, type ReportContent } from '../../core/report/service.js';
 import { formatBytes } from '../../common/format.js';
-import { appVersion } from '../../core/version.js';
 import { parseCommandArgs } from '../args.js';
 import { exitCode, UsageError, type Command } from '../command.js';
 
@@ -76,20 +72,18 @@ async function readSource(argument: string, store: ResultsStore): Promise<Source
   );
 }
 
-async function modelOf(sources: Source[], paper: Paper): Promise<ReportModel> {
-  const common = { paper, appVersion: appVersion() };
+/** What the arguments ask to report: one scenario alone, one result, or results to compare. */
+function contentOf(sources: Source[]): ReportContent {
   const scenarios = sources.filter((s) => s.kind === 'scenario');
   if (scenarios.length > 0) {
     if (sources.length > 1)
       throw new UsageError('A planner report takes one scenario file and nothing else.');
-    const { scenario } = scenarios[0]!;
-    const { devices } = await measuredProfiles();
-    return plannerReport(scenario, evaluateScenario(scenario, builtInCatalogue(), devices), common);
+    return { kind: 'planner', scenario: scenarios[0]!.scenario };
   }
   const documents = sources.map((s) => (s as Extract<Source, { kind: 'result' }>).document);
   return documents.length === 1
-    ? resultReport(documents[0]!, common)
-    : comparisonReport(documents, common);
+    ? { kind: 'result', document: documents[0]! }
+    : { kind: 'comparison', documents };
 }
 
 export const reportCommand: Command = {
@@ -122,7 +116,7 @@ export const reportCommand: Command = {
     const store = new ResultsStore(resultsDir());
     const sources: Source[] = [];
     for (const argument of positionals) sources.push(await readSource(argument, store));
-    const model = await modelOf(sources, paper.data);
+    const model = await reportModel(contentOf(sources), paper.data);
 
     if (values.csv) {
       if (model.kind !== 'result')

@@ -1,7 +1,7 @@
 /** Starts a paired run: two folders, each with its own guard, test folder and context. */
 import { stat } from 'node:fs/promises';
 import type { PairedPlan, ResultDocument } from '../../contract/bench.js';
-import { PlumbError } from '../../contract/errors.js';
+import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
 import { interfaceCeilingForBus } from '../analysis/interface-ceiling.js';
 import { formatBytes } from '../../common/format.js';
 import type { BenchIO } from './bench-io.js';
@@ -49,7 +49,7 @@ export async function preparePairedBenchmark(
     const needed = sameVolume ? 2 * perTarget : perTarget;
     if (needed > allowance)
       throw new PlumbError(
-        'ENOSPC',
+        spaceGuardCode,
         `The ${plan.name} plan needs ${formatBytes(needed)} on the volume of ${targets[target]}, but only ${formatBytes(allowance)} may be used there. ${whatWouldWork({ neededBytes: needed, availableBytes, reserveBytes: reserves[target], volumeBytes: volumes[target].totalBytes, scale: options.scale })}`,
       );
   }

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import type { BenchEvent, FileRecord } from '../../contract/bench.js';
-import { PlumbError } from '../../contract/errors.js';
+import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
 import { formatBytes } from '../../common/format.js';
 import { cancelledError, type BenchIO, type CacheMode, type TimedTransfer } from './bench-io.js';
 import { guardMessage } from './space-guard.js';
@@ -75,7 +75,7 @@ export class RunContext {
   /**
    * Makes sure `bytes` more can be written without crossing the reserve. With `rotate`, removes
    * this run's oldest files until they fit; otherwise (or when nothing is left to remove) stops
-   * the run with ENOSPC before the volume fills.
+   * the run with the guard's code before the volume fills.
    */
   async ensureRoom(bytes: number, rotate: boolean): Promise<void> {
     for (;;) {
@@ -84,7 +84,7 @@ export class RunContext {
       const oldest = rotate ? this.held.shift() : undefined;
       if (!oldest)
         throw new PlumbError(
-          'ENOSPC',
+          spaceGuardCode,
           guardMessage(bytes, availableBytes, this.options.reserveBytes),
         );
       await rm(oldest.path, { force: true });

@@ -5,7 +5,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Plan, ResultDocument } from '../../contract/bench.js';
-import { PlumbError } from '../../contract/errors.js';
+import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
 import { interfaceCeilingForBus } from '../analysis/interface-ceiling.js';
 import { formatBytes } from '../../common/format.js';
 import type { BenchIO } from './bench-io.js';
@@ -79,7 +79,7 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
     const needed = planFileSizes(plan, seed).reduce((sum, b) => sum + b, 0);
     if (needed > allowance) {
       throw new PlumbError(
-        'ENOSPC',
+        spaceGuardCode,
         `The ${plan.name} plan writes ${formatBytes(needed)}, but only ${formatBytes(allowance)} may be used here. ${hint(needed)}`,
       );
     }
@@ -93,7 +93,7 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
     );
     if (allowance < plan.maxFileBytes && allowance < sustained) {
       throw new PlumbError(
-        'ENOSPC',
+        spaceGuardCode,
         `A sustained run needs room for one ${formatBytes(plan.maxFileBytes)} file at a time, but only ${formatBytes(allowance)} may be used here. ${hint(plan.maxFileBytes, false)}`,
       );
     }
@@ -101,12 +101,12 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
     const needed = taskSpaceBytes(plan);
     if (needed > allowance)
       throw new PlumbError(
-        'ENOSPC',
+        spaceGuardCode,
         `The ${plan.name} plan needs ${formatBytes(needed)} (its input and the compressed output), but only ${formatBytes(allowance)} may be used here. ${hint(needed)}`,
       );
   } else if (plan.fileBytes > allowance) {
     throw new PlumbError(
-      'ENOSPC',
+      spaceGuardCode,
       `The queue-depth test file of ${formatBytes(plan.fileBytes)} does not fit in the ${formatBytes(allowance)} that may be used here. ${hint(plan.fileBytes)}`,
     );
   }

@@ -4,21 +4,17 @@
  * (a reloaded page) and cancelled by runId from any connection.
  */
 import type { BenchEvent, Plan } from '../../contract/bench.js';
-import { PlumbError } from '../../contract/errors.js';
-import { interfaceCeilingById, type InterfaceCeiling } from '../analysis/interface-ceiling.js';
 import type { Handlers } from '../dispatch.js';
 import { eventHub, type EventHub } from '../event-hub.js';
 import { appVersion } from '../version.js';
 import { analyzeCsvText } from './analyze.js';
 import { nativeBenchIO, type BenchIO } from './bench-io.js';
 import { builtinPlans } from './builtin-plans.js';
-import { resolvePlan, scalePlan } from './plans.js';
 import { resultsDir } from './results-dir.js';
 import { newResultId, resultCsv, ResultsStore } from './results-store.js';
-import { prepareBenchmark, prepareReadFolder } from './runner.js';
 import { RunTracker } from './run-tracker.js';
 import { reserveFloor } from '../../common/reserve.js';
-import { defaultReserve } from './space-guard.js';
+import { benchPlan, chosenCeiling, prepareBenchRun } from './start.js';
 
 type BenchOperation =
   | 'bench.plans'
@@ -35,19 +31,6 @@ type BenchOperation =
 /** Runs going on in this process, by runId, shared by every connection. */
 const running = new Map<string, { controller: AbortController; tracker: RunTracker }>();
 
-/** The ceiling named by `id`, or EUSAGE listing the known ones. */
-export function chosenCeiling(id: string | undefined): InterfaceCeiling | undefined {
-  if (id === undefined) return undefined;
-  const ceiling = interfaceCeilingById(id);
-  if (!ceiling) {
-    throw new PlumbError(
-      'EUSAGE',
-      `Unknown interface "${id}": use usb3-gen1, sata, usb3-gen2, usb3-gen2x2, tb3, usb4 or tb5.`,
-    );
-  }
-  return ceiling;
-}
-
 export function benchHandlers(
   store = new ResultsStore(resultsDir()),
   io: () => BenchIO = nativeBenchIO,
@@ -56,9 +39,7 @@ export function benchHandlers(
   return {
     'bench.plans': async () => ({ plans: [...builtinPlans] as Plan[] }),
     'bench.start': async (input, context) => {
-      const readFolder = input.plan === 'read-folder';
-      const plan = readFolder ? null : scalePlan(await resolvePlan(input.plan), input.scale);
-      const ceiling = chosenCeiling(input.interface);
+      const plan = await benchPlan(input.plan, input.scale);
       const runId = newResultId();
       const controller = new AbortController();
       const tracker = new RunTracker({
@@ -76,44 +57,23 @@ export function benchHandlers(
           ...(input.direction === undefined ? {} : { direction: input.direction }),
         },
       });
-      const common = {
-        target: input.path,
-        buffered: input.buffered,
-        ceiling,
-        runId,
-        appVersion: appVersion(),
-        signal: controller.signal,
-        emit: (event: BenchEvent) => {
-          tracker.apply(event);
-          hub.publish('bench.event', event, context);
-        },
-        store,
-      };
       // The checks (folder, volume, free-space guard) run before the reply, so a refusal rejects
       // the call with its code and sentence; anything later ends in a `failed` event.
-      const prepared = plan
-        ? await prepareBenchmark(
-            {
-              ...common,
-              plan,
-              scale: input.scale,
-              totalBytes: input.totalBytes,
-              keepFiles: input.keepFiles,
-              // From a page or window the user may set the reserve (an advanced option), but
-              // never below the floor: a socket cannot switch the guard off.
-              reserve:
-                input.reserveBytes === undefined
-                  ? defaultReserve
-                  : {
-                      fraction: reserveFloor.fraction,
-                      minBytes: Math.max(reserveFloor.minBytes, input.reserveBytes),
-                    },
-              pairedWith: input.pairedWith,
-              direction: input.direction,
-            },
-            io(),
-          )
-        : await prepareReadFolder(common, io());
+      // From a page or window the user may set the reserve (an advanced option), but never
+      // below the floor: a socket cannot switch the guard off.
+      const prepared = await prepareBenchRun(
+        { ...input, plan, reserveFloor },
+        {
+          runId,
+          signal: controller.signal,
+          emit: (event: BenchEvent) => {
+            tracker.apply(event);
+            hub.publish('bench.event', event, context);
+          },
+          store,
+          io: io(),
+        },
+      );
       running.set(runId, { controller, tracker });
       void prepared
         .run()

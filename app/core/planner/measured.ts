@@ -2,9 +2,11 @@
  * Saved benchmark results as planner profiles: every result in the results folder that has write
  * measurements becomes a device the planner can use; the others are left out.
  */
-import type { DeviceProfile } from '../../contract/planner.js';
+import type { DeviceProfile, Evaluation, Scenario } from '../../contract/planner.js';
 import { resultsDir } from '../bench/results-dir.js';
 import { ResultsStore } from '../bench/results-store.js';
+import { builtInCatalogue } from './catalogue.js';
+import { evaluateScenario } from './evaluate.js';
 import { profileFromResult } from './profile-from-result.js';
 
 export interface MeasuredProfiles {
@@ -28,4 +30,16 @@ export async function measuredProfiles(
     }
   }
   return { devices, unreadable };
+}
+
+/**
+ * A scenario evaluated with the built-in catalogue and every saved result as a device (options may
+ * name them "result:ID"): what `plumb plan`, the planner screen and a planner report all show.
+ */
+export async function evaluateWithSavedResults(
+  scenario: Scenario,
+  measured: () => Promise<MeasuredProfiles> = measuredProfiles,
+): Promise<Evaluation> {
+  const { devices } = await measured();
+  return evaluateScenario(scenario, builtInCatalogue(), devices);
 }

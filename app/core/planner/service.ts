@@ -8,8 +8,7 @@ import { volumeInfo } from '../volume.js';
 import { builtInCatalogue } from './catalogue.js';
 import { defaultScenario } from './defaults.js';
 import { deviceStore, type DeviceStore } from './device-store.js';
-import { evaluateScenario } from './evaluate.js';
-import { measuredProfiles } from './measured.js';
+import { evaluateWithSavedResults, measuredProfiles } from './measured.js';
 import { parseScenario } from './scenario-file.js';
 
 type PlannerOperation =
@@ -63,8 +62,7 @@ export function plannerHandlers(
       };
     },
     'planner.evaluate': async (scenario) => {
-      const { devices } = await measured();
-      return evaluateScenario(scenario, builtInCatalogue(), devices);
+      return evaluateWithSavedResults(scenario, measured);
     },
     'planner.devices.list': async () => ({ devices: await ownDevices().list() }),
     'planner.devices.save': async ({ device }) => {

@@ -8,9 +8,13 @@ import type { Paper, ReportModel, ReportRequest } from '../../contract/report.js
 import { resultsDir } from '../bench/results-dir.js';
 import { ResultsStore } from '../bench/results-store.js';
 import type { Handlers } from '../dispatch.js';
-import { builtInCatalogue } from '../planner/catalogue.js';
-import { evaluateScenario } from '../planner/evaluate.js';
-import { measuredProfiles } from '../planner/measured.js';
+import type { ResultDocument } from '../../contract/bench.js';
+import type { Scenario } from '../../contract/planner.js';
+import {
+  evaluateWithSavedResults,
+  measuredProfiles,
+  type MeasuredProfiles,
+} from '../planner/measured.js';
 import { appVersion } from '../version.js';
 import { comparisonReport, plannerReport, reportFileName, resultReport } from './model.js';
 import { printReportPdf, type PrintOptions } from './print-pdf.js';
@@ -30,19 +34,38 @@ export async function prepareReport(
   paper: Paper,
   sources: ReportSources = defaultReportSources(),
 ): Promise<ReportModel> {
-  const common = { paper, appVersion: appVersion() };
   switch (request.kind) {
     case 'result':
-      return resultReport(await sources.store.get(request.id), common);
+      return reportModel({ kind: 'result', document: await sources.store.get(request.id) }, paper);
+    case 'comparison': {
+      const documents = await Promise.all(request.ids.map((id) => sources.store.get(id)));
+      return reportModel({ kind: 'comparison', documents }, paper);
+    }
+    case 'planner':
+      return reportModel(request, paper, sources.measured);
+  }
+}
+
+/** What a report shows, once its results are read: the one model the app and `plumb report` print. */
+export type ReportContent =
+  | { kind: 'result'; document: ResultDocument }
+  | { kind: 'comparison'; documents: ResultDocument[] }
+  | { kind: 'planner'; scenario: Scenario };
+
+export async function reportModel(
+  content: ReportContent,
+  paper: Paper,
+  measured: () => Promise<MeasuredProfiles> = measuredProfiles,
+): Promise<ReportModel> {
+  const common = { paper, appVersion: appVersion() };
+  switch (content.kind) {
+    case 'result':
+      return resultReport(content.document, common);
     case 'comparison':
-      return comparisonReport(
-        await Promise.all(request.ids.map((id) => sources.store.get(id))),
-        common,
-      );
+      return comparisonReport(content.documents, common);
     case 'planner': {
-      const { devices } = await sources.measured();
-      const evaluation = evaluateScenario(request.scenario, builtInCatalogue(), devices);
-      return plannerReport(request.scenario, evaluation, common);
+      const evaluation = await evaluateWithSavedResults(content.scenario, measured);
+      return plannerReport(content.scenario, evaluation, common);
     }
   }
 }

@@ -5,7 +5,7 @@ import { CrossoverChart } from '../screens/planner/CrossoverChart.js';
 import { formatSize } from '../../../app/common/format.js';
 import { OptionCards } from '../screens/planner/OptionCards.js';
 import { Recommendation, SourcesList } from '../screens/planner/Recommendation.js';
-import { hostKinds, ports } from '../screens/planner/ScenarioForm.js';
+import { hostKinds, ports } from '../screens/planner/scenario/host.js';
 import { ReportCover, type Fact } from './ReportCover.js';
 
 function perYear(bytes: number): string {

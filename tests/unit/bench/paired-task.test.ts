@@ -10,6 +10,7 @@ import {
   ResultDocument,
   type Plan,
 } from '../../../app/contract/bench.js';
+import { spaceGuardCode } from '../../../app/contract/errors.js';
 import { CompressionPool } from '../../../app/core/bench/compression-pool.js';
 import { pairingsFor } from '../../../app/core/bench/paired.js';
 import { runBenchmark } from '../../../app/core/bench/runner.js';
@@ -130,7 +131,7 @@ describe('runBenchmark: paired', () => {
         options(paired('same'), { pairedWith: second }),
         new FakeDrive({ availableBytes: 50e6 }),
       ),
-      { code: 'ENOSPC' },
+      { code: spaceGuardCode },
     );
   });
 

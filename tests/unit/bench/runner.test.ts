@@ -9,6 +9,7 @@ import {
   ResultDocument,
   type Plan,
 } from '../../../app/contract/bench.js';
+import { spaceGuardCode } from '../../../app/contract/errors.js';
 import { builtinPlan } from '../../../app/core/bench/builtin-plans.js';
 import { scalePlan } from '../../../app/core/bench/plans.js';
 import { ResultsStore } from '../../../app/core/bench/results-store.js';
@@ -162,7 +163,7 @@ describe('runBenchmark: cancel and failures', () => {
       },
     });
     const run = options(filesPlan([10e6, 10e6, 10e6, 10e6]));
-    await assert.rejects(runBenchmark(run, drive), { code: 'ENOSPC' });
+    await assert.rejects(runBenchmark(run, drive), { code: spaceGuardCode });
     assert.equal(drive.writes, 2, 'the third file was never started');
     assert.equal(run.events.at(-1)?.type, 'failed');
     assert.deepEqual(await readdir(target), []);

@@ -1,0 +1,85 @@
+/** Step 2: the plans to choose from (and reading a folder), each with its size and time. */
+import type { Plan } from '../../../../../app/contract/bench.js';
+import { formatBytes, formatDuration } from '../../../../../app/common/format.js';
+import type { PlanEstimate, RateBasis } from '../estimates.js';
+import { planStory, readFolderStory } from '../plan-catalogue.js';
+
+/** The test choice that reads a folder instead of running a plan. */
+export const readFolderChoice = 'read-folder';
+
+export function PlanChoices({
+  plans,
+  chosenPlan,
+  readFolder,
+  onChoose,
+  estimateFor,
+  rates,
+  showBasis,
+}: {
+  plans: Plan[];
+  /** The chosen plan's name, when a plan is chosen. */
+  chosenPlan: string | undefined;
+  readFolder: boolean;
+  onChoose: (name: string) => void;
+  estimateFor: (plan: Plan) => PlanEstimate | null;
+  rates: RateBasis | null;
+  /** Whether to say which rates the times use. */
+  showBasis: boolean;
+}) {
+  return (
+    <>
+      <div className="choice-grid plan-grid" role="radiogroup" aria-label="Test">
+        {plans.map((candidate) => {
+          const story = planStory(candidate);
+          const candidateEstimate = estimateFor(candidate);
+          return (
+            <label key={candidate.name} className="choice plan-choice">
+              <input
+                type="radio"
+                name="plan"
+                className="visually-hidden"
+                value={candidate.name}
+                checked={candidate.name === chosenPlan}
+                onChange={() => onChoose(candidate.name)}
+              />
+              <span className="choice-body">
+                <span className="choice-title">{story.title}</span>
+                <span className="choice-text">{story.reveals}</span>
+                <span className="choice-detail">{story.does}</span>
+                <span
+                  className={`choice-estimate ${candidateEstimate ? '' : 'choice-estimate-pending'}`}
+                >
+                  {candidateEstimate && rates
+                    ? `${formatBytes(candidateEstimate.writeBytes)} written · about ${formatDuration(candidateEstimate.seconds)}`
+                    : 'Choose where to test for time and size'}
+                </span>
+              </span>
+            </label>
+          );
+        })}
+        <label className="choice plan-choice">
+          <input
+            type="radio"
+            name="plan"
+            className="visually-hidden"
+            value={readFolderChoice}
+            checked={readFolder}
+            onChange={() => onChoose(readFolderChoice)}
+          />
+          <span className="choice-body">
+            <span className="choice-title">{readFolderStory.title}</span>
+            <span className="choice-text">{readFolderStory.reveals}</span>
+            <span className="choice-detail">{readFolderStory.does}</span>
+            <span className="choice-estimate">Nothing written · as long as the folder takes</span>
+          </span>
+        </label>
+      </div>
+      {rates && showBasis ? (
+        <p className="estimate-basis muted">
+          Times use {formatBytes(rates.writeRate)}/s writing and {formatBytes(rates.readRate)}/s
+          reading, {rates.source}.
+        </p>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,182 @@
+/** Step 3: the options that apply to the chosen test, and importing or exporting a plan. */
+import { useId, useRef, type ChangeEvent } from 'react';
+import type { PairedDirection, Plan } from '../../../../../app/contract/bench.js';
+import type { AppAbout } from '../../../../../app/contract/app.js';
+import type { PlumbClient } from '../../../client.js';
+import { formatBytes } from '../../../../../app/common/format.js';
+import { saveTextFile } from '../download.js';
+import { PairedOptions } from '../PairedOptions.js';
+import { planFileText } from '../plan-catalogue.js';
+
+const scales = [
+  { value: 1, label: 'Full size' },
+  { value: 0.1, label: 'A tenth of full size' },
+  { value: 0.01, label: 'Quick (1 %)' },
+] as const;
+
+/** The options as the form holds them. */
+export interface SetupChoices {
+  scale: number;
+  totalText: string;
+  timeRecovery: boolean;
+  keepFiles: boolean;
+  buffered: boolean;
+  pairedWith: string;
+  direction: PairedDirection;
+}
+
+export function SetupOptions({
+  client,
+  about,
+  plan,
+  readFolder,
+  choices,
+  onChoices,
+  totalPlaceholder,
+  totalInvalid,
+  needsSecond,
+  onImport,
+  onError,
+}: {
+  client: PlumbClient;
+  about: AppAbout | null;
+  /** The chosen plan; undefined when reading a folder (or before the plans arrive). */
+  plan: Plan | undefined;
+  readFolder: boolean;
+  choices: SetupChoices;
+  onChoices: (patch: Partial<SetupChoices>) => void;
+  /** The size a sustained run writes unless told: its estimate, when known. */
+  totalPlaceholder: number | undefined;
+  totalInvalid: boolean;
+  needsSecond: boolean;
+  /** Reads a plan file the user picked. */
+  onImport: (file: File) => Promise<void>;
+  onError: (text: string) => void;
+}) {
+  const importRef = useRef<HTMLInputElement | null>(null);
+  const totalId = useId();
+  const scaleId = useId();
+
+  const importPlan = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    await onImport(file);
+  };
+
+  return (
+    <>
+      {plan?.kind === 'paired' ? (
+        <PairedOptions
+          client={client}
+          about={about}
+          pairedWith={choices.pairedWith}
+          onPairedWith={(pairedWith) => onChoices({ pairedWith })}
+          direction={choices.direction}
+          onDirection={(direction) => onChoices({ direction })}
+          onError={onError}
+        />
+      ) : null}
+      <div className="options-row">
+        {readFolder ? null : (
+          <div className="option">
+            <label htmlFor={scaleId}>Scale</label>
+            <select
+              id={scaleId}
+              className="select-input"
+              value={choices.scale}
+              onChange={(event) => onChoices({ scale: Number(event.target.value) })}
+            >
+              {scales.map((s) => (
+                <option key={s.value} value={s.value}>
+                  {s.label}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        {plan?.kind === 'sustained' ? (
+          <>
+            <div className="option">
+              <label htmlFor={totalId}>Write in all</label>
+              <input
+                id={totalId}
+                className="text-input total-input"
+                placeholder={
+                  totalPlaceholder === undefined ? 'e.g. 200 GB' : formatBytes(totalPlaceholder)
+                }
+                value={choices.totalText}
+                aria-invalid={totalInvalid}
+                onChange={(event) => onChoices({ totalText: event.target.value })}
+              />
+            </div>
+            {plan.recovery ? (
+              <label className="option option-check">
+                <input
+                  type="checkbox"
+                  checked={choices.timeRecovery}
+                  onChange={(event) => onChoices({ timeRecovery: event.target.checked })}
+                />
+                Time the recovery after a cliff
+              </label>
+            ) : null}
+          </>
+        ) : null}
+        {readFolder ? null : (
+          <label className="option option-check">
+            <input
+              type="checkbox"
+              checked={choices.keepFiles}
+              onChange={(event) => onChoices({ keepFiles: event.target.checked })}
+            />
+            Keep the test files
+          </label>
+        )}
+        <label className="option option-check">
+          <input
+            type="checkbox"
+            checked={choices.buffered}
+            onChange={(event) => onChoices({ buffered: event.target.checked })}
+          />
+          Through the system cache (buffered)
+        </label>
+        <span className="options-spacer" />
+        <div className="plan-file-actions">
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => importRef.current?.click()}
+          >
+            Import plan…
+          </button>
+          <input
+            ref={importRef}
+            type="file"
+            accept="application/json,.json"
+            className="visually-hidden"
+            tabIndex={-1}
+            aria-label="Plan file to import"
+            onChange={(event) => void importPlan(event)}
+          />
+          <button
+            type="button"
+            className="button button-small"
+            disabled={!plan}
+            onClick={() =>
+              plan &&
+              saveTextFile(`${plan.name}.plumb-plan.json`, planFileText(plan), 'application/json')
+            }
+          >
+            Export plan
+          </button>
+        </div>
+      </div>
+      {totalInvalid ? <p className="inline-error">Type a size such as 200 GB or 512MB.</p> : null}
+      {needsSecond ? (
+        <p className="muted option-hint">
+          The two-disk test needs a second folder, on the other disk: A is where to test above.
+        </p>
+      ) : null}
+    </>
+  );
+}

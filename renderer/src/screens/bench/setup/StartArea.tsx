@@ -1,0 +1,83 @@
+/** The foot of the setup: warnings and messages, what will happen, and the start button. */
+import { formatBytes, formatDuration } from '../../../../../app/common/format.js';
+import type { Plan } from '../../../../../app/contract/bench.js';
+import type { PlanEstimate, TargetWarning } from '../estimates.js';
+import { planStory, readFolderStory } from '../plan-catalogue.js';
+import type { SetupMessage } from './use-setup-lists.js';
+
+export function StartArea({
+  warnings,
+  message,
+  summary,
+  confirmBytes,
+  onNotNow,
+  blocked,
+  starting,
+}: {
+  warnings: TargetWarning[];
+  message: SetupMessage | null;
+  /** What the run will do, in a sentence. */
+  summary: string;
+  /** The bytes the user is asked to confirm writing, while asked. */
+  confirmBytes: number | null;
+  onNotNow: () => void;
+  blocked: boolean;
+  starting: boolean;
+}) {
+  return (
+    <div className="start-area" aria-live="polite">
+      {warnings.map((warning) => (
+        <div
+          key={warning.message}
+          className={`banner ${warning.level === 'danger' ? 'banner-error' : 'banner-warning'}`}
+        >
+          {warning.message}
+        </div>
+      ))}
+      {message ? (
+        <div
+          className={`banner ${message.tone === 'error' ? 'banner-error' : 'banner-info'}`}
+          role={message.tone === 'error' ? 'alert' : 'status'}
+        >
+          {message.text}
+        </div>
+      ) : null}
+      <div className="start-row">
+        <p className="start-summary">{summary}</p>
+        {confirmBytes !== null ? (
+          <>
+            <span className="confirm-text">Write {formatBytes(confirmBytes)} to this disk?</span>
+            <button type="button" className="button" onClick={onNotNow}>
+              Not now
+            </button>
+            <button type="submit" className="button button-primary" disabled={starting}>
+              Write {formatBytes(confirmBytes)}
+            </button>
+          </>
+        ) : (
+          <button
+            type="submit"
+            className="button button-primary button-large"
+            disabled={blocked || starting}
+          >
+            {starting ? 'Starting…' : 'Start test'}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The sentence above the start button. */
+export function startSummary(
+  target: { path: string } | null,
+  readFolder: boolean,
+  plan: Plan | undefined,
+  estimate: PlanEstimate | null,
+): string {
+  if (target && readFolder)
+    return `${readFolderStory.title} ${target.path}: every file under it is read once, uncached; nothing is written.`;
+  if (target && plan && estimate)
+    return `${planStory(plan).title} on ${target.path}: ${formatBytes(estimate.writeBytes)} written, about ${formatDuration(estimate.seconds)}.`;
+  return 'Choose where to test, then a test.';
+}

@@ -1,0 +1,39 @@
+/** What the test setup offers, read once: mounted volumes, built-in plans, earlier results. */
+import { useEffect, useState } from 'react';
+import type { Plan, ResultListItem } from '../../../../../app/contract/bench.js';
+import type { MountedVolume } from '../../../../../app/contract/volumes.js';
+import type { PlumbClient } from '../../../client.js';
+
+/** A banner under the setup: an error, or news such as an imported plan. */
+export interface SetupMessage {
+  tone: 'error' | 'info';
+  text: string;
+}
+
+/** `onMessage` must keep its identity (a state setter): the lists are read once per client. */
+export function useSetupLists(client: PlumbClient, onMessage: (message: SetupMessage) => void) {
+  const [volumes, setVolumes] = useState<MountedVolume[] | null>(null);
+  const [volumesError, setVolumesError] = useState<string | null>(null);
+  const [history, setHistory] = useState<ResultListItem[]>([]);
+  const [builtins, setBuiltins] = useState<Plan[]>([]);
+
+  useEffect(() => {
+    client.call('volumes.list', {}).then(
+      ({ volumes: list }) => setVolumes(list),
+      (error: Error) => {
+        setVolumes([]);
+        setVolumesError(error.message);
+      },
+    );
+    client.call('bench.plans', {}).then(
+      ({ plans: list }) => setBuiltins(list),
+      (error: Error) => onMessage({ tone: 'error', text: error.message }),
+    );
+    client.call('results.list', {}).then(
+      ({ results }) => setHistory(results),
+      () => setHistory([]),
+    );
+  }, [client, onMessage]);
+
+  return { volumes, volumesError, history, builtins };
+}
