@@ -47,6 +47,11 @@ export function useFolderOffer(
   }, [offer]);
 }
 
+/** The serial of the latest folder offered to `section` (0 if none), for views that follow it. */
+export function useFolderOfferSerial(section: FolderTarget): number {
+  return useSyncExternalStore(subscribe, () => offers.get(section)?.serial ?? 0);
+}
+
 /** Whether a folder was ever offered to `section` (then it wins over the remembered one). */
 export function hasFolderOffer(section: FolderTarget): boolean {
   return offers.has(section);

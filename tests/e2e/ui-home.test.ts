@@ -108,9 +108,13 @@ test(
       'the stick is the chosen volume',
     );
 
+    // Left on the Sparse files tab, Reclaim space comes back on Duplicates with the folder in it.
+    await nav(page, 'Reclaim space');
+    await page.getByRole('tab', { name: 'Sparse files' }).click();
     await nav(page, 'Volumes');
     await card.getByRole('button', { name: /^Reclaim space here/ }).click();
     await page.getByRole('heading', { name: 'Reclaim space' }).waitFor();
+    await page.getByLabel('Folder to look for copies in').waitFor(); // visible: the tab switched
     assert.equal(await page.getByLabel('Folder to look for copies in').inputValue(), small!.dir);
     assert.deepEqual(problems, []);
     await page.close();
