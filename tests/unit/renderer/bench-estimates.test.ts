@@ -6,10 +6,9 @@ import {
   estimatePlan,
   mountOf,
   ratesFromHistory,
-  targetWarnings,
   typicalRates,
-  whatFits,
 } from '../../../renderer/src/screens/bench/estimates.js';
+import { targetWarnings, whatFits } from '../../../renderer/src/screens/bench/target-warnings.js';
 import {
   planStory,
   readPlanFile,

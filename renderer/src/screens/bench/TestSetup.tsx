@@ -5,14 +5,8 @@ import type { AppAbout } from '../../../../app/contract/app.js';
 import type { PlumbClient } from '../../client.js';
 import { formatBytes } from '../../../../app/common/format.js';
 import { parseSizeInput } from '../../../../app/common/units.js';
-import {
-  estimatePlan,
-  largeWriteBytes,
-  ratesFromHistory,
-  targetWarnings,
-  typicalRates,
-  whatFits,
-} from './estimates.js';
+import { estimatePlan, ratesFromHistory, typicalRates } from './estimates.js';
+import { largeWriteBytes, targetWarnings, whatFits } from './target-warnings.js';
 import { readPlanFile } from './plan-catalogue.js';
 import { PlanChoices, readFolderChoice } from './setup/PlanChoices.js';
 import { scaleLabel, scales, SetupOptions, type SetupChoices } from './setup/SetupOptions.js';
