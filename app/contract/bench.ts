@@ -342,6 +342,20 @@ export const ResultDocument = z.looseObject({
 });
 export type ResultDocument = z.infer<typeof ResultDocument>;
 
+/** Per phase, the rate of the bytes and the wall seconds each file costs beyond them. */
+const PhasePace = z.object({ bytesPerSecond: z.number().positive(), fileSeconds: z.number() });
+
+/** How fast a run went, wall clock included (for estimating the next run on the volume). */
+export const RunPace = z.object({
+  write: PhasePace.nullable(),
+  read: PhasePace.nullable(),
+  /** Seconds the run spent outside its phases (setting up, analysing, saving). */
+  runSeconds: z.number().nonnegative(),
+  /** For a queue-depth grid: wall seconds per run beyond its set duration (setup included). */
+  queueRunSeconds: z.number().nonnegative().nullable().optional(),
+});
+export type RunPace = z.infer<typeof RunPace>;
+
 export const ResultListItem = z.object({
   id: z.string(),
   name: z.string().nullable(),
@@ -352,6 +366,8 @@ export const ResultListItem = z.object({
   writeMedian: nullableRate,
   readMedian: nullableRate,
   findings: z.array(z.string()),
+  /** Null for runs without files (the grid) or without an end time (older documents). */
+  pace: RunPace.nullable().optional(),
 });
 export type ResultListItem = z.infer<typeof ResultListItem>;
 
@@ -432,8 +448,8 @@ export const StartBenchInput = z.object({
   buffered: z.boolean().default(false),
   keepFiles: z.boolean().default(false),
   /**
-   * Least free space to leave on the volume, bytes. It can only raise the guard: the reserve is
-   * always at least the larger of 10 % of the volume and 20 GB (the CLI's --reserve can lower it).
+   * Least free space to leave on the volume, bytes; default the larger of 10 % of the volume and
+   * 1 GB. Never below the floor (the larger of 1 % and 256 MB); only the CLI's --reserve goes lower.
    */
   reserveBytes: z.number().int().nonnegative().optional(),
   /** Interface ceiling to check rates against (an id from the catalogue); default from the bus. */

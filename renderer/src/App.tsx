@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { AppAbout } from '../../app/contract/app.js';
 import type { PlumbClient } from './client.js';
+import { RunningTestNav } from './shell/RunningTestNav.js';
 import { views } from './views.js';
 
 function initialView(): string {
@@ -13,6 +14,10 @@ export function App({ client }: { client: PlumbClient }) {
   const [about, setAbout] = useState<AppAbout | null>(null);
   const [connectionError, setConnectionError] = useState<string | null>(null);
   const [viewId, setViewId] = useState(initialView);
+  // Sections once opened stay mounted (hidden when not shown), so a scan, a form or a chosen
+  // folder is where the user left it; a view that lists saved data re-opens fresh instead.
+  const [visited, setVisited] = useState<ReadonlySet<string>>(() => new Set([viewId]));
+  if (!visited.has(viewId)) setVisited(new Set([...visited, viewId]));
 
   useEffect(() => {
     client
@@ -47,6 +52,7 @@ export function App({ client }: { client: PlumbClient }) {
                 <span className="nav-title">{v.title}</span>
                 <span className="nav-hint">{v.hint}</span>
               </a>
+              {v.id === 'bench' ? <RunningTestNav client={client} /> : null}
             </li>
           ))}
         </ul>
@@ -68,7 +74,13 @@ export function App({ client }: { client: PlumbClient }) {
             <code>npm run build:native</code>.
           </div>
         ) : null}
-        {view.render({ client, about })}
+        {views
+          .filter((v) => v.id === view.id || (v.keepAlive && visited.has(v.id)))
+          .map((v) => (
+            <div key={v.id} className="view" hidden={v.id !== view.id}>
+              {v.render({ client, about })}
+            </div>
+          ))}
       </main>
     </div>
   );

@@ -508,9 +508,9 @@ describe('a session is not a master key', () => {
         if (reply.ok) {
           await socket.call('bench.cancel', reply.value as { runId: string });
         }
-        assert.equal(reply.ok, false, 'refused: the guard keeps at least 20 GB free');
-        assert.equal(reply.error?.code, 'ENOSPC');
-        assert.match(reply.error?.message ?? '', /free-space guard keeps 20(\.0)? GB free/);
+        assert.equal(reply.ok, false, 'refused: the floor keeps at least 256 MB free');
+        assert.equal(reply.error?.code, 'ESPACEGUARD');
+        assert.match(reply.error?.message ?? '', /Plumb keeps 256 MB free here/);
       } finally {
         socket.close();
         // A refused run wrote nothing; give a started one (on a broken build) time to stop.

@@ -142,7 +142,8 @@ test(
       page.on('pageerror', (error) => problems.push(error.message));
       await page.goto((await server.nextUrl()).href);
       assert.equal(new URL(page.url()).search, '', 'the code is gone from the address bar');
-      await page.getByRole('heading', { name: 'Where should Plumb look?' }).waitFor();
+      await page.getByRole('heading', { name: 'Your disks' }).waitFor();
+      await page.getByRole('list', { name: 'Your disks' }).getByRole('listitem').first().waitFor();
       await page.getByLabel('Folder path').fill(folder);
       await page.keyboard.press('Enter');
       const card = page.getByRole('article', { name: `Volume of ${folder}` });

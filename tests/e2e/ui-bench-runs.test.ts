@@ -221,7 +221,7 @@ test(
       assert.match(
         (await alert.textContent()) ?? '',
         new RegExp(
-          `^The paired plan needs .* on the volume of ${small.dir}, but only 0 B may be used there\\. The free-space guard keeps .*; choose a smaller run`,
+          `^The paired plan needs .* on the volume of ${small.dir}, but only 0 B may be used there\\. Plumb keeps .* free here\\. What would work: `,
         ),
       );
       assert.doesNotMatch(

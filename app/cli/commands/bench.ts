@@ -51,7 +51,7 @@ export const benchCommand: Command = {
     '  --json OUT      also write the results document to OUT ("-" prints it instead of the summary)',
     '  --keep-files    leave the test files in DIR/plumb-test-*',
     '  --buffered      go through the OS cache (flushed) instead of direct I/O',
-    '  --reserve SIZE  free space to leave on the volume (default: the larger of 10 % and 20 GB)',
+    '  --reserve SIZE  free space to leave on the volume (default: the larger of 10 % and 1 GB)',
     '  --interface ID  interface ceiling to check rates against: usb3-gen1, sata, usb3-gen2,',
     '                  usb3-gen2x2, tb3, usb4, tb5 (default: from the bus the OS reports)',
   ].join('\n'),

@@ -9,9 +9,9 @@ import { buildResult } from './build-result.js';
 import { pairedPlannedBytes, runPairedPlan, type PairedSide } from './paired.js';
 import { newResultId } from './results-store.js';
 import { RunContext } from './run-context.js';
-import { checkFolder, environment, finish, guardHint } from './run-shared.js';
+import { checkFolder, environment, finish } from './run-shared.js';
 import type { PreparedRun, RunOptions } from './run-options.js';
-import { defaultReserve, reserveBytes, writeAllowance } from './space-guard.js';
+import { defaultReserve, reserveBytes, whatWouldWork, writeAllowance } from './space-guard.js';
 import { createTestFolder, removeStaleTestFolders, removeTestFolder } from './test-folder.js';
 
 /**
@@ -44,15 +44,13 @@ export async function preparePairedBenchmark(
   const reserves = { a: 0, b: 0 };
   for (const target of ['a', 'b'] as const) {
     reserves[target] = reserveBytes(volumes[target].totalBytes, options.reserve ?? defaultReserve);
-    const allowance = writeAllowance(
-      (await io.space(targets[target])).availableBytes,
-      reserves[target],
-    );
+    const { availableBytes } = await io.space(targets[target]);
+    const allowance = writeAllowance(availableBytes, reserves[target]);
     const needed = sameVolume ? 2 * perTarget : perTarget;
     if (needed > allowance)
       throw new PlumbError(
         spaceGuardCode,
-        `The ${plan.name} plan needs ${formatBytes(needed)} on the volume of ${targets[target]}, but only ${formatBytes(allowance)} may be used there. ${guardHint(reserves[target])}`,
+        `The ${plan.name} plan needs ${formatBytes(needed)} on the volume of ${targets[target]}, but only ${formatBytes(allowance)} may be used there. ${whatWouldWork({ neededBytes: needed, availableBytes, reserveBytes: reserves[target], volumeBytes: volumes[target].totalBytes, scale: options.scale })}`,
       );
   }
 

@@ -1,3 +1,4 @@
+import { runPace } from './pace.js';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -53,6 +54,7 @@ export function listItem(document: ResultDocument): ResultListItem {
     writeMedian: document.summary.write.median,
     readMedian: document.summary.read.median,
     findings: document.findings.map((f) => f.kind),
+    pace: runPace(document),
   };
 }
 

@@ -4,11 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ResultDocument } from '../../contract/bench.js';
 import { PlumbError, toErrorPayload } from '../../contract/errors.js';
-import { formatBytes } from '../../common/format.js';
 import { cancelledError, isCancelled, type VolumeFacts } from './bench-io.js';
 import type { ResultsStore } from './results-store.js';
 import type { RunContext } from './run-context.js';
-import { guardAdvice } from './space-guard.js';
 
 /** The folder, resolved, with a clear error when it is not a usable folder. */
 export async function checkFolder(folder: string): Promise<string> {
@@ -77,8 +75,4 @@ export async function finish(
     context.emit({ type: 'failed', error: toErrorPayload(error) });
     throw error;
   }
-}
-
-export function guardHint(reserve: number): string {
-  return `The free-space guard keeps ${formatBytes(reserve)} free; ${guardAdvice}`;
 }

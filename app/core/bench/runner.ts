@@ -16,9 +16,15 @@ import { preparePairedBenchmark } from './paired-run.js';
 import { runFilesPlan, runPresetsPlan, runSustainedPlan, sustainedTotal } from './phases.js';
 import { newResultId } from './results-store.js';
 import { RunContext } from './run-context.js';
-import { checkFolder, environment, finish, guardHint } from './run-shared.js';
+import { checkFolder, environment, finish } from './run-shared.js';
 import { newSeed } from './seeded-random.js';
-import { cacheGuessBytes, defaultReserve, reserveBytes, writeAllowance } from './space-guard.js';
+import {
+  cacheGuessBytes,
+  defaultReserve,
+  reserveBytes,
+  whatWouldWork,
+  writeAllowance,
+} from './space-guard.js';
 import { runTaskPlan, taskPlannedBytes, taskSpaceBytes } from './task.js';
 import { createTestFolder, removeStaleTestFolders, removeTestFolder } from './test-folder.js';
 import type { PreparedRun, RunOptions } from './run-options.js';
@@ -58,6 +64,14 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
   const reserve = reserveBytes(volume.totalBytes, options.reserve ?? defaultReserve);
   const space = await io.space(target);
   const allowance = writeAllowance(space.availableBytes, reserve);
+  const hint = (neededBytes: number, scaled = true) =>
+    whatWouldWork({
+      neededBytes,
+      availableBytes: space.availableBytes,
+      reserveBytes: reserve,
+      volumeBytes: volume.totalBytes,
+      scale: scaled ? (options.scale ?? 1) : undefined,
+    });
 
   // Refuse up front what cannot fit, before a single byte is written.
   let sustained: number | null = null;
@@ -66,7 +80,7 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
     if (needed > allowance) {
       throw new PlumbError(
         spaceGuardCode,
-        `The ${plan.name} plan writes ${formatBytes(needed)}, but only ${formatBytes(allowance)} may be used here. ${guardHint(reserve)}`,
+        `The ${plan.name} plan writes ${formatBytes(needed)}, but only ${formatBytes(allowance)} may be used here. ${hint(needed)}`,
       );
     }
   } else if (plan.kind === 'sustained') {
@@ -80,7 +94,7 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
     if (allowance < plan.maxFileBytes && allowance < sustained) {
       throw new PlumbError(
         spaceGuardCode,
-        `A sustained run needs room for one ${formatBytes(plan.maxFileBytes)} file at a time, but only ${formatBytes(allowance)} may be used here. ${guardHint(reserve)}`,
+        `A sustained run needs room for one ${formatBytes(plan.maxFileBytes)} file at a time, but only ${formatBytes(allowance)} may be used here. ${hint(plan.maxFileBytes, false)}`,
       );
     }
   } else if (plan.kind === 'task') {
@@ -88,12 +102,12 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
     if (needed > allowance)
       throw new PlumbError(
         spaceGuardCode,
-        `The ${plan.name} plan needs ${formatBytes(needed)} (its input and the compressed output), but only ${formatBytes(allowance)} may be used here. ${guardHint(reserve)}`,
+        `The ${plan.name} plan needs ${formatBytes(needed)} (its input and the compressed output), but only ${formatBytes(allowance)} may be used here. ${hint(needed)}`,
       );
   } else if (plan.fileBytes > allowance) {
     throw new PlumbError(
       spaceGuardCode,
-      `The queue-depth test file of ${formatBytes(plan.fileBytes)} does not fit in the ${formatBytes(allowance)} that may be used here. ${guardHint(reserve)}`,
+      `The queue-depth test file of ${formatBytes(plan.fileBytes)} does not fit in the ${formatBytes(allowance)} that may be used here. ${hint(plan.fileBytes)}`,
     );
   }
 

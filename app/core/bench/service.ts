@@ -13,6 +13,7 @@ import { builtinPlans } from './builtin-plans.js';
 import { resultsDir } from './results-dir.js';
 import { newResultId, resultCsv, ResultsStore } from './results-store.js';
 import { RunTracker } from './run-tracker.js';
+import { reserveFloor } from '../../common/reserve.js';
 import { benchPlan, chosenCeiling, prepareBenchRun } from './start.js';
 
 type BenchOperation =
@@ -58,10 +59,10 @@ export function benchHandlers(
       });
       // The checks (folder, volume, free-space guard) run before the reply, so a refusal rejects
       // the call with its code and sentence; anything later ends in a `failed` event.
+      // From a page or window the user may set the reserve (an advanced option), but never
+      // below the floor: a socket cannot switch the guard off.
       const prepared = await prepareBenchRun(
-        // From a page or window the guard can only be raised, never lowered or switched off: a
-        // lower reserve is the CLI's `--reserve`, typed by the user on the spot.
-        { ...input, plan, reserveRaiseOnly: true },
+        { ...input, plan, reserveFloor },
         {
           runId,
           signal: controller.signal,

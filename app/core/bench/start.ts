@@ -12,7 +12,7 @@ import { resolvePlan, scalePlan } from './plans.js';
 import type { ResultsStore } from './results-store.js';
 import type { PreparedRun } from './run-options.js';
 import { prepareBenchmark, prepareReadFolder } from './runner.js';
-import { defaultReserve } from './space-guard.js';
+import { defaultReserve, type ReservePolicy } from './space-guard.js';
 
 /** What the user asked for, in the terms both front doors share. */
 export interface BenchRequest {
@@ -24,10 +24,10 @@ export interface BenchRequest {
   totalBytes?: number;
   buffered: boolean;
   keepFiles: boolean;
-  /** Least free space to leave on the volume, bytes; default: the larger of 10 % and 20 GB. */
+  /** Least free space to leave on the volume, bytes; default: the larger of 10 % and 1 GB. */
   reserveBytes?: number;
-  /** `reserveBytes` may only raise the default guard, never lower it (a page or window's request). */
-  reserveRaiseOnly?: boolean;
+  /** The least `reserveBytes` may be (the UI's floor); none on the command line. */
+  reserveFloor?: ReservePolicy;
   /** An interface ceiling id; default: from the bus the OS reports. */
   interface?: string;
   pairedWith?: string;
@@ -86,13 +86,11 @@ export function prepareBenchRun(request: BenchRequest, hooks: BenchHooks): Promi
       keepFiles: request.keepFiles,
       reserve:
         request.reserveBytes === undefined
-          ? undefined
-          : request.reserveRaiseOnly
-            ? {
-                ...defaultReserve,
-                minBytes: Math.max(defaultReserve.minBytes, request.reserveBytes),
-              }
-            : { ...defaultReserve, minBytes: request.reserveBytes, fraction: 0 },
+          ? defaultReserve
+          : {
+              fraction: request.reserveFloor?.fraction ?? 0,
+              minBytes: Math.max(request.reserveFloor?.minBytes ?? 0, request.reserveBytes),
+            },
       seed: request.seed,
       pairedWith: request.pairedWith,
       direction: request.direction,

@@ -1,6 +1,6 @@
 /**
  * Saved benchmark results as planner profiles: every result in the results folder that has write
- * measurements becomes a device the planner can use.
+ * measurements becomes a device the planner can use; the others are left out.
  */
 import type { DeviceProfile, Evaluation, Scenario } from '../../contract/planner.js';
 import { resultsDir } from '../bench/results-dir.js';
@@ -11,8 +11,8 @@ import { profileFromResult } from './profile-from-result.js';
 
 export interface MeasuredProfiles {
   devices: DeviceProfile[];
-  /** One line per result that could not become a profile, saying why. */
-  skipped: string[];
+  /** Ids of saved results that could not be read as results (damaged or from elsewhere). */
+  unreadable: string[];
 }
 
 /** Profiles from every stored result, newest first. */
@@ -20,15 +20,16 @@ export async function measuredProfiles(
   store: ResultsStore = new ResultsStore(resultsDir()),
 ): Promise<MeasuredProfiles> {
   const devices: DeviceProfile[] = [];
-  const skipped: string[] = [];
+  const unreadable: string[] = [];
   for (const item of await store.list()) {
     try {
       devices.push(profileFromResult(await store.get(item.id)));
     } catch (error) {
-      skipped.push(`${item.id}: ${(error as Error).message}`);
+      // A run that wrote nothing (reading a folder, the grid) is simply not a device profile.
+      if ((error as { code?: string }).code !== 'ENOWRITES') unreadable.push(item.id);
     }
   }
-  return { devices, skipped };
+  return { devices, unreadable };
 }
 
 /**

@@ -69,7 +69,10 @@ function phaseRate(summary: z.infer<typeof Summary>): number | null {
   return value !== null && value !== undefined && value > 0 ? value : null;
 }
 
-/** The profile a saved result makes. Throws EINVAL when the document is not a usable result. */
+/**
+ * The profile a saved result makes. Throws EINVAL when the document is not a result, ENOWRITES
+ * when it measured no writes (a read-only or grid run).
+ */
 export function profileFromResult(resultDocument: unknown): DeviceProfile {
   const parsed = ResultForProfile.safeParse(resultDocument);
   if (!parsed.success) {
@@ -93,7 +96,7 @@ export function profileFromResult(resultDocument: unknown): DeviceProfile {
   const write = cliff?.beforeRate ?? summaryWrite;
   if (write === null) {
     throw new PlumbError(
-      'EINVAL',
+      'ENOWRITES',
       `Result ${result.id} has no write measurements, so it cannot become a planner profile; run a write benchmark.`,
     );
   }

@@ -29,6 +29,12 @@ async function usedBytesOfHome(): Promise<number | null> {
   }
 }
 
+/** One note for every saved result the planner could not read, with what to do about it. */
+function unreadableNote(ids: readonly string[]): string {
+  const which = ids.length === 1 ? `saved result ${ids[0]}` : `${ids.length} saved results`;
+  return `The planner left out ${which}: it could not be read as a Plumb result. Open Results to look at it, or delete it there.`;
+}
+
 export function plannerHandlers(
   measured = measuredProfiles,
   ownDevices: () => DeviceStore = () => deviceStore(),
@@ -36,14 +42,19 @@ export function plannerHandlers(
   return {
     'planner.catalogue': async () => builtInCatalogue(),
     'planner.defaults': async () => {
-      const [{ devices, skipped }, usedBytes] = await Promise.all([measured(), usedBytesOfHome()]);
+      const [{ devices, unreadable }, usedBytes] = await Promise.all([
+        measured(),
+        usedBytesOfHome(),
+      ]);
       const defaults = defaultScenario({
         platform: process.platform,
         arch: process.arch,
         usedBytes,
         measured: devices,
       });
-      const notes = [...defaults.notes, ...skipped.map((s) => `Result ${s}`)];
+      const notes = unreadable.length
+        ? [...defaults.notes, unreadableNote(unreadable)]
+        : defaults.notes;
       return {
         scenario: parseScenario(defaults.scenario, 'defaults'),
         measuredDevices: devices,

@@ -115,7 +115,7 @@ describe('bench operations', () => {
     await assert.rejects(start({}), {
       code: spaceGuardCode,
       message:
-        /The series plan writes .* but only .* may be used here\. The free-space guard keeps/,
+        /The series plan writes .* but only .* may be used here\. Plumb keeps .* free here\. What would work: freeing .* on this volume/,
     });
     const file = path.join(target, 'a-file');
     await writeFile(file, 'x');

@@ -7,9 +7,11 @@ import { resultSchemaVersion, type ResultDocument } from '../../../app/contract/
 import { phaseSummary } from '../../../app/core/analysis/phase-summary.js';
 import { resultsDir } from '../../../app/core/bench/results-dir.js';
 import { newResultId, resultCsv, ResultsStore } from '../../../app/core/bench/results-store.js';
+import { uiReserveBytes } from '../../../app/common/reserve.js';
 import {
   cacheGuessBytes,
   reserveBytes,
+  whatWouldWork,
   writeAllowance,
 } from '../../../app/core/bench/space-guard.js';
 import {
@@ -19,10 +21,41 @@ import {
 } from '../../../app/core/bench/test-folder.js';
 
 describe('space guard', () => {
-  it('keeps the larger of 10 % of the volume and 20 GB', () => {
-    assert.equal(reserveBytes(100e9), 20e9);
+  it('keeps the larger of 10 % of the volume and 1 GB, so a 16 GB stick can be tested', () => {
+    assert.equal(reserveBytes(100e9), 10e9);
     assert.equal(reserveBytes(1e12), 100e9);
+    assert.equal(reserveBytes(8e9), 1e9);
     assert.equal(reserveBytes(64e6, { fraction: 0.1, minBytes: 0 }), 6.4e6);
+  });
+  it('lets the UI set the reserve, never below the larger of 1 % and 256 MB', () => {
+    assert.equal(uiReserveBytes(16e9), 1.6e9, 'the default when none is asked');
+    assert.equal(uiReserveBytes(16e9, 500e6), 500e6);
+    assert.equal(uiReserveBytes(16e9, 0), 256e6);
+    assert.equal(uiReserveBytes(1e12, 0), 10e9);
+    assert.equal(uiReserveBytes(1e12, 200e9), 200e9);
+  });
+  it('says what would work: a scale, a reserve above the floor, or more space', () => {
+    // 16 GB stick, 3 GB free, keeps 1.6 GB: a 2.5 GB plan at full scale does not fit.
+    const text = whatWouldWork({
+      neededBytes: 2.5e9,
+      availableBytes: 3e9,
+      reserveBytes: 1.6e9,
+      volumeBytes: 16e9,
+      scale: 1,
+    });
+    assert.match(text, /Plumb keeps 1\.60 GB free here/);
+    assert.match(text, /a scale of 0\.56 or less/); // 1.4 / 2.5 = 0.56
+    assert.match(text, /keeping 500 MB free instead of 1\.60 GB/);
+    assert.match(text, /freeing 1\.10 GB on this volume/);
+    // Nearly full: no reserve above the floor would do.
+    const full = whatWouldWork({
+      neededBytes: 2.5e9,
+      availableBytes: 2.6e9,
+      reserveBytes: 1.6e9,
+      volumeBytes: 16e9,
+    });
+    assert.doesNotMatch(full, /keeping/);
+    assert.doesNotMatch(full, /scale/);
   });
   it('allows what is free above the reserve, never less than nothing', () => {
     assert.equal(writeAllowance(50e9, 20e9), 30e9);

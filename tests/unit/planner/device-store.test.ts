@@ -108,7 +108,7 @@ test('the contract operations list, save and delete through the dispatcher', asy
   const handlers = {
     ...createHandlers('web'),
     ...plannerHandlers(
-      async () => ({ devices: [], skipped: [] }),
+      async () => ({ devices: [], unreadable: [] }),
       () => store,
     ),
   };

@@ -75,8 +75,27 @@ test('every stored result with writes becomes a measured profile', async () => {
     ],
     recovery: { probes: [], recoverySeconds: 180 },
   });
+  // A run that only read (reading a folder) is not a device profile, and not a problem to report.
+  await store.save({
+    schema: 'plumb.result/1',
+    id: '20260111-100000-beef',
+    startedAt: '2026-01-11T10:00:00Z',
+    app: { version: '0.1.0' },
+    environment: {
+      os: 'linux',
+      volume: { path: '/mnt/usb4', fsType: 'ext4', totalBytes: 1e12, freeBytes: 900e9, bus: null },
+      cacheMode: 'direct',
+    },
+    plan: { name: 'read-folder' },
+    files: [
+      { phase: 'read', bytes: 1e9, seconds: 0.5, cumulativeBytes: 1e9, t: 0.5, temperatureC: null },
+    ],
+    summary: { write: summary(null), read: summary(2e9) },
+    findings: [],
+  });
   await writeFile(path.join(dir, 'results', 'not-a-result.json'), '{"hello": 1}');
-  const { devices } = await measuredProfiles(store);
+  const { devices, unreadable } = await measuredProfiles(store);
+  assert.deepEqual(unreadable, [], 'the read-only run is left out without a note');
   assert.equal(devices.length, 1);
   const [device] = devices;
   assert.equal(device!.id, 'result:20260111-090000-cafe');

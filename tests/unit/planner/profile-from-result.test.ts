@@ -163,7 +163,7 @@ test('documents that are not results, or have no writes, are refused with a reas
     summary: { write: { count: 0, median: null, theilSen: { rate: null } }, read: summary(5e9) },
   });
   assert.throws(() => profileFromResult(noWrites), {
-    code: 'EINVAL',
+    code: 'ENOWRITES',
     message: /no write measurements/,
   });
 });

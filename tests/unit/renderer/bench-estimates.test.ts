@@ -6,9 +6,9 @@ import {
   estimatePlan,
   mountOf,
   ratesFromHistory,
-  targetWarnings,
   typicalRates,
 } from '../../../renderer/src/screens/bench/estimates.js';
+import { targetWarnings, whatFits } from '../../../renderer/src/screens/bench/target-warnings.js';
 import {
   planStory,
   readPlanFile,
@@ -43,7 +43,16 @@ const bigDisk = {
   directIoAlignment: 512,
   fsType: 'ext4',
 };
-const rates = { writeRate: 2 * GB, readRate: 2 * GB, source: 'test' };
+// Bytes only (no per-file or per-run costs), so sums can be checked by hand.
+const rates = {
+  writeRate: 2 * GB,
+  readRate: 2 * GB,
+  writeFileSeconds: 0,
+  readFileSeconds: 0,
+  runSeconds: 0,
+  queueRunSeconds: 0,
+  source: 'test',
+};
 
 test('the standard plan writes about 47 GB (a log-uniform sum), then reads it back', () => {
   const estimate = estimatePlan(standard, { scale: 1 }, bigDisk, rates);
@@ -104,6 +113,7 @@ test('time comes from an earlier run on the same volume, else a typical rate for
   const fallback = typicalRates({ bus: 'usb', medium: 'ssd' });
   assert.match(fallback.source, /USB/);
   assert.deepEqual(ratesFromHistory(history, '/', mounts, fallback), {
+    ...fallback,
     writeRate: 1 * GB,
     readRate: 1 * GB,
     source: 'from your last run on this volume',
@@ -121,4 +131,63 @@ test('plans are described in plain words and survive a round trip through a plan
   assert.throws(() => readPlanFile('{"name":"x"}'), /not a Plumb plan/);
   assert.throws(() => readPlanFile('nope'), /not JSON/);
   assert.throws(() => readPlanFile('{"schema":"plumb.plan/1","name":"x","kind":"disk"}'), /kind/);
+});
+
+test('a small card refused at full size is told the scale and the reserve that would fit', () => {
+  const card = { ...bigDisk, totalBytes: 64 * GB, availableBytes: 50 * GB, bus: 'usb' };
+  const rates = typicalRates(card);
+  const full = estimatePlan(standard, { scale: 1 }, card, rates);
+  assert.equal(full.reserveBytes, 6.4 * GB, 'the default keeps 10 % of 64 GB');
+  assert.equal(full.fits, false);
+  const advice = whatFits(standard, { scale: 1 }, card, rates, [1, 0.1, 0.01]);
+  assert.equal(advice.scale, 0.1);
+  assert.ok(advice.reserveBytes !== null && advice.reserveBytes <= 50 * GB - full.spaceBytes);
+  assert.ok(
+    estimatePlan(standard, { scale: 1, reserveBytes: advice.reserveBytes }, card, rates).fits,
+  );
+  const [danger] = targetWarnings(full, card, false, formatBytes, advice, (s) => `x${s}`);
+  assert.match(danger!.message, /choose the scale “x0\.1”/);
+  assert.match(danger!.message, /set “Keep free on the disk” to 3\.00 GB or less/);
+  // Already at the smallest scale and a nearly full stick: neither is offered, only space.
+  const stick = { ...card, totalBytes: 16 * GB, availableBytes: 1.9 * GB };
+  const quick = estimatePlan(standard, { scale: 0.01 }, stick, rates);
+  assert.equal(quick.fits, false);
+  const none = whatFits(standard, { scale: 0.01 }, stick, rates, [1, 0.1, 0.01]);
+  assert.equal(none.scale, null);
+  assert.ok(none.reserveBytes !== null && none.reserveBytes < 1.6 * GB);
+  const lower = { reserveBytes: none.reserveBytes };
+  assert.ok(estimatePlan(standard, { scale: 0.01, ...lower }, stick, rates).fits);
+});
+
+test('the reserve asked from the UI never goes below the floor', () => {
+  const stick = { ...bigDisk, totalBytes: 16 * GB, availableBytes: 1 * GB };
+  const estimate = estimatePlan(
+    standard,
+    { scale: 0.01, reserveBytes: 0 },
+    stick,
+    typicalRates(stick),
+  );
+  assert.equal(estimate.reserveBytes, 256e6);
+});
+
+test('a run timed on the wall clock gives per-file costs; the next estimate counts them', () => {
+  const mounts = ['/'];
+  const pace = {
+    write: { bytesPerSecond: 0.8 * GB, fileSeconds: 0.015 },
+    read: { bytesPerSecond: 6 * GB, fileSeconds: 0.002 },
+    runSeconds: 0.3,
+  };
+  const history = [
+    { volumePath: '/home/me', writeMedian: 0.16 * GB, readMedian: 1.4 * GB, pace: null },
+    { volumePath: '/home/me', writeMedian: 0.16 * GB, readMedian: 1.4 * GB, pace },
+  ];
+  const basis = ratesFromHistory(history, '/', mounts, typicalRates(bigDisk));
+  assert.equal(basis.writeFileSeconds, 0.015);
+  assert.equal(basis.writeRate, 0.8 * GB, 'the per-byte rate, not the small files’ median');
+  const quick = estimatePlan(standard, { scale: 0.01 }, bigDisk, basis);
+  // 0.3 s + 160 × 15 ms + 0.47 GB / 0.8 GB/s + 160 × 2 ms + 0.47 GB / 6 GB/s ≈ 3.69 s
+  const expected =
+    0.3 + 160 * 0.015 + quick.writeBytes / (0.8 * GB) + 160 * 0.002 + quick.writeBytes / (6 * GB);
+  assert.ok(Math.abs(quick.seconds - expected) < 1e-9, String(quick.seconds));
+  assert.ok(quick.seconds > 3 && quick.seconds < 4.5);
 });

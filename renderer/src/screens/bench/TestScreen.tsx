@@ -25,13 +25,16 @@ export function TestScreen({ client, about }: { client: PlumbClient; about: AppA
           onCancel={() => void store.cancel()}
           onDismiss={() => store.dismiss()}
         />
-      ) : (
+      ) : null}
+      {/* Kept mounted under a run, so "New test" finds the folder, test and options as left. */}
+      <div hidden={session !== null}>
         <TestSetup
           client={client}
           about={about}
+          historyKey={session ? `${session.live.runId}:${session.live.status}` : ''}
           onStart={(request, plan) => store.start(request, plan)}
         />
-      )}
+      </div>
     </section>
   );
 }

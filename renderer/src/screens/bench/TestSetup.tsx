@@ -5,33 +5,37 @@ import type { AppAbout } from '../../../../app/contract/app.js';
 import type { PlumbClient } from '../../client.js';
 import { formatBytes } from '../../../../app/common/format.js';
 import { parseSizeInput } from '../../../../app/common/units.js';
-import {
-  estimatePlan,
-  largeWriteBytes,
-  ratesFromHistory,
-  targetWarnings,
-  typicalRates,
-} from './estimates.js';
+import { estimatePlan, ratesFromHistory, typicalRates } from './estimates.js';
+import { largeWriteBytes, targetWarnings, whatFits } from './target-warnings.js';
 import { readPlanFile } from './plan-catalogue.js';
 import { PlanChoices, readFolderChoice } from './setup/PlanChoices.js';
-import { SetupOptions, type SetupChoices } from './setup/SetupOptions.js';
+import { scaleLabel, scales, SetupOptions, type SetupChoices } from './setup/SetupOptions.js';
 import { SetupStep } from './setup/SetupStep.js';
 import { StartArea, startSummary } from './setup/StartArea.js';
 import { useSetupLists, type SetupMessage } from './setup/use-setup-lists.js';
 import { VolumePicker, type Target } from './VolumePicker.js';
 
+const scaleValues = scales.map((s) => s.value);
+
 export function TestSetup({
   client,
   about,
+  historyKey,
   onStart,
 }: {
   client: PlumbClient;
   about: AppAbout | null;
+  /** Changes when a run ends, so the estimates read the results again. */
+  historyKey: string;
   /** Starts the run; `plan` is null when reading a folder. */
   onStart: (request: StartBenchInput, plan: Plan | null) => Promise<void>;
 }) {
   const [message, setMessage] = useState<SetupMessage | null>(null);
-  const { volumes, volumesError, history, builtins } = useSetupLists(client, setMessage);
+  const { volumes, volumesError, history, builtins } = useSetupLists(
+    client,
+    setMessage,
+    historyKey,
+  );
   const [imported, setImported] = useState<Plan[]>([]);
   const [target, setTarget] = useState<Target | null>(null);
   const [planName, setPlanName] = useState('standard');
@@ -43,6 +47,7 @@ export function TestSetup({
     buffered: false,
     pairedWith: '',
     direction: 'both',
+    reserveText: '',
   });
   const [confirming, setConfirming] = useState(false);
   const [starting, setStarting] = useState(false);
@@ -54,6 +59,13 @@ export function TestSetup({
   const needsSecond = plan?.kind === 'paired' && choices.pairedWith.trim() === '';
   const totalBytes = choices.totalText.trim() ? parseSizeInput(choices.totalText) : undefined;
   const totalInvalid = totalBytes === null;
+  const reserveBytes = choices.reserveText.trim() ? parseSizeInput(choices.reserveText) : undefined;
+  const reserveInvalid = reserveBytes === null;
+  const planOptions = {
+    scale,
+    totalBytes: totalBytes ?? undefined,
+    reserveBytes: reserveBytes ?? undefined,
+  };
 
   const rates = useMemo(() => {
     if (!target) return null;
@@ -62,17 +74,25 @@ export function TestSetup({
   }, [target, volumes, history]);
 
   const estimateFor = (candidate: Plan) =>
-    target && rates
-      ? estimatePlan(candidate, { scale, totalBytes: totalBytes ?? undefined }, target.info, rates)
-      : null;
+    target && rates ? estimatePlan(candidate, planOptions, target.info, rates) : null;
   const estimate = plan ? estimateFor(plan) : null;
   const warnings =
-    estimate && target ? targetWarnings(estimate, target.info, buffered, formatBytes) : [];
+    estimate && target && rates && plan
+      ? targetWarnings(
+          estimate,
+          target.info,
+          buffered,
+          formatBytes,
+          whatFits(plan, planOptions, target.info, rates, scaleValues),
+          scaleLabel,
+        )
+      : [];
   const blocked =
     !target ||
     (!plan && !readFolder) ||
     needsSecond ||
     totalInvalid ||
+    reserveInvalid ||
     warnings.some((w) => w.level === 'danger');
 
   /** The plan as it will run: built-ins by name unless an option changed them. */
@@ -93,6 +113,7 @@ export function TestSetup({
         await onStart({ path: target.path, plan: readFolderChoice, buffered }, null);
       } catch (error) {
         setMessage({ tone: 'error', text: (error as Error).message });
+      } finally {
         setStarting(false);
       }
       return;
@@ -110,6 +131,7 @@ export function TestSetup({
       scale,
       buffered,
       keepFiles: choices.keepFiles,
+      ...(reserveBytes ? { reserveBytes } : {}),
       ...(plan.kind === 'sustained' && totalBytes ? { totalBytes } : {}),
       ...(plan.kind === 'paired'
         ? { pairedWith: choices.pairedWith.trim(), direction: choices.direction }
@@ -119,6 +141,8 @@ export function TestSetup({
       await onStart(request, plan);
     } catch (error) {
       setMessage({ tone: 'error', text: (error as Error).message });
+    } finally {
+      // The setup stays (hidden) while the run shows, ready for the next test as it was left.
       setStarting(false);
       setConfirming(false);
     }
@@ -184,6 +208,8 @@ export function TestSetup({
           totalPlaceholder={estimate?.writeBytes}
           totalInvalid={totalInvalid}
           needsSecond={needsSecond}
+          volumeBytes={target?.info.totalBytes ?? null}
+          reserveInvalid={reserveInvalid}
           onImport={importPlan}
           onError={(text) => setMessage({ tone: 'error', text })}
         />

@@ -1,10 +1,11 @@
 /** The target: one of the mounted volumes, or any folder typed (or picked, in the desktop app). */
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { AppAbout } from '../../../../app/contract/app.js';
 import type { VolumeInfo } from '../../../../app/contract/volume.js';
 import type { MountedVolume } from '../../../../app/contract/volumes.js';
 import type { PlumbClient } from '../../client.js';
 import { formatBytes } from '../../../../app/common/format.js';
+import { hasFolderOffer, lastFolder, useFolderOffer } from '../../session.js';
 import { mountOf } from './estimates.js';
 
 /** A folder to test and what the system says about its volume. */
@@ -13,7 +14,8 @@ export interface Target {
   info: VolumeInfo;
 }
 
-function mediumText(volume: MountedVolume): string {
+/** Bus, medium and place in one line: "NVME · SSD · Internal". */
+export function mediumText(volume: VolumeInfo): string {
   const parts = [
     volume.bus ? volume.bus.toUpperCase() : null,
     volume.medium === 'ssd' ? 'SSD' : volume.medium === 'hdd' ? 'Hard disk' : null,
@@ -23,7 +25,6 @@ function mediumText(volume: MountedVolume): string {
 }
 
 /** The folder a volume's test files go in: the home folder when it is on that volume (writable). */
-
 export function folderFor(
   volume: MountedVolume,
   homeDir: string | undefined,
@@ -55,7 +56,7 @@ export function VolumePicker({
   const folderId = useId();
   const mounts = (volumes ?? []).map((v) => v.mountPoint).filter((m): m is string => m !== null);
 
-  const useFolder = async (path: string) => {
+  const useFolder = async (path: string, quiet = false) => {
     const trimmed = path.trim();
     if (!trimmed) {
       setError('Type the path of a folder on the disk you want to test.');
@@ -70,11 +71,25 @@ export function VolumePicker({
       setFolder(info.path);
       setError(null);
     } catch (cause) {
-      setError((cause as Error).message);
+      if (!quiet) setError((cause as Error).message);
     } finally {
       setChecking(false);
     }
   };
+
+  // "Test this disk" on Volumes hands its folder here; otherwise the last folder tested, if any.
+  useFolderOffer('bench', (path) => {
+    setFolder(path);
+    void useFolder(path);
+  });
+  useEffect(() => {
+    const last = hasFolderOffer('bench') || target ? null : lastFolder();
+    if (last) {
+      setFolder(last);
+      void useFolder(last, true);
+    }
+    // Once, when the section opens: later changes are the user's.
+  }, []);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();

@@ -11,6 +11,7 @@ import type {
   StartBenchInput,
 } from '../../../../app/contract/bench.js';
 import type { PlumbClient } from '../../client.js';
+import { rememberFolder } from '../../session.js';
 import {
   applyBenchEvent,
   inSnapshot,
@@ -97,6 +98,7 @@ export class RunStore {
       if (request.pairedWith !== undefined)
         await this.client.call('session.choosePath', { path: request.pairedWith });
       const { runId } = await this.client.call('bench.start', request);
+      rememberFolder(request.path);
       let live = newLiveRun(runId, plan?.name ?? 'read-folder', request.path);
       for (const event of this.early) live = applyBenchEvent(live, event);
       this.session = { live, plan, request, startedAtMs, endedAtMs: null };

@@ -13,6 +13,7 @@ import type { PlumbClient } from '../../client.js';
 import { ExportPdfButton } from '../../report/ExportPdfButton.js';
 import { CrossoverChart } from './CrossoverChart.js';
 import { MyDevices } from './MyDevices.js';
+import { plannerInputError } from './input-errors.js';
 import { OptionCards } from './OptionCards.js';
 import './planner.css';
 import { Recommendation, SourcesList } from './Recommendation.js';
@@ -50,7 +51,7 @@ export function PlannerScreen({ client }: { client: PlumbClient }) {
         setEvaluation(result);
         setError(null);
       } catch (caught) {
-        if (call === latest.current) setError((caught as Error).message);
+        if (call === latest.current) setError(plannerInputError((caught as Error).message));
       } finally {
         if (call === latest.current) setBusy(false);
       }

@@ -157,6 +157,7 @@ export function DuplicatesPanel({
         actionLabel="Scan"
         busy={scan.kind === 'scanning' || apply.kind === 'applying'}
         dialogTitle="Choose a folder to look for copies in"
+        offered="space"
         onSubmit={(path) => void startScan(path)}
       />
       <div aria-live="polite" className="space-status">

@@ -1,6 +1,7 @@
 /** A folder typed (browser) or picked with the system dialog (desktop), then acted on. */
 import { useId, useState, type FormEvent } from 'react';
 import type { PlumbClient } from '../../client.js';
+import { useFolderOffer, type FolderTarget } from '../../session.js';
 
 export function FolderField({
   client,
@@ -9,6 +10,7 @@ export function FolderField({
   actionLabel,
   busy,
   dialogTitle,
+  offered,
   onSubmit,
 }: {
   client: PlumbClient;
@@ -17,10 +19,13 @@ export function FolderField({
   actionLabel: string;
   busy: boolean;
   dialogTitle: string;
+  /** A folder handed over from another section: fills the field (the user still presses the action). */
+  offered?: FolderTarget;
   onSubmit: (path: string) => void;
 }) {
   const [path, setPath] = useState('');
   const inputId = useId();
+  useFolderOffer(offered ?? null, setPath);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

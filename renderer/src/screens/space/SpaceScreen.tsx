@@ -1,7 +1,8 @@
 /** The Space view: duplicates into clones, and sparse files, on two tabs that keep their state. */
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { AppAbout } from '../../../../app/contract/app.js';
 import type { PlumbClient } from '../../client.js';
+import { useFolderOfferSerial } from '../../session.js';
 import { DuplicatesPanel } from './DuplicatesPanel.js';
 import { SparsePanel } from './SparsePanel.js';
 import '../bench/bench.css';
@@ -17,6 +18,11 @@ export function SpaceScreen({ client, about }: { client: PlumbClient; about: App
   const [tab, setTab] = useState<TabId>('duplicates');
   const baseId = useId();
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
+  // "Reclaim space here" on Volumes fills the Duplicates folder: show that tab.
+  const offered = useFolderOfferSerial('space');
+  useEffect(() => {
+    if (offered) setTab('duplicates');
+  }, [offered]);
 
   const onKeyDown = (event: KeyboardEvent, index: number) => {
     const step =

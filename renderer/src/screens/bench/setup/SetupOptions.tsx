@@ -7,8 +7,9 @@ import { formatBytes } from '../../../../../app/common/format.js';
 import { saveTextFile } from '../download.js';
 import { PairedOptions } from '../PairedOptions.js';
 import { planFileText } from '../plan-catalogue.js';
+import { ReserveOption } from './ReserveOption.js';
 
-const scales = [
+export const scales = [
   { value: 1, label: 'Full size' },
   { value: 0.1, label: 'A tenth of full size' },
   { value: 0.01, label: 'Quick (1 %)' },
@@ -23,6 +24,13 @@ export interface SetupChoices {
   buffered: boolean;
   pairedWith: string;
   direction: PairedDirection;
+  /** "Keep free on the disk", as typed; empty for the default. */
+  reserveText: string;
+}
+
+/** The label of a scale, for sentences that name one ("Quick (1 %)"). */
+export function scaleLabel(scale: number): string {
+  return scales.find((s) => s.value === scale)?.label ?? `${scale}`;
 }
 
 export function SetupOptions({
@@ -35,6 +43,8 @@ export function SetupOptions({
   totalPlaceholder,
   totalInvalid,
   needsSecond,
+  volumeBytes,
+  reserveInvalid,
   onImport,
   onError,
 }: {
@@ -49,6 +59,9 @@ export function SetupOptions({
   totalPlaceholder: number | undefined;
   totalInvalid: boolean;
   needsSecond: boolean;
+  /** The chosen volume's size, for the reserve's default; null before one is chosen. */
+  volumeBytes: number | null;
+  reserveInvalid: boolean;
   /** Reads a plan file the user picked. */
   onImport: (file: File) => Promise<void>;
   onError: (text: string) => void;
@@ -171,6 +184,14 @@ export function SetupOptions({
           </button>
         </div>
       </div>
+      {readFolder ? null : (
+        <ReserveOption
+          volumeBytes={volumeBytes}
+          text={choices.reserveText}
+          onText={(reserveText) => onChoices({ reserveText })}
+          invalid={reserveInvalid}
+        />
+      )}
       {totalInvalid ? <p className="inline-error">Type a size such as 200 GB or 512MB.</p> : null}
       {needsSecond ? (
         <p className="muted option-hint">

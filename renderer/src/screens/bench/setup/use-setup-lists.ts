@@ -1,4 +1,7 @@
-/** What the test setup offers, read once: mounted volumes, built-in plans, earlier results. */
+/**
+ * What the test setup offers: mounted volumes and built-in plans, read once; earlier results,
+ * read again whenever `historyKey` changes (a run ended), so estimates use the newest.
+ */
 import { useEffect, useState } from 'react';
 import type { Plan, ResultListItem } from '../../../../../app/contract/bench.js';
 import type { MountedVolume } from '../../../../../app/contract/volumes.js';
@@ -11,7 +14,11 @@ export interface SetupMessage {
 }
 
 /** `onMessage` must keep its identity (a state setter): the lists are read once per client. */
-export function useSetupLists(client: PlumbClient, onMessage: (message: SetupMessage) => void) {
+export function useSetupLists(
+  client: PlumbClient,
+  onMessage: (message: SetupMessage) => void,
+  historyKey: string,
+) {
   const [volumes, setVolumes] = useState<MountedVolume[] | null>(null);
   const [volumesError, setVolumesError] = useState<string | null>(null);
   const [history, setHistory] = useState<ResultListItem[]>([]);
@@ -29,11 +36,14 @@ export function useSetupLists(client: PlumbClient, onMessage: (message: SetupMes
       ({ plans: list }) => setBuiltins(list),
       (error: Error) => onMessage({ tone: 'error', text: error.message }),
     );
+  }, [client, onMessage]);
+
+  useEffect(() => {
     client.call('results.list', {}).then(
       ({ results }) => setHistory(results),
       () => setHistory([]),
     );
-  }, [client, onMessage]);
+  }, [client, historyKey]);
 
   return { volumes, volumesError, history, builtins };
 }

@@ -39,7 +39,8 @@ export function GbInput({
         min={min}
         step="any"
         value={toGb(bytes)}
-        onChange={(event) => onChange(fromGb(Number(event.target.value) || 0))}
+        // Below `min` (a stray minus sign) reads as `min`: the planner takes no negative sizes.
+        onChange={(event) => onChange(fromGb(Math.max(min, Number(event.target.value) || 0)))}
       />
       <span aria-hidden="true">GB</span>
     </span>

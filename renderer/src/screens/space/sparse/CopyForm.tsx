@@ -21,6 +21,7 @@ export function CopyForm({
   const submit = () => {
     if (!from.trim() || !to.trim()) return fail('Give the file to copy and where the copy goes.');
     void act(async () => {
+      // Pressing Copy confirms both paths shown: the server acts only on chosen paths.
       await client.call('session.choosePath', { path: from.trim() });
       await client.call('session.choosePath', { path: to.trim() });
       const copy = await client.call('space.sparse.copy', { from: from.trim(), to: to.trim() });

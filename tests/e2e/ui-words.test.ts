@@ -1,0 +1,121 @@
+/**
+ * Every error path the issue names, in real Chromium through `plumb serve`, shows words that say
+ * what to do, never a system code: a sparse file created over an existing one (EEXIST), holes
+ * punched in a file that is gone (ENOENT), a planner size typed below zero, and the planner's
+ * notes after a run that wrote nothing (a folder read back).
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
+import { startServe } from '../helpers/cli.js';
+import { randomFile } from '../helpers/space-files.js';
+
+const noChromium = chromiumMissingReason();
+if (noChromium) console.log(`# skipping the error-words tests: ${noChromium}`);
+
+let server: Awaited<ReturnType<typeof startServe>>;
+let browser: Browser | undefined;
+let dataDir: string;
+let work: string;
+const problems: string[] = [];
+/** What a message must never show: errno codes, syscalls, the contract's field paths. */
+const raw = /\bE[A-Z]{3,}\b|no such file or directory|File exists|Bad input|data\.\w|has no write/;
+
+before(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-words-data-'));
+  work = mkdtempSync(path.join(os.tmpdir(), 'plumb-words-'));
+  process.env.PLUMB_DATA_DIR = dataDir;
+  server = await startServe();
+  if (!noChromium) browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+});
+
+const openPage = (hash: string): Promise<Page> =>
+  openAppPage(browser!, server, { hash, problems, warnings: false });
+
+test(
+  'sparse tools: an existing file and a missing one are refused in words',
+  {
+    skip: noChromium,
+  },
+  async () => {
+    const existing = path.join(work, 'disk.img');
+    writeFileSync(existing, 'already here');
+    const page = await openPage('#/space');
+    await page.getByRole('tab', { name: 'Sparse files' }).click();
+
+    const create = page.getByRole('form', { name: 'Create a sparse file' });
+    await create.getByLabel('New file').fill(existing);
+    await create.getByRole('button', { name: 'Create' }).click();
+    const exists = create.getByRole('alert');
+    await exists.waitFor();
+    const existsText = (await exists.textContent()) ?? '';
+    assert.match(existsText, /already exists\. Choose another name, or move that one away first\./);
+    assert.doesNotMatch(existsText, raw);
+
+    const missing = path.join(work, 'gone.img');
+    const punch = page.getByRole('form', { name: 'Punch zeros into holes' });
+    await punch.getByLabel('File').fill(missing);
+    await punch
+      .getByRole('button', { name: /Find|Check|Look/ })
+      .first()
+      .click();
+    const gone = punch.getByRole('alert');
+    await gone.waitFor();
+    const goneText = (await gone.textContent()) ?? '';
+    assert.match(goneText, /does not exist|No such/);
+    assert.doesNotMatch(goneText, raw);
+    await page.close();
+  },
+);
+
+test(
+  'the planner: a size typed below zero and a run that wrote nothing leave no raw error',
+  {
+    skip: noChromium,
+    timeout: 60_000,
+  },
+  async () => {
+    // A run that only reads (a folder read back) is saved, and is no device for the planner.
+    const folder = path.join(work, 'to-read');
+    mkdirSync(folder);
+    randomFile(path.join(folder, 'a.bin'), 4 * 1024 * 1024);
+    const page = await openPage('#/bench');
+    await page.getByLabel('Test files go in').fill(folder);
+    await page.getByRole('button', { name: 'Use this folder' }).click();
+    await page.getByText('Plumb writes into a new folder inside').waitFor();
+    await page.getByText('Read a folder', { exact: true }).click();
+    await page.getByRole('button', { name: 'Start test' }).click();
+    await page.getByRole('button', { name: 'New test' }).waitFor({ timeout: 30_000 });
+
+    await page
+      .getByRole('navigation', { name: 'Sections' })
+      .getByRole('link', { name: 'Planner' })
+      .click();
+    const keep = page.getByLabel('Must stay internal');
+    await keep.waitFor();
+    const notes =
+      (await page.getByRole('list', { name: 'About these defaults' }).textContent()) ?? '';
+    assert.doesNotMatch(notes, raw);
+    await keep.fill('-5');
+    await page.getByRole('button', { name: 'Compare options' }).click();
+    await page.waitForTimeout(500);
+    const alerts = await page.getByRole('alert').allTextContents();
+    assert.ok(
+      alerts.every((text) => !raw.test(text)),
+      alerts.join(' | '),
+    );
+    assert.equal(await keep.inputValue(), '0', 'a negative size reads as 0');
+    await page.close();
+  },
+);
