@@ -201,9 +201,15 @@ export type Burst = z.output<typeof Burst>;
 export const PlanOption = z.object({
   name: z.string().min(1).max(80).optional(),
   internalCapacity: Size.refine((bytes) => bytes > 0, 'the internal disk needs a capacity'),
-  /** Overrides the catalogue's internal profile (a catalogue id, a custom id, or "result:ID"). */
+  /**
+   * Overrides the catalogue's internal profile (a catalogue id, "result:ID", or the id of an SSD
+   * of the user's own that they would fit: its price is then the option's internal cost).
+   */
   internalDevice: z.string().optional(),
-  /** Overrides the catalogue's upgrade price for this capacity. */
+  /**
+   * What the internal disk costs over the computer as it is: the upgrade, or the SSD the user
+   * would fit (0 only to keep the disk it has). Overrides the catalogue's upgrade price.
+   */
   internalUpgradeUsd: z.number().nonnegative().optional(),
   external: z
     .object({
@@ -322,12 +328,25 @@ export const DiskResult = z.object({
 });
 export type DiskResult = z.infer<typeof DiskResult>;
 
+/** A price the planner does not know: the scenario field to fill and what to put there. */
+export const MissingPrice = z.object({
+  /** Dotted path in the scenario file, as `plumb plan` reads it: "options.0.internalUpgradeUsd". */
+  path: z.string(),
+  /** Which price: the internal disk's or the external SSD's. */
+  disk: z.enum(['internal', 'external']),
+  message: z.string(),
+});
+export type MissingPrice = z.infer<typeof MissingPrice>;
+
 export const OptionResult = z.object({
   index: z.number(),
   name: z.string(),
   usable: z.boolean(),
-  costUsd: z.number(),
-  costRangeUsd: z.tuple([z.number(), z.number()]),
+  /** Null while a price is missing: an unknown price is never counted as $0. */
+  costUsd: z.number().nullable(),
+  costRangeUsd: z.tuple([z.number(), z.number()]).nullable(),
+  /** The prices to give before this option can be compared on cost (it is never recommended). */
+  missingPrices: z.array(MissingPrice),
   addedCapacityBytes: z.number(),
   costPerAddedTbUsd: z.number().nullable(),
   disks: z.array(DiskResult),

@@ -117,20 +117,27 @@ export function PlannerScreen({ client }: { client: PlumbClient }) {
   };
   const deleteOwn = async (device: DeviceProfile) => {
     const reply = await client.call('planner.devices.delete', { id: device.id });
-    // Options that used it keep their internal disk and lose the external one.
-    const affected = scenario!.options.flatMap((o, i) =>
-      o.external?.device === device.id ? [i + 1] : [],
-    );
+    // Options that used it lose it: the external SSD, or the internal one they would fit.
+    const uses = (o: Scenario['options'][number]) =>
+      o.external?.device === device.id || o.internalDevice === device.id;
+    const affected = scenario!.options.flatMap((o, i) => (uses(o) ? [i + 1] : []));
     const next = {
       ...scenario!,
       options: scenario!.options.map((o) =>
-        o.external?.device === device.id ? { ...o, external: undefined } : o,
+        uses(o)
+          ? {
+              ...o,
+              external: o.external?.device === device.id ? undefined : o.external,
+              internalDevice: o.internalDevice === device.id ? undefined : o.internalDevice,
+            }
+          : o,
       ),
     };
+    const now = device.placement === 'internal' ? 'a typical internal SSD' : 'no external SSD';
     ownChanged(
       reply.devices,
       next,
-      `Deleted ${device.name}.${affected.length ? ` Option ${affected.join(' and ')} now ${affected.length > 1 ? 'have' : 'has'} no external SSD.` : ''}`,
+      `Deleted ${device.name}.${affected.length ? ` Option ${affected.join(' and ')} now ${affected.length > 1 ? 'have' : 'has'} ${now}.` : ''}`,
     );
   };
   const compareOwn =
@@ -140,22 +147,21 @@ export function PlannerScreen({ client }: { client: PlumbClient }) {
           const first = scenario.options.reduce((smallest, o) =>
             o.internalCapacity < smallest.internalCapacity ? o : smallest,
           );
-          ownChanged(
-            ownRef.current,
-            {
-              ...scenario,
-              options: [
-                ...scenario.options,
-                {
+          // An SSD to fit inside is the internal disk of the new option, at its own price.
+          const option: Scenario['options'][number] =
+            device.placement === 'internal'
+              ? { internalCapacity: device.capacityBytes, internalDevice: device.id }
+              : {
                   internalCapacity: first.internalCapacity,
                   ...(first.internalUpgradeUsd === undefined
                     ? {}
                     : { internalUpgradeUsd: first.internalUpgradeUsd }),
                   ...(first.internalDevice ? { internalDevice: first.internalDevice } : {}),
                   external: { device: device.id },
-                },
-              ],
-            },
+                };
+          ownChanged(
+            ownRef.current,
+            { ...scenario, options: [...scenario.options, option] },
             `Added an option with ${device.name}.`,
           );
         }
@@ -183,6 +189,7 @@ export function PlannerScreen({ client }: { client: PlumbClient }) {
             catalogue={loaded.catalogue}
             measured={loaded.measured}
             own={own}
+            missing={evaluation?.options.flatMap((o) => o.missingPrices) ?? []}
             busy={busy}
             onChange={change}
             onSubmit={() => void evaluate(scenario)}

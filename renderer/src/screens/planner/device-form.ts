@@ -5,15 +5,25 @@
 import { bytesPerUnit } from '../../../../app/common/units.js';
 import type { CacheKind, DeviceProfile, InterfaceId } from '../../../../app/contract/planner.js';
 
-/** Interfaces an external SSD can use, in the order a buyer meets them. */
-export const externalInterfaces: { value: InterfaceId; label: string }[] = [
+/**
+ * Interfaces an SSD of the user's own can use, in the order a buyer meets them: external ones,
+ * then an SSD fitted inside the computer (which the planner offers as an option's internal disk).
+ */
+export const ownInterfaces: { value: InterfaceId; label: string }[] = [
   { value: 'tb5', label: 'Thunderbolt 5' },
   { value: 'usb4', label: 'USB4 / Thunderbolt 4 (40 Gb/s)' },
   { value: 'tb3', label: 'Thunderbolt 3' },
   { value: 'usb32g2x2', label: 'USB 3.2 Gen 2x2 (20 Gb/s)' },
   { value: 'usb32g2', label: 'USB 3.2 Gen 2 (10 Gb/s)' },
   { value: 'usb32g1', label: 'USB 3.2 Gen 1 (5 Gb/s)' },
+  { value: 'nvme-internal', label: 'Inside the computer: NVMe (M.2)' },
+  { value: 'sata', label: 'Inside the computer: SATA' },
 ];
+
+/** Where an SSD of this interface goes: inside the computer or plugged in. */
+export function placementOf(id: InterfaceId): 'internal' | 'external' {
+  return id === 'nvme-internal' || id === 'sata' ? 'internal' : 'external';
+}
 
 export const cacheKinds: { value: CacheKind; label: string }[] = [
   { value: 'dynamic-tlc', label: 'Shrinks as the disk fills (TLC)' },
@@ -154,7 +164,7 @@ export function draftFromDevice(device: DeviceProfile): DeviceDraft {
     name: device.name,
     capacity: sizeText(device.capacityBytes),
     price: device.priceUsd === null ? '' : String(device.priceUsd),
-    interface: externalInterfaces.some((i) => i.value === device.interface)
+    interface: ownInterfaces.some((i) => i.value === device.interface)
       ? device.interface
       : 'usb32g2',
     read: device.readBytesPerSecond === null ? '' : rateText(device.readBytesPerSecond),
@@ -295,8 +305,8 @@ export function deviceFromDraft(draft: DeviceDraft, makeId = newDeviceId): Draft
       id: draft.id ?? makeId(name),
       name,
       interface: draft.interface,
-      placement: 'external',
-      protocol: 'nvme',
+      placement: placementOf(draft.interface),
+      protocol: draft.interface === 'sata' ? 'sata' : 'nvme',
       capacityBytes: capacity!,
       priceUsd: price,
       readBytesPerSecond: read,
