@@ -2,6 +2,7 @@
  * The form for a device of the user's own: text as people write it ("2 TB", "5.5 GB/s", "2 min",
  * "$179") in, a device profile out, or one message per field that is wrong. Pure: no React.
  */
+import { slugOf } from '../../../../app/common/format.js';
 import { bytesPerUnit } from '../../../../app/common/units.js';
 import type { CacheKind, DeviceProfile, InterfaceId } from '../../../../app/contract/planner.js';
 
@@ -182,12 +183,7 @@ export function draftFromDevice(device: DeviceProfile): DeviceDraft {
 
 /** A new id for a device: "mine-", the name made safe, and a few random letters. */
 export function newDeviceId(name: string, random: () => number = Math.random): string {
-  const slug = name
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
+  const slug = slugOf(name);
   const tail = Math.floor(random() * 36 ** 4)
     .toString(36)
     .padStart(4, '0');
