@@ -185,7 +185,7 @@ function DeviceEditor({
           hint='e.g. "5.5 GB/s"'
           {...common}
         />
-        <div className="plan-field">
+        <div className="plan-field plan-field-wide">
           <label htmlFor={cacheKindId}>Write cache</label>
           <select
             id={cacheKindId}

@@ -16,6 +16,7 @@ import { MyDevices } from './MyDevices.js';
 import { OptionCards } from './OptionCards.js';
 import './planner.css';
 import { Recommendation, SourcesList } from './Recommendation.js';
+import { ScenarioFiles } from './ScenarioFiles.js';
 import { ScenarioForm } from './ScenarioForm.js';
 
 interface Loaded {
@@ -33,19 +34,22 @@ export function PlannerScreen({ client }: { client: PlumbClient }) {
   const [own, setOwn] = useState<DeviceProfile[]>([]);
   const [ownStatus, setOwnStatus] = useState<string | null>(null);
   const latest = useRef(0);
-  // The user's own SSDs travel in every scenario Plumb evaluates or prints.
+  const [currentId, setCurrentId] = useState<string | null>(null);
+  // The user's own SSDs travel in every scenario Plumb evaluates, saves or prints; an opened file's
+  // own devices stay with it unless one saved here has the same id.
   const ownRef = useRef<DeviceProfile[]>([]);
-  const withOwn = (next: Scenario): Scenario => ({ ...next, devices: ownRef.current });
+  const withOwn = (next: Scenario): Scenario => {
+    const ids = new Set(ownRef.current.map((d) => d.id));
+    return { ...next, devices: [...ownRef.current, ...next.devices.filter((d) => !ids.has(d.id))] };
+  };
 
+  // withOwn reads only the ref, so the callback need not change with it.
   const evaluate = useCallback(
     async (next: Scenario) => {
       const call = ++latest.current;
       setBusy(true);
       try {
-        const result = await client.call('planner.evaluate', {
-          ...next,
-          devices: ownRef.current,
-        });
+        const result = await client.call('planner.evaluate', withOwn(next));
         if (call !== latest.current) return;
         setEvaluation(result);
         setError(null);
@@ -96,6 +100,13 @@ export function PlannerScreen({ client }: { client: PlumbClient }) {
     setScenario(next);
     window.clearTimeout(timer.current);
     timer.current = window.setTimeout(() => void evaluate(next), 350);
+  };
+
+  const opened = (next: Scenario, id: string | null) => {
+    setCurrentId(id);
+    setScenario(next);
+    window.clearTimeout(timer.current);
+    void evaluate(next);
   };
 
   const ownChanged = (devices: DeviceProfile[], next: Scenario, status: string) => {
@@ -184,6 +195,13 @@ export function PlannerScreen({ client }: { client: PlumbClient }) {
         <p className="muted">Loading the catalogue…</p>
       ) : (
         <div className="plan-layout">
+          <ScenarioFiles
+            client={client}
+            scenario={withOwn(scenario)}
+            currentId={currentId}
+            onOpen={opened}
+            onSaved={setCurrentId}
+          />
           <ScenarioForm
             scenario={scenario}
             catalogue={loaded.catalogue}
