@@ -11,12 +11,12 @@ const costOf = (model: OptionModel) => model.result.costUsd ?? Number.POSITIVE_I
 const rangeOf = (model: OptionModel): readonly [number, number] =>
   model.result.costRangeUsd ?? [costOf(model), costOf(model)];
 
-/** "Option 2 (1 TB + USB4 SSD) has no price: options.1.internalUpgradeUsd: …". */
+/** One short line per price to give; the option itself carries the full sentence. */
 export function missingPriceLines(models: readonly OptionModel[]): string[] {
   return models.flatMap((m) =>
     m.result.missingPrices.map(
       (missing) =>
-        `${m.result.name} is not compared on cost until you give its ${missing.disk} price (${missing.path}): ${missing.message}.`,
+        `${m.result.name} is not compared on cost until you give its ${missing.disk} price (${missing.path}).`,
     ),
   );
 }

@@ -140,7 +140,7 @@ function OptionRow({
               );
             }}
           >
-            <option value="">{tier ? 'As sold' : 'A typical SSD of this size'}</option>
+            <option value="">{tier ? 'As sold' : 'Typical'}</option>
             {internals.map((group) => (
               <optgroup key={group.label} label={group.label}>
                 {group.devices.map((d) => (
