@@ -128,3 +128,14 @@ export function formatDateTime(iso: string, locale?: string): string {
   if (Number.isNaN(date.getTime())) return iso;
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
 }
+
+/** A name made safe for an id or a file name: "My TB5 SSD!" → "my-tb5-ssd" (empty if nothing is). */
+export function slugOf(name: string, maxLength = 60): string {
+  return name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, maxLength)
+    .replace(/-+$/, '');
+}

@@ -201,9 +201,15 @@ export type Burst = z.output<typeof Burst>;
 export const PlanOption = z.object({
   name: z.string().min(1).max(80).optional(),
   internalCapacity: Size.refine((bytes) => bytes > 0, 'the internal disk needs a capacity'),
-  /** Overrides the catalogue's internal profile (a catalogue id, a custom id, or "result:ID"). */
+  /**
+   * Overrides the catalogue's internal profile (a catalogue id, "result:ID", or the id of an SSD
+   * of the user's own that they would fit: its price is then the option's internal cost).
+   */
   internalDevice: z.string().optional(),
-  /** Overrides the catalogue's upgrade price for this capacity. */
+  /**
+   * What the internal disk costs over the computer as it is: the upgrade, or the SSD the user
+   * would fit (0 only to keep the disk it has). Overrides the catalogue's upgrade price.
+   */
   internalUpgradeUsd: z.number().nonnegative().optional(),
   external: z
     .object({
@@ -322,12 +328,25 @@ export const DiskResult = z.object({
 });
 export type DiskResult = z.infer<typeof DiskResult>;
 
+/** A price the planner does not know: the scenario field to fill and what to put there. */
+export const MissingPrice = z.object({
+  /** Dotted path in the scenario file, as `plumb plan` reads it: "options.0.internalUpgradeUsd". */
+  path: z.string(),
+  /** Which price: the internal disk's or the external SSD's. */
+  disk: z.enum(['internal', 'external']),
+  message: z.string(),
+});
+export type MissingPrice = z.infer<typeof MissingPrice>;
+
 export const OptionResult = z.object({
   index: z.number(),
   name: z.string(),
   usable: z.boolean(),
-  costUsd: z.number(),
-  costRangeUsd: z.tuple([z.number(), z.number()]),
+  /** Null while a price is missing: an unknown price is never counted as $0. */
+  costUsd: z.number().nullable(),
+  costRangeUsd: z.tuple([z.number(), z.number()]).nullable(),
+  /** The prices to give before this option can be compared on cost (it is never recommended). */
+  missingPrices: z.array(MissingPrice),
   addedCapacityBytes: z.number(),
   costPerAddedTbUsd: z.number().nullable(),
   disks: z.array(DiskResult),
@@ -372,6 +391,32 @@ export const Evaluation = z.object({
 });
 export type Evaluation = z.infer<typeof Evaluation>;
 
+/** A saved scenario's id: the name of its file in Plumb's data folder, without ".json". */
+export const ScenarioId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,79}$/, 'a scenario id is lower-case letters, digits and dashes');
+
+/** A scenario saved in Plumb's data folder, as the list shows it. */
+export const SavedScenario = z.object({
+  id: ScenarioId,
+  name: z.string(),
+  /** ISO-8601, when it was last saved. */
+  savedAt: z.string(),
+});
+export type SavedScenario = z.infer<typeof SavedScenario>;
+
+/** A scenario that ships with Plumb (examples/scenarios/). */
+export const ExampleScenario = z.object({ id: z.string(), name: z.string() });
+export type ExampleScenario = z.infer<typeof ExampleScenario>;
+
+const ScenarioList = z.object({
+  saved: z.array(SavedScenario),
+  examples: z.array(ExampleScenario),
+});
+
+/** The text of an imported scenario file: about 1 MB at most (a full one is a few kilobytes). */
+const scenarioTextLimit = 1_000_000;
+
 export const plannerOperations = {
   /** The built-in catalogue, with every figure's source. */
   'planner.catalogue': { input: z.object({}).strict(), output: Catalogue },
@@ -400,5 +445,41 @@ export const plannerOperations = {
   'planner.devices.delete': {
     input: z.object({ id: z.string().min(1).max(120) }).strict(),
     output: z.object({ devices: z.array(DeviceProfile) }),
+  },
+  /** The scenarios saved in the data folder (newest first) and the examples Plumb ships. */
+  'planner.scenarios.list': { input: z.object({}).strict(), output: ScenarioList },
+  /** One saved scenario, or one of the examples. */
+  'planner.scenarios.open': {
+    input: z.object({ from: z.enum(['saved', 'example']), id: z.string().min(1).max(80) }).strict(),
+    output: z.object({ scenario: Scenario }),
+  },
+  /** Saves a scenario: as a new one without an id, else in place of the one with that id. */
+  'planner.scenarios.save': {
+    input: z.object({ id: ScenarioId.optional(), scenario: Scenario }).strict(),
+    output: ScenarioList.extend({ entry: SavedScenario }),
+  },
+  /** A copy of a saved scenario, saved under a new id and named "… (copy)". */
+  'planner.scenarios.duplicate': {
+    input: z.object({ id: ScenarioId }).strict(),
+    output: ScenarioList.extend({ entry: SavedScenario }),
+  },
+  'planner.scenarios.delete': {
+    input: z.object({ id: ScenarioId }).strict(),
+    output: ScenarioList,
+  },
+  /**
+   * A scenario file the user picked (its text, read by the UI): checked by the parser
+   * `plumb plan` uses, then saved as a new scenario.
+   */
+  'planner.scenarios.import': {
+    input: z
+      .object({ text: z.string().max(scenarioTextLimit), fileName: z.string().max(260) })
+      .strict(),
+    output: ScenarioList.extend({ entry: SavedScenario, scenario: Scenario }),
+  },
+  /** The scenario as the JSON file `plumb plan` reads, and a file name for it. */
+  'planner.scenarios.export': {
+    input: z.object({ scenario: Scenario }).strict(),
+    output: z.object({ fileName: z.string(), text: z.string() }),
   },
 } as const;

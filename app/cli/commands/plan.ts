@@ -8,6 +8,10 @@ import { parseCommandArgs } from '../args.js';
 import { exitCode, UsageError, type Command } from '../command.js';
 
 function costText(option: OptionResult): string {
+  // An unknown price is said as such, with the field to fill, never printed as $0.
+  if (option.costUsd === null || option.costRangeUsd === null) {
+    return `price unknown (give ${option.missingPrices.map((m) => m.path).join(' and ')})`;
+  }
   const [low, high] = option.costRangeUsd;
   const cost =
     Math.round(low) === Math.round(high)
@@ -69,6 +73,8 @@ export function planReport(evaluation: Evaluation): string {
           : `: ${formatSeconds(burst.totalSeconds)}`;
       lines.push(`   ${burst.name}${each}${split}${later}`);
     }
+    for (const missing of option.missingPrices)
+      lines.push(`   ? ${missing.path}: ${missing.message}.`);
     for (const warning of option.warnings) lines.push(`   ! ${warning.message}`);
     lines.push('');
   }

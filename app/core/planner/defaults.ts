@@ -58,12 +58,18 @@ export function defaultScenario(facts: MachineFacts): Defaults {
   }
   const internalDevice = internalMeasured ? { internalDevice: internalMeasured.id } : {};
   const windows = host.kind === 'windows-pc';
-  // Apple's upgrade prices do not apply to PCs: compare keeping the current disk plus externals.
+  // Apple's upgrade prices do not apply to PCs: compare keeping the current disk (it costs
+  // nothing) plus externals, and a bigger internal SSD whose price the user is asked for.
   const small = windows
     ? { internalCapacity: 1e12, internalUpgradeUsd: 0, ...internalDevice }
     : { internalCapacity: 512 * gigabyte, ...internalDevice };
+  if (windows) {
+    notes.push(
+      'Plumb has no prices for a bigger internal SSD in a PC: give the price of the SSD you would fit in the 2 TB option.',
+    );
+  }
   const options: ScenarioInput['options'] = [
-    ...(windows ? [] : [{ name: '2 TB internal', internalCapacity: 2e12, ...internalDevice }]),
+    { name: '2 TB internal', internalCapacity: 2e12, ...internalDevice },
     { name: `${windows ? '1 TB' : '512 GB'} + TB5 SSD`, ...small, external: { device: 'tb5-2tb' } },
     {
       name: `${windows ? '1 TB' : '512 GB'} + USB4 SSD`,

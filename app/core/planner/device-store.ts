@@ -23,9 +23,12 @@ export function devicesFile(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(path.dirname(resultsDir(env)), 'planner-devices.json');
 }
 
-/** A device as it is kept: the user's own, external, with only the sources they gave. */
+/**
+ * A device as it is kept: the user's own, with only the sources they gave; external, or internal
+ * when it is an SSD they would fit inside the computer.
+ */
 function asOwn(device: DeviceProfile): DeviceProfile {
-  return { ...device, origin: 'custom', placement: 'external' };
+  return { ...device, origin: 'custom' };
 }
 
 export class DeviceStore {

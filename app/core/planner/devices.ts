@@ -116,24 +116,19 @@ export function priceTierFor(
   return catalogue.internalPriceTiers.find((t) => t.hostKinds.includes(host.kind));
 }
 
-/** Capacities within 3 % count as the same tier step (0.5 TB is the 512 GB model). */
+/** Capacities within 3 % are the same disk (0.5 TB is the 512 GB model). */
+export function sameCapacity(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 0.03 * Math.max(a, b);
+}
+
 export function priceStepFor(tier: InternalPriceTier, capacityBytes: number) {
-  return tier.steps.find(
-    (step) => Math.abs(step.capacityBytes - capacityBytes) <= 0.03 * step.capacityBytes,
-  );
+  return tier.steps.find((step) => sameCapacity(step.capacityBytes, capacityBytes));
 }
 
-const hostNames: Record<Scenario['host']['kind'], string> = {
-  'apple-silicon': 'an Apple silicon Mac',
-  'intel-mac': 'an Intel Mac',
-  'windows-pc': 'a Windows PC',
-};
-
-function gigabytes(bytes: number): string {
-  return bytes >= 1e12 ? `${bytes / 1e12} TB` : `${Math.round(bytes / 1e9)} GB`;
-}
-
-/** Problems a schema cannot see: unknown devices, missing prices, devices in the wrong place. */
+/**
+ * Problems a schema cannot see: unknown devices, devices in the wrong place. Missing prices are not
+ * problems of the scenario but of an option (price.ts): the others can still be compared.
+ */
 export function scenarioIssues(
   scenario: Scenario,
   catalogue: Catalogue,
@@ -141,42 +136,35 @@ export function scenarioIssues(
 ): ScenarioIssue[] {
   const issues: ScenarioIssue[] = [];
   const known = () => [...book.byId.keys()].join(', ');
-  let tier: InternalPriceTier | undefined;
-  if (scenario.host.priceTier) {
-    tier = priceTierFor(catalogue, scenario.host);
-    if (!tier) {
-      issues.push({
-        path: 'host.priceTier',
-        message: `unknown price tier "${scenario.host.priceTier}"; use one of ${catalogue.internalPriceTiers.map((t) => t.id).join(', ')}`,
-      });
-    }
-  } else {
-    tier = priceTierFor(catalogue, scenario.host);
+  if (scenario.host.priceTier && !priceTierFor(catalogue, scenario.host)) {
+    issues.push({
+      path: 'host.priceTier',
+      message: `unknown price tier "${scenario.host.priceTier}"; use one of ${catalogue.internalPriceTiers.map((t) => t.id).join(', ')}`,
+    });
   }
   scenario.options.forEach((option, index) => {
     const at = `options.${index}`;
-    if (option.internalUpgradeUsd === undefined) {
-      if (!tier) {
-        if (scenario.host.priceTier === undefined) {
-          issues.push({
-            path: `${at}.internalUpgradeUsd`,
-            message: `the catalogue has no internal upgrade prices for ${hostNames[scenario.host.kind]}; give internalUpgradeUsd (0 to keep the disk it has)`,
-          });
-        }
-      } else if (!priceStepFor(tier, option.internalCapacity)) {
-        issues.push({
-          path: `${at}.internalCapacity`,
-          message: `${tier.name} has no price for ${gigabytes(option.internalCapacity)} (it has ${tier.steps.map((s) => gigabytes(s.capacityBytes)).join(', ')}); pick one of those or give internalUpgradeUsd`,
-        });
-      }
-    }
     const internalId =
       option.internalDevice ??
       defaultInternalDevice(catalogue, scenario.host.kind, option.internalCapacity);
-    if (!internalId || !book.byId.has(internalId)) {
+    const internal = internalId ? book.byId.get(internalId) : undefined;
+    if (!internal) {
       issues.push({
         path: `${at}.internalDevice`,
         message: `unknown device "${internalId ?? ''}"; use one of ${known()}`,
+      });
+    } else if (internal.origin === 'custom' && internal.placement !== 'internal') {
+      issues.push({
+        path: `${at}.internalDevice`,
+        message: `"${internal.id}" is an external SSD; choose one you would fit inside (placement "internal")`,
+      });
+    } else if (
+      internal.origin === 'custom' &&
+      !sameCapacity(internal.capacityBytes, option.internalCapacity)
+    ) {
+      issues.push({
+        path: `${at}.internalCapacity`,
+        message: `${internal.name} holds ${formatSize(internal.capacityBytes)}; set internalCapacity to that`,
       });
     }
     if (option.external) {
@@ -190,11 +178,6 @@ export function scenarioIssues(
         issues.push({
           path: `${at}.external.device`,
           message: `"${device.id}" is an internal SSD; choose an external one`,
-        });
-      } else if (option.external.priceUsd === undefined && device.priceUsd === null) {
-        issues.push({
-          path: `${at}.external.priceUsd`,
-          message: `the sources give no price for ${device.name}; give priceUsd`,
         });
       }
     }

@@ -14,8 +14,9 @@ import type {
 } from '../../contract/planner.js';
 import { burstSeries, effectiveCacheBytes, type WriteRates } from './cache.js';
 import { defaultInternalDevice } from './catalogue.js';
-import { priceStepFor, priceTierFor, type DeviceBook } from './devices.js';
+import type { DeviceBook } from './devices.js';
 import { capped, resolveLink } from './link.js';
+import { optionPrices } from './price.js';
 import { firstShortYear, spaceOverYears } from './space.js';
 import { enduranceBytes, wearLifeYears } from './wear.js';
 
@@ -319,19 +320,16 @@ export function evaluateOption(
     });
   }
 
-  const tier = priceTierFor(catalogue, scenario.host);
-  const step = tier ? priceStepFor(tier, option.internalCapacity) : undefined;
-  const internalUsd = option.internalUpgradeUsd ?? step?.upgradeUsd.value ?? 0;
-  if (option.internalUpgradeUsd === undefined && step) sourceIds.add(step.upgradeUsd.source);
-  const overridden = option.external?.priceUsd;
-  const externalUsd = overridden ?? externalDevice?.priceUsd ?? 0;
-  const range: [number, number] =
-    overridden === undefined && externalDevice?.priceRangeUsd
-      ? externalDevice.priceRangeUsd
-      : [externalUsd, externalUsd];
+  const prices = optionPrices(option, index, scenario, catalogue, book);
+  for (const price of [prices.internal, prices.external]) {
+    if (price?.source) sourceIds.add(price.source);
+  }
+  const priced = prices.missing.length === 0;
   const addedCapacityBytes =
     option.internalCapacity - baseCapacityBytes + (externalDevice?.capacityBytes ?? 0);
-  const costUsd = internalUsd + externalUsd;
+  const internalUsd = prices.internal?.usd ?? 0;
+  const externalRange = prices.external?.rangeUsd ?? [0, 0];
+  const costUsd = priced ? internalUsd + (prices.external?.usd ?? 0) : null;
   const usable = disks.every((d) => d.result.link.usable);
   // Seed 000: a USB 3.2 SSD as main storage on a Mac is a false economy (no Trim, no SMART).
   const untrimmed = warnings.some((w) => w.code === 'usb-main-storage');
@@ -351,9 +349,12 @@ export function evaluateOption(
       name: option.name ?? defaultOptionName(option, externalDevice),
       usable,
       costUsd,
-      costRangeUsd: [internalUsd + range[0], internalUsd + range[1]],
+      costRangeUsd:
+        costUsd === null ? null : [internalUsd + externalRange[0], internalUsd + externalRange[1]],
+      missingPrices: prices.missing,
       addedCapacityBytes,
-      costPerAddedTbUsd: addedCapacityBytes > 0 ? costUsd / (addedCapacityBytes / 1e12) : null,
+      costPerAddedTbUsd:
+        costUsd !== null && addedCapacityBytes > 0 ? costUsd / (addedCapacityBytes / 1e12) : null,
       disks: disks.map((d) => d.result),
       bursts,
       totalBurstSeconds: bursts.reduce((total, b) => total + b.totalSeconds, 0),

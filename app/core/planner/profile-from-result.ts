@@ -64,6 +64,32 @@ export function interfaceOfBus(bus: string | null): { id: InterfaceId; internal:
   return null;
 }
 
+/** A long benchmark folder shortened to its last two parts, so the name stays readable. */
+function volumeLabel(folder: string): string {
+  if (folder.length <= 40) return folder;
+  const parts = folder.split(/[\\/]/).filter(Boolean);
+  return `…/${parts.slice(-2).join('/')}`;
+}
+
+/**
+ * The name a measured profile is offered under: what was measured (the user's name for the run,
+ * else its folder), when (UTC, to the minute) and with which plan, so runs on one disk differ.
+ */
+export function measuredName(result: {
+  name?: string | undefined;
+  startedAt: string;
+  plan: { name: string };
+  environment: { volume: { path: string } };
+}): string {
+  const when = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(result.startedAt)
+    ? `${result.startedAt.slice(0, 10)} ${result.startedAt.slice(11, 16)} UTC`
+    : result.startedAt;
+  const what = result.name ?? volumeLabel(result.environment.volume.path);
+  const tail = ` · ${when} · ${result.plan.name} plan`;
+  // The contract keeps names to 120 characters: shorten what was measured, never the date.
+  return `${what.length + tail.length > 120 ? `${what.slice(0, 119 - tail.length)}…` : what}${tail}`;
+}
+
 function phaseRate(summary: z.infer<typeof Summary>): number | null {
   const value = summary.theilSen?.rate ?? summary.median ?? null;
   return value !== null && value !== undefined && value > 0 ? value : null;
@@ -130,7 +156,7 @@ export function profileFromResult(resultDocument: unknown): DeviceProfile {
 
   return {
     id: source,
-    name: result.name ?? `Measured: ${volume.path}`,
+    name: measuredName(result),
     interface: bus?.id ?? 'measured',
     placement: bus?.internal ? 'internal' : 'external',
     protocol: bus?.id === 'sata' ? 'sata' : 'nvme',

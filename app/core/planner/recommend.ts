@@ -6,9 +6,24 @@ import type { Catalogue, Crossover, Evaluation, Scenario } from '../../contract/
 import type { OptionModel } from './option.js';
 import { formatSeconds, formatSize, formatUsdRange } from '../../common/format.js';
 
+/** An option's cost for ranking; only priced options are ranked, so null never reaches here. */
+const costOf = (model: OptionModel) => model.result.costUsd ?? Number.POSITIVE_INFINITY;
+const rangeOf = (model: OptionModel): readonly [number, number] =>
+  model.result.costRangeUsd ?? [costOf(model), costOf(model)];
+
+/** One short line per price to give; the option itself carries the full sentence. */
+export function missingPriceLines(models: readonly OptionModel[]): string[] {
+  return models.flatMap((m) =>
+    m.result.missingPrices.map(
+      (missing) =>
+        `${m.result.name} is not compared on cost until you give its ${missing.disk} price (${missing.path}).`,
+    ),
+  );
+}
+
 function byPreference(prefer: Scenario['prefer']) {
   return (a: OptionModel, b: OptionModel) => {
-    const cost = a.result.costUsd - b.result.costUsd;
+    const cost = costOf(a) - costOf(b);
     const time = a.result.totalBurstSeconds - b.result.totalBurstSeconds;
     return prefer === 'cost' ? cost || time || a.result.index - b.result.index : time || cost;
   };
@@ -53,7 +68,11 @@ export function recommend(
       ...models.flatMap((m) => m.assumptions),
     ]),
   ];
-  const meeting = models.filter((m) => m.result.meetsRules).sort(byPreference(scenario.prefer));
+  // An option whose price is unknown is never recommended: it could cost anything.
+  const meeting = models
+    .filter((m) => m.result.meetsRules && m.result.costUsd !== null)
+    .sort(byPreference(scenario.prefer));
+  const unpriced = missingPriceLines(models.filter((m) => m.result.costUsd === null));
   const setAside = models
     .filter((m) => !m.result.meetsRules)
     .map((m) => {
@@ -63,6 +82,14 @@ export function recommend(
       return `Set aside ${m.result.name}: ${problem?.message ?? 'it does not meet the rules.'}`;
     });
   const best = meeting[0];
+  if (!best && unpriced.length > 0) {
+    return {
+      option: null,
+      headline: 'Give the prices Plumb does not know, then it can recommend an option.',
+      reasons: [...unpriced, ...setAside],
+      assumptions,
+    };
+  }
   if (!best) {
     return {
       option: null,
@@ -74,12 +101,12 @@ export function recommend(
 
   const reasons: string[] = [];
   const others = meeting.filter((m) => m !== best);
-  const dearest = [...others].sort((a, b) => b.result.costUsd - a.result.costUsd)[0];
-  const costText = formatUsdRange(best.result.costRangeUsd);
-  if (dearest && dearest.result.costUsd > best.result.costUsd) {
+  const dearest = [...others].sort((a, b) => costOf(b) - costOf(a))[0];
+  const costText = formatUsdRange(rangeOf(best));
+  if (dearest && costOf(dearest) > costOf(best)) {
     const saving: [number, number] = [
-      dearest.result.costRangeUsd[0] - best.result.costRangeUsd[1],
-      dearest.result.costRangeUsd[1] - best.result.costRangeUsd[0],
+      rangeOf(dearest)[0] - rangeOf(best)[1],
+      rangeOf(dearest)[1] - rangeOf(best)[0],
     ];
     reasons.push(
       `It costs ${costText}, about ${formatUsdRange(saving)} less than ${dearest.result.name}.`,
@@ -140,7 +167,7 @@ export function recommend(
     );
   }
   for (const warning of best.result.warnings) reasons.push(`Watch out: ${warning.message}`);
-  reasons.push(...setAside);
+  reasons.push(...unpriced, ...setAside);
 
   return {
     option: best.result.index,

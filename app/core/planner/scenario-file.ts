@@ -42,6 +42,21 @@ export function parseScenario(data: unknown, label = 'scenario'): Scenario {
   throw new PlumbError('EINVAL', `${label}: ${where ? `${where}: ` : ''}${first.message}${more}.`);
 }
 
+/** A scenario file's text checked: JSON, then the schema; `label` names it in errors. */
+export function parseScenarioText(text: string, label: string): Scenario {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new PlumbError(
+      'EINVAL',
+      `${label} is not valid JSON (${(error as Error).message}); see examples/scenarios for the format.`,
+      { cause: error },
+    );
+  }
+  return parseScenario(data, label);
+}
+
 /** Reads and checks a scenario file. */
 export async function loadScenarioFile(file: string): Promise<Scenario> {
   let text: string;
@@ -55,15 +70,18 @@ export async function loadScenarioFile(file: string): Promise<Scenario> {
       cause: error,
     });
   }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new PlumbError(
-      'EINVAL',
-      `${file} is not valid JSON (${(error as Error).message}); see examples/scenarios for the format.`,
-      { cause: error },
-    );
-  }
-  return parseScenario(data, file);
+  return parseScenarioText(text, file);
+}
+
+/**
+ * A scenario as the file `plumb plan` reads: the schema's own fields, with the user's devices
+ * that its options name (so the file plans the same on another computer) and no others.
+ */
+export function scenarioText(scenario: Scenario): string {
+  const named = new Set(scenario.options.flatMap((o) => [o.internalDevice, o.external?.device]));
+  const document: Scenario = {
+    ...scenario,
+    devices: scenario.devices.filter((d) => named.has(d.id)),
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
 }

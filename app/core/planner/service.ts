@@ -3,13 +3,17 @@
  * from saved results and the facts of this machine for the defaults.
  */
 import os from 'node:os';
+import path from 'node:path';
 import type { Handlers } from '../dispatch.js';
 import { volumeInfo } from '../volume.js';
 import { builtInCatalogue } from './catalogue.js';
 import { defaultScenario } from './defaults.js';
 import { deviceStore, type DeviceStore } from './device-store.js';
 import { evaluateWithSavedResults, measuredProfiles } from './measured.js';
-import { parseScenario } from './scenario-file.js';
+import { exampleScenario, exampleScenarios } from './examples.js';
+import { parseScenario, parseScenarioText, scenarioText } from './scenario-file.js';
+import { scenarioStore, type ScenarioStore } from './scenario-store.js';
+import { slugOf } from '../../common/format.js';
 
 type PlannerOperation =
   | 'planner.catalogue'
@@ -17,7 +21,14 @@ type PlannerOperation =
   | 'planner.evaluate'
   | 'planner.devices.list'
   | 'planner.devices.save'
-  | 'planner.devices.delete';
+  | 'planner.devices.delete'
+  | 'planner.scenarios.list'
+  | 'planner.scenarios.open'
+  | 'planner.scenarios.save'
+  | 'planner.scenarios.duplicate'
+  | 'planner.scenarios.delete'
+  | 'planner.scenarios.import'
+  | 'planner.scenarios.export';
 
 async function usedBytesOfHome(): Promise<number | null> {
   try {
@@ -38,7 +49,9 @@ function unreadableNote(ids: readonly string[]): string {
 export function plannerHandlers(
   measured = measuredProfiles,
   ownDevices: () => DeviceStore = () => deviceStore(),
+  scenarios: () => ScenarioStore = () => scenarioStore(),
 ): Pick<Handlers, PlannerOperation> {
+  const lists = async () => ({ saved: await scenarios().list(), examples: exampleScenarios() });
   return {
     'planner.catalogue': async () => builtInCatalogue(),
     'planner.defaults': async () => {
@@ -70,5 +83,31 @@ export function plannerHandlers(
       return { device: saved.find((d) => d.id === device.id)!, devices: saved };
     },
     'planner.devices.delete': async ({ id }) => ({ devices: await ownDevices().delete(id) }),
+    'planner.scenarios.list': lists,
+    'planner.scenarios.open': async ({ from, id }) => ({
+      scenario: from === 'example' ? exampleScenario(id) : await scenarios().open(id),
+    }),
+    'planner.scenarios.save': async ({ id, scenario }) => {
+      const entry = await scenarios().save(scenario, id);
+      return { entry, ...(await lists()) };
+    },
+    'planner.scenarios.duplicate': async ({ id }) => {
+      const entry = await scenarios().duplicate(id);
+      return { entry, ...(await lists()) };
+    },
+    'planner.scenarios.delete': async ({ id }) => {
+      await scenarios().delete(id);
+      return lists();
+    },
+    'planner.scenarios.import': async ({ text, fileName }) => {
+      // The parser `plumb plan` uses: an imported file is refused exactly as the CLI refuses it.
+      const scenario = parseScenarioText(text, path.basename(fileName) || 'The file');
+      const entry = await scenarios().save(scenario);
+      return { entry, scenario, ...(await lists()) };
+    },
+    'planner.scenarios.export': async ({ scenario }) => ({
+      fileName: `${slugOf(scenario.name) || 'scenario'}.json`,
+      text: scenarioText(scenario),
+    }),
   };
 }

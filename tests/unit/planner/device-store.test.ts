@@ -50,14 +50,16 @@ test('save, edit and delete survive a restart, and leave no temporary files', as
   const first = new DeviceStore(file);
   await first.save(device('a'));
   await first.save(device('b', { priceUsd: 150 }));
-  const edited = await first.save(device('a', { name: 'Renamed', placement: 'internal' }));
+  const edited = await first.save(
+    device('a', { name: 'Renamed', interface: 'nvme-internal', placement: 'internal' }),
+  );
   assert.deepEqual(
     edited.map((d) => [d.id, d.name, d.placement, d.origin]),
     [
-      ['a', 'Renamed', 'external', 'custom'],
+      ['a', 'Renamed', 'internal', 'custom'],
       ['b', 'SSD b', 'external', 'custom'],
     ],
-    'an edit replaces in place; own devices are external and custom',
+    'an edit replaces in place; own devices are custom, and one to fit inside stays internal',
   );
 
   const restarted = new DeviceStore(file);

@@ -176,3 +176,55 @@ test('bus names map to interfaces', () => {
   assert.equal(interfaceOfBus(null), null);
   assert.equal(interfaceOfBus('virtio'), null);
 });
+
+test('measured profiles are named by what was measured, when and with which plan', () => {
+  // Three runs in one folder (issue 16 saw three identical "Measured: /var/tmp/…" entries).
+  const folder = `/var/tmp/plumb-bench-${Math.random().toString(36).slice(2, 10)}`;
+  const runs = [
+    { id: 'a', startedAt: '2026-11-23T23:37:46.120Z', plan: { name: 'standard' } },
+    { id: 'b', startedAt: '2026-11-23T23:39:26.004Z', plan: { name: 'sustained' } },
+    { id: 'c', startedAt: '2026-11-24T00:18:23.500Z', plan: { name: 'standard' } },
+  ];
+  const names = runs.map(
+    (run) =>
+      profileFromResult(
+        tb5Result({
+          ...run,
+          environment: {
+            os: 'linux',
+            volume: { path: folder, fsType: 'ext4', totalBytes: 5e11, freeBytes: 3e11, bus: null },
+            cacheMode: 'direct',
+          },
+        }),
+      ).name,
+  );
+  assert.deepEqual(names, [
+    `${folder} · 2026-11-23 23:37 UTC · standard plan`,
+    `${folder} · 2026-11-23 23:39 UTC · sustained plan`,
+    `${folder} · 2026-11-24 00:18 UTC · standard plan`,
+  ]);
+  // A run the user named keeps its name; a long folder keeps its last parts and the date.
+  assert.equal(
+    profileFromResult(tb5Result({ name: 'Samsung T9 on the dock' })).name,
+    'Samsung T9 on the dock · 2026-01-10 10:15 UTC · sustained plan',
+  );
+  const deep = profileFromResult(
+    tb5Result({
+      environment: {
+        os: 'linux',
+        volume: {
+          path: '/media/someone/a-very-long-volume-label/projects/2026/bench-folder',
+          fsType: 'ext4',
+          totalBytes: 5e11,
+          freeBytes: 3e11,
+          bus: null,
+        },
+        cacheMode: 'direct',
+      },
+    }),
+  );
+  assert.equal(deep.name, '…/2026/bench-folder · 2026-01-10 10:15 UTC · sustained plan');
+  const long = profileFromResult(tb5Result({ name: 'x'.repeat(200) })).name;
+  assert.equal(long.length, 120);
+  assert.match(long, /… · 2026-01-10 10:15 UTC · sustained plan$/);
+});

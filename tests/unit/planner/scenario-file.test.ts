@@ -60,21 +60,6 @@ test('invalid scenarios are refused in one line naming the field and what to do'
       /options\.0\.external\.device: unknown device "floppy"; use one of .*tb5-2tb/,
     ],
     [
-      { ...valid(), options: [{ internalCapacity: '768GB' }] },
-      /options\.0\.internalCapacity: .* has no price for 768 GB .*give internalUpgradeUsd/,
-    ],
-    [
-      {
-        ...valid(),
-        options: [{ internalCapacity: '512GB', external: { device: 'owc-envoy-pro-sx-2tb' } }],
-      },
-      /options\.0\.external\.priceUsd: the sources give no price .*give priceUsd/,
-    ],
-    [
-      { ...valid(), host: { kind: 'windows-pc', port: 'tb4-usb4' } },
-      /options\.0\.internalUpgradeUsd: the catalogue has no internal upgrade prices for a Windows PC; give internalUpgradeUsd \(0 to keep/,
-    ],
-    [
       {
         ...valid(),
         options: [{ internalCapacity: '512GB', external: { device: 'samsung-980-1tb' } }],

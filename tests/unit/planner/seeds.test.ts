@@ -51,8 +51,8 @@ test('seed 000: 512 GB + 2 TB TB5 external saves about $200-220 over 2 TB intern
   assert.equal(internal!.costUsd, 600);
   assert.deepEqual(split!.costRangeUsd, [380, 400]);
   const saving = [
-    internal!.costRangeUsd[0] - split!.costRangeUsd[1],
-    internal!.costRangeUsd[1] - split!.costRangeUsd[0],
+    internal!.costRangeUsd![0] - split!.costRangeUsd![1],
+    internal!.costRangeUsd![1] - split!.costRangeUsd![0],
   ];
   assert.deepEqual(saving, [200, 220]);
   assert.equal(evaluation.recommendation.option, 1);

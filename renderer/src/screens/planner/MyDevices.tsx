@@ -1,6 +1,7 @@
 /**
  * The user's own SSDs: add one from a review or a datasheet, edit it, delete it. Plumb keeps them
- * in its data folder (planner.devices.*), offers them as external SSDs for every option, and lists
+ * in its data folder (planner.devices.*), offers them as external SSDs for every option (or as the
+ * internal SSD, for one the user would fit inside), and lists
  * each figure as the user's own among the sources.
  */
 import { useId, useState, type FormEvent } from 'react';
@@ -10,7 +11,7 @@ import {
   deviceFromDraft,
   draftFromDevice,
   emptyDraft,
-  externalInterfaces,
+  ownInterfaces,
   type DeviceDraft,
   type DraftErrors,
   type DraftField,
@@ -27,14 +28,14 @@ export interface MyDevicesProps {
   /** Saves (adds or replaces) a device; rejects with a sentence to show. */
   onSave: (device: DeviceProfile) => Promise<void>;
   onDelete: (device: DeviceProfile) => Promise<void>;
-  /** Adds an option that uses the device as its external SSD; null when no option can be added. */
+  /** Adds an option that uses the device (inside or outside); null when no option can be added. */
   onUse: ((device: DeviceProfile) => void) | null;
   /** A sentence about the last change, read out politely. */
   status: string | null;
 }
 
 function summary(device: DeviceProfile): string {
-  const link = externalInterfaces.find((i) => i.value === device.interface)?.label;
+  const link = ownInterfaces.find((i) => i.value === device.interface)?.label;
   const parts = [
     formatSize(device.capacityBytes),
     link ?? device.interface,
@@ -170,7 +171,7 @@ function DeviceEditor({
               update({ ...draft, interface: e.target.value as DeviceDraft['interface'] })
             }
           >
-            {externalInterfaces.map((i) => (
+            {ownInterfaces.map((i) => (
               <option key={i.value} value={i.value}>
                 {i.label}
               </option>
@@ -184,7 +185,7 @@ function DeviceEditor({
           hint='e.g. "5.5 GB/s"'
           {...common}
         />
-        <div className="plan-field">
+        <div className="plan-field plan-field-wide">
           <label htmlFor={cacheKindId}>Write cache</label>
           <select
             id={cacheKindId}
@@ -267,7 +268,8 @@ export function MyDevices({ devices, onSave, onDelete, onUse, status }: MyDevice
       </div>
       <p className="muted plan-my-devices-lede">
         An SSD from a review or a datasheet: Plumb keeps it on this computer, offers it as the
-        external SSD of any option, and lists its figures as yours.
+        external SSD of any option (or, one you would fit inside, as its internal SSD, at its
+        price), and lists its figures as yours.
       </p>
       <p className="visually-hidden" role="status">
         {status ?? ''}

@@ -129,14 +129,26 @@ function OptionCard({
         <span className="plan-swatch" aria-hidden="true" />
         <h3>{option.name}</h3>
       </header>
-      <div className="plan-cost">
-        <span className="figure">{formatUsdRange(option.costRangeUsd)}</span>
-        <span className="figure-label">
-          {option.costPerAddedTbUsd === null
-            ? 'no added capacity'
-            : `${formatUsd(option.costPerAddedTbUsd)} per added TB`}
-        </span>
-      </div>
+      {option.costRangeUsd === null ? (
+        // An unknown price is asked for, never shown as $0.
+        <div className="plan-cost plan-cost-missing" data-testid="plan-price-missing">
+          <span className="figure">Price needed</span>
+          <span className="figure-label">
+            {option.missingPrices
+              .map((m) => `Give the ${m.disk} SSD's price in option ${option.index + 1}`)
+              .join('; ')}
+          </span>
+        </div>
+      ) : (
+        <div className="plan-cost">
+          <span className="figure">{formatUsdRange(option.costRangeUsd)}</span>
+          <span className="figure-label">
+            {option.costPerAddedTbUsd === null
+              ? 'no added capacity'
+              : `${formatUsd(option.costPerAddedTbUsd)} per added TB`}
+          </span>
+        </div>
+      )}
       <ul className="plan-bursts" aria-label="Burst times">
         {option.bursts.map((burst) => (
           <li key={burst.name}>

@@ -17,6 +17,7 @@ import { plannerInputError } from './input-errors.js';
 import { OptionCards } from './OptionCards.js';
 import './planner.css';
 import { Recommendation, SourcesList } from './Recommendation.js';
+import { ScenarioFiles } from './ScenarioFiles.js';
 import { ScenarioForm } from './ScenarioForm.js';
 
 interface Loaded {
@@ -34,19 +35,22 @@ export function PlannerScreen({ client }: { client: PlumbClient }) {
   const [own, setOwn] = useState<DeviceProfile[]>([]);
   const [ownStatus, setOwnStatus] = useState<string | null>(null);
   const latest = useRef(0);
-  // The user's own SSDs travel in every scenario Plumb evaluates or prints.
+  const [currentId, setCurrentId] = useState<string | null>(null);
+  // The user's own SSDs travel in every scenario Plumb evaluates, saves or prints; an opened file's
+  // own devices stay with it unless one saved here has the same id.
   const ownRef = useRef<DeviceProfile[]>([]);
-  const withOwn = (next: Scenario): Scenario => ({ ...next, devices: ownRef.current });
+  const withOwn = (next: Scenario): Scenario => {
+    const ids = new Set(ownRef.current.map((d) => d.id));
+    return { ...next, devices: [...ownRef.current, ...next.devices.filter((d) => !ids.has(d.id))] };
+  };
 
+  // withOwn reads only the ref, so the callback need not change with it.
   const evaluate = useCallback(
     async (next: Scenario) => {
       const call = ++latest.current;
       setBusy(true);
       try {
-        const result = await client.call('planner.evaluate', {
-          ...next,
-          devices: ownRef.current,
-        });
+        const result = await client.call('planner.evaluate', withOwn(next));
         if (call !== latest.current) return;
         setEvaluation(result);
         setError(null);
@@ -99,6 +103,13 @@ export function PlannerScreen({ client }: { client: PlumbClient }) {
     timer.current = window.setTimeout(() => void evaluate(next), 350);
   };
 
+  const opened = (next: Scenario, id: string | null) => {
+    setCurrentId(id);
+    setScenario(next);
+    window.clearTimeout(timer.current);
+    void evaluate(next);
+  };
+
   const ownChanged = (devices: DeviceProfile[], next: Scenario, status: string) => {
     ownRef.current = devices;
     setOwn(devices);
@@ -118,20 +129,27 @@ export function PlannerScreen({ client }: { client: PlumbClient }) {
   };
   const deleteOwn = async (device: DeviceProfile) => {
     const reply = await client.call('planner.devices.delete', { id: device.id });
-    // Options that used it keep their internal disk and lose the external one.
-    const affected = scenario!.options.flatMap((o, i) =>
-      o.external?.device === device.id ? [i + 1] : [],
-    );
+    // Options that used it lose it: the external SSD, or the internal one they would fit.
+    const uses = (o: Scenario['options'][number]) =>
+      o.external?.device === device.id || o.internalDevice === device.id;
+    const affected = scenario!.options.flatMap((o, i) => (uses(o) ? [i + 1] : []));
     const next = {
       ...scenario!,
       options: scenario!.options.map((o) =>
-        o.external?.device === device.id ? { ...o, external: undefined } : o,
+        uses(o)
+          ? {
+              ...o,
+              external: o.external?.device === device.id ? undefined : o.external,
+              internalDevice: o.internalDevice === device.id ? undefined : o.internalDevice,
+            }
+          : o,
       ),
     };
+    const now = device.placement === 'internal' ? 'a typical internal SSD' : 'no external SSD';
     ownChanged(
       reply.devices,
       next,
-      `Deleted ${device.name}.${affected.length ? ` Option ${affected.join(' and ')} now ${affected.length > 1 ? 'have' : 'has'} no external SSD.` : ''}`,
+      `Deleted ${device.name}.${affected.length ? ` Option ${affected.join(' and ')} now ${affected.length > 1 ? 'have' : 'has'} ${now}.` : ''}`,
     );
   };
   const compareOwn =
@@ -141,22 +159,21 @@ export function PlannerScreen({ client }: { client: PlumbClient }) {
           const first = scenario.options.reduce((smallest, o) =>
             o.internalCapacity < smallest.internalCapacity ? o : smallest,
           );
-          ownChanged(
-            ownRef.current,
-            {
-              ...scenario,
-              options: [
-                ...scenario.options,
-                {
+          // An SSD to fit inside is the internal disk of the new option, at its own price.
+          const option: Scenario['options'][number] =
+            device.placement === 'internal'
+              ? { internalCapacity: device.capacityBytes, internalDevice: device.id }
+              : {
                   internalCapacity: first.internalCapacity,
                   ...(first.internalUpgradeUsd === undefined
                     ? {}
                     : { internalUpgradeUsd: first.internalUpgradeUsd }),
                   ...(first.internalDevice ? { internalDevice: first.internalDevice } : {}),
                   external: { device: device.id },
-                },
-              ],
-            },
+                };
+          ownChanged(
+            ownRef.current,
+            { ...scenario, options: [...scenario.options, option] },
             `Added an option with ${device.name}.`,
           );
         }
@@ -179,11 +196,19 @@ export function PlannerScreen({ client }: { client: PlumbClient }) {
         <p className="muted">Loading the catalogue…</p>
       ) : (
         <div className="plan-layout">
+          <ScenarioFiles
+            client={client}
+            scenario={withOwn(scenario)}
+            currentId={currentId}
+            onOpen={opened}
+            onSaved={setCurrentId}
+          />
           <ScenarioForm
             scenario={scenario}
             catalogue={loaded.catalogue}
             measured={loaded.measured}
             own={own}
+            missing={evaluation?.options.flatMap((o) => o.missingPrices) ?? []}
             busy={busy}
             onChange={change}
             onSubmit={() => void evaluate(scenario)}

@@ -1,6 +1,11 @@
 /** The planner's form: the computer, its data, its writes and the options to compare. */
 import type { FormEvent } from 'react';
-import type { Catalogue, DeviceProfile, Scenario } from '../../../../app/contract/planner.js';
+import type {
+  Catalogue,
+  DeviceProfile,
+  MissingPrice,
+  Scenario,
+} from '../../../../app/contract/planner.js';
 import { ComputerFields } from './scenario/ComputerFields.js';
 import { DataFields } from './scenario/DataFields.js';
 import { tierFor, withHost } from './scenario/host.js';
@@ -13,6 +18,8 @@ export interface ScenarioFormProps {
   measured: readonly DeviceProfile[];
   /** The user's own SSDs, saved in Plumb's data folder. */
   own: readonly DeviceProfile[];
+  /** Prices the last evaluation could not find, to ask for in the options. */
+  missing: readonly MissingPrice[];
   busy: boolean;
   onChange: (scenario: Scenario) => void;
   onSubmit: () => void;
@@ -23,6 +30,7 @@ export function ScenarioForm({
   catalogue,
   measured,
   own,
+  missing,
   busy,
   onChange,
   onSubmit,
@@ -32,6 +40,10 @@ export function ScenarioForm({
     { label: 'Your own SSDs', devices: own.filter((d) => d.placement === 'external') },
     { label: 'Measured by Plumb', devices: measured.filter((d) => d.placement === 'external') },
     { label: 'Catalogue', devices: catalogue.devices.filter((d) => d.placement === 'external') },
+  ].filter((g) => g.devices.length > 0);
+  const internals = [
+    { label: 'Your own SSDs to fit', devices: own.filter((d) => d.placement === 'internal') },
+    { label: 'Measured by Plumb', devices: measured.filter((d) => d.placement === 'internal') },
   ].filter((g) => g.devices.length > 0);
 
   const submit = (event: FormEvent) => {
@@ -59,6 +71,8 @@ export function ScenarioForm({
         setOptions={(options) => set({ options })}
         tier={tierFor(catalogue, scenario.host)}
         groups={groups}
+        internals={internals}
+        missing={missing}
         busy={busy}
       />
     </form>

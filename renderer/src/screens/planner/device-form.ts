@@ -2,18 +2,29 @@
  * The form for a device of the user's own: text as people write it ("2 TB", "5.5 GB/s", "2 min",
  * "$179") in, a device profile out, or one message per field that is wrong. Pure: no React.
  */
+import { slugOf } from '../../../../app/common/format.js';
 import { bytesPerUnit } from '../../../../app/common/units.js';
 import type { CacheKind, DeviceProfile, InterfaceId } from '../../../../app/contract/planner.js';
 
-/** Interfaces an external SSD can use, in the order a buyer meets them. */
-export const externalInterfaces: { value: InterfaceId; label: string }[] = [
+/**
+ * Interfaces an SSD of the user's own can use, in the order a buyer meets them: external ones,
+ * then an SSD fitted inside the computer (which the planner offers as an option's internal disk).
+ */
+export const ownInterfaces: { value: InterfaceId; label: string }[] = [
   { value: 'tb5', label: 'Thunderbolt 5' },
   { value: 'usb4', label: 'USB4 / Thunderbolt 4 (40 Gb/s)' },
   { value: 'tb3', label: 'Thunderbolt 3' },
   { value: 'usb32g2x2', label: 'USB 3.2 Gen 2x2 (20 Gb/s)' },
   { value: 'usb32g2', label: 'USB 3.2 Gen 2 (10 Gb/s)' },
   { value: 'usb32g1', label: 'USB 3.2 Gen 1 (5 Gb/s)' },
+  { value: 'nvme-internal', label: 'Inside the computer: NVMe (M.2)' },
+  { value: 'sata', label: 'Inside the computer: SATA' },
 ];
+
+/** Where an SSD of this interface goes: inside the computer or plugged in. */
+export function placementOf(id: InterfaceId): 'internal' | 'external' {
+  return id === 'nvme-internal' || id === 'sata' ? 'internal' : 'external';
+}
 
 export const cacheKinds: { value: CacheKind; label: string }[] = [
   { value: 'dynamic-tlc', label: 'Shrinks as the disk fills (TLC)' },
@@ -154,7 +165,7 @@ export function draftFromDevice(device: DeviceProfile): DeviceDraft {
     name: device.name,
     capacity: sizeText(device.capacityBytes),
     price: device.priceUsd === null ? '' : String(device.priceUsd),
-    interface: externalInterfaces.some((i) => i.value === device.interface)
+    interface: ownInterfaces.some((i) => i.value === device.interface)
       ? device.interface
       : 'usb32g2',
     read: device.readBytesPerSecond === null ? '' : rateText(device.readBytesPerSecond),
@@ -172,12 +183,7 @@ export function draftFromDevice(device: DeviceProfile): DeviceDraft {
 
 /** A new id for a device: "mine-", the name made safe, and a few random letters. */
 export function newDeviceId(name: string, random: () => number = Math.random): string {
-  const slug = name
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
+  const slug = slugOf(name);
   const tail = Math.floor(random() * 36 ** 4)
     .toString(36)
     .padStart(4, '0');
@@ -295,8 +301,8 @@ export function deviceFromDraft(draft: DeviceDraft, makeId = newDeviceId): Draft
       id: draft.id ?? makeId(name),
       name,
       interface: draft.interface,
-      placement: 'external',
-      protocol: 'nvme',
+      placement: placementOf(draft.interface),
+      protocol: draft.interface === 'sata' ? 'sata' : 'nvme',
       capacityBytes: capacity!,
       priceUsd: price,
       readBytesPerSecond: read,

@@ -1,5 +1,10 @@
 /** "Options to compare": each option's internal disk and external SSD, and the submit button. */
-import type { Catalogue, DeviceProfile, Scenario } from '../../../../../app/contract/planner.js';
+import type {
+  Catalogue,
+  DeviceProfile,
+  MissingPrice,
+  Scenario,
+} from '../../../../../app/contract/planner.js';
 import { formatSize, formatUsd } from '../../../../../app/common/format.js';
 import { Field, GbInput } from './fields.js';
 
@@ -12,6 +17,8 @@ export function OptionsFields({
   setOptions,
   tier,
   groups,
+  internals,
+  missing,
   busy,
 }: {
   options: Scenario['options'];
@@ -20,6 +27,10 @@ export function OptionsFields({
   tier: PriceTier | undefined;
   /** The external SSDs to choose from, by where they come from. */
   groups: DeviceGroup[];
+  /** SSDs that can be the internal disk: the user's own to fit, and disks Plumb measured inside. */
+  internals: DeviceGroup[];
+  /** Prices the last evaluation did not know, by scenario path ("options.1.internalUpgradeUsd"). */
+  missing: readonly MissingPrice[];
   busy: boolean;
 }) {
   const externals = groups.flatMap((g) => g.devices);
@@ -36,6 +47,8 @@ export function OptionsFields({
           option={option}
           tier={tier}
           groups={groups}
+          internals={internals}
+          missing={missing.filter((m) => m.path.startsWith(`options.${index}.`))}
           device={option.external ? deviceById.get(option.external.device) : undefined}
           removable={options.length > 1}
           onChange={(patch) => updateOption(index, patch)}
@@ -51,9 +64,8 @@ export function OptionsFields({
             setOptions([
               ...options,
               {
-                internalCapacity: tier?.steps[0]?.capacityBytes ?? 1e12,
-                // Without Apple's price tiers (a PC), the new option keeps today's disk.
-                ...(tier ? {} : { internalUpgradeUsd: 0 }),
+                // Without a price list (a PC) the new option's internal price is asked for.
+                internalCapacity: tier?.steps[0]?.capacityBytes ?? options[0]!.internalCapacity,
                 external: { device: externals[0]?.id ?? 'tb5-2tb' },
               },
             ])
@@ -74,6 +86,8 @@ function OptionRow({
   option,
   tier,
   groups,
+  internals,
+  missing,
   device,
   removable,
   onChange,
@@ -83,6 +97,8 @@ function OptionRow({
   option: Option;
   tier: PriceTier | undefined;
   groups: DeviceGroup[];
+  internals: DeviceGroup[];
+  missing: readonly MissingPrice[];
   /** The external SSD chosen, if any. */
   device: DeviceProfile | undefined;
   removable: boolean;
@@ -103,9 +119,43 @@ function OptionRow({
           />
         )}
       </Field>
-      <Field label="Internal SSD" hint={tier ? undefined : 'No upgrade prices here: kept as it is'}>
+      <Field label="Internal SSD">
+        {(id) => (
+          <select
+            id={id}
+            value={option.internalDevice ?? ''}
+            onChange={(e) => {
+              const chosen = internals
+                .flatMap((g) => g.devices)
+                .find((d) => d.id === e.target.value);
+              // An SSD of your own comes at its capacity, priced at what you paid or would pay.
+              onChange(
+                chosen
+                  ? {
+                      internalDevice: chosen.id,
+                      internalCapacity: chosen.capacityBytes,
+                      internalUpgradeUsd: undefined,
+                    }
+                  : { internalDevice: undefined },
+              );
+            }}
+          >
+            <option value="">{tier ? 'As sold' : 'Typical'}</option>
+            {internals.map((group) => (
+              <optgroup key={group.label} label={group.label}>
+                {group.devices.map((d) => (
+                  <option key={d.id} value={d.id}>
+                    {d.name}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label="Internal capacity">
         {(id) =>
-          tier && option.internalUpgradeUsd === undefined ? (
+          tier && option.internalUpgradeUsd === undefined && !option.internalDevice ? (
             <select
               id={id}
               value={option.internalCapacity}
@@ -127,6 +177,13 @@ function OptionRow({
           )
         }
       </Field>
+      <PriceField
+        label="Internal price (USD)"
+        missing={missing.find((m) => m.disk === 'internal')}
+        hint="The upgrade, or the SSD you would fit; 0 only to keep the disk it has"
+        value={option.internalUpgradeUsd}
+        onChange={(usd) => onChange({ internalUpgradeUsd: usd })}
+      />
       <Field label="External SSD">
         {(id) => (
           <select
@@ -142,7 +199,6 @@ function OptionRow({
                 {group.devices.map((d) => (
                   <option key={d.id} value={d.id}>
                     {d.name}
-                    {d.origin === 'measured' ? ' (measured)' : ''}
                   </option>
                 ))}
               </optgroup>
@@ -150,27 +206,16 @@ function OptionRow({
           </select>
         )}
       </Field>
-      <Field label="External price (USD)">
-        {(id) => (
-          <input
-            id={id}
-            type="number"
-            min={0}
-            disabled={!option.external}
-            placeholder={device?.priceUsd !== null && device ? String(device.priceUsd) : 'required'}
-            value={option.external?.priceUsd ?? ''}
-            onChange={(e) =>
-              option.external &&
-              onChange({
-                external: {
-                  ...option.external,
-                  priceUsd: e.target.value === '' ? undefined : Math.max(0, Number(e.target.value)),
-                },
-              })
-            }
-          />
-        )}
-      </Field>
+      <PriceField
+        label="External price (USD)"
+        missing={missing.find((m) => m.disk === 'external')}
+        disabled={!option.external}
+        placeholder={device?.priceUsd !== null && device ? String(device.priceUsd) : undefined}
+        value={option.external?.priceUsd}
+        onChange={(usd) =>
+          option.external && onChange({ external: { ...option.external, priceUsd: usd } })
+        }
+      />
       <button
         type="button"
         className="button plan-remove"
@@ -181,5 +226,44 @@ function OptionRow({
         Remove
       </button>
     </div>
+  );
+}
+
+/** A price in dollars; empty means "not given", and a price the planner needs says so. */
+function PriceField({
+  label,
+  missing,
+  hint,
+  placeholder,
+  disabled = false,
+  value,
+  onChange,
+}: {
+  label: string;
+  missing: MissingPrice | undefined;
+  hint?: string;
+  placeholder?: string | undefined;
+  disabled?: boolean;
+  value: number | undefined;
+  onChange: (usd: number | undefined) => void;
+}) {
+  return (
+    <Field label={label} hint={missing ? 'Needed: Plumb does not know this price' : hint}>
+      {(id) => (
+        <input
+          id={id}
+          type="number"
+          min={0}
+          disabled={disabled}
+          aria-invalid={missing ? true : undefined}
+          className={missing ? 'plan-price-needed' : undefined}
+          placeholder={missing ? 'required' : (placeholder ?? '')}
+          value={value ?? ''}
+          onChange={(e) =>
+            onChange(e.target.value === '' ? undefined : Math.max(0, Number(e.target.value)))
+          }
+        />
+      )}
+    </Field>
   );
 }

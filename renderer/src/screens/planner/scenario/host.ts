@@ -40,10 +40,11 @@ export function withHost(
   }
   if (host.kind !== scenario.host.kind) host.priceTier = undefined;
   const nextTier = tierFor(catalogue, host);
-  // Without upgrade prices (Intel Mac, PC) an option keeps the disk it has; with them, an
-  // option takes the nearest capacity the price list has.
+  // Without upgrade prices (Intel Mac, PC) an option keeps what it has, and a price nobody gave
+  // stays missing for the user to fill (never $0); with them, an option takes the nearest
+  // capacity the price list has.
   const options = scenario.options.map((option) => {
-    if (!nextTier) return { ...option, internalUpgradeUsd: option.internalUpgradeUsd ?? 0 };
+    if (!nextTier) return option;
     const nearest = [...nextTier.steps].sort(
       (a, b) =>
         Math.abs(a.capacityBytes - option.internalCapacity) -
