@@ -219,6 +219,11 @@ export interface PlumbNative {
   dataRanges(path: string): Promise<NativeDataMap>;
   /** Deallocates a range keeping the size; it then reads as zeros. */
   punchHole(path: string, offset: number, length: number): Promise<void>;
+  /**
+   * Windows: moves a file to its drive's Recycle Bin (undoable), refusing with ENOTRASH where the
+   * shell would delete it for good; ENOTSUP elsewhere (their Trash is a folder).
+   */
+  recycleFile(path: string): Promise<{ recycledPath: string; infoPath: string }>;
   /** Creates `path` (must not exist) as an all-hole file of `bytes`. */
   createSparseFile(path: string, bytes: number): Promise<void>;
   /** Syncs the volume holding `path` (Linux syncfs) so free space read next is up to date. */

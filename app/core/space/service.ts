@@ -10,6 +10,7 @@ import { dedupeGroups } from './dedupe.js';
 import { journalDir, recoverInterrupted, type RecoveryStep } from './journal.js';
 import { scanFolder } from './scan.js';
 import { copySparse, createSparse, listSparse, punchZeros } from './sparse.js';
+import { emptyTrashBatch, trashCopies } from './trash.js';
 
 type SpaceOperation =
   | 'space.scan'
@@ -17,6 +18,8 @@ type SpaceOperation =
   | 'space.result'
   | 'space.dedupe'
   | 'space.recover'
+  | 'space.trash'
+  | 'space.trash.empty'
   | 'space.sparse.list'
   | 'space.sparse.cancel'
   | 'space.sparse.create'
@@ -105,6 +108,13 @@ export function spaceHandlers(): Pick<Handlers, SpaceOperation> {
       return dedupeGroups(groups, { apply, sharingSupported: result.sharingSupported });
     },
     'space.recover': async () => recoverOnce(),
+    'space.trash': async ({ scanId, groupIds, keepers, apply }) => {
+      const result = finishedScan(scanId);
+      const wanted = groupIds ? new Set(groupIds) : null;
+      const groups = wanted ? result.groups.filter((g) => wanted.has(g.id)) : result.groups;
+      return trashCopies(groups, { apply, keepers, sharingSupported: result.sharingSupported });
+    },
+    'space.trash.empty': async ({ batchId, apply }) => emptyTrashBatch(batchId, { apply }),
     'space.sparse.list': async ({ path, listId }, context) => {
       if (listId === undefined) return listSparse(path);
       if (sparseLists.has(listId)) {

@@ -97,18 +97,47 @@ test('totals explain themselves and say "Unknown" instead of zero', () => {
   );
   assert.match(partly[2]!.explanation, /could not tell for 1 group/);
 
-  const noSharing = totalLines(
-    { nominalBytes: 3e6, sharedBytes: 0, reclaimableBytes: null, unknownGroups: 0 },
+  assert.equal(known[2]!.tone, 'saving');
+  assert.equal(unknown[2]!.tone, 'neutral', 'an unknown saving is not good news');
+  const none = totalLines(
+    { nominalBytes: 3e6, sharedBytes: 3e6, reclaimableBytes: 0, unknownGroups: 0 },
+    true,
+  );
+  assert.equal(none[2]!.value, '0 B');
+  assert.equal(none[2]!.tone, 'neutral', 'a 0 B reclaimable card is not coloured as a saving');
+});
+
+test('on a disk without clones the third total is what the Trash would free, hard links aside', () => {
+  const copies = group('a', 1e6, 2, 0);
+  copies.files[2]!.links = 2; // one name of a file with another name elsewhere: frees nothing
+  const lines = totalLines(
+    { nominalBytes: 2e6, sharedBytes: 0, reclaimableBytes: 0, unknownGroups: 0 },
+    false,
+    [copies],
+  );
+  assert.equal(lines[2]!.label, 'Freed by the Trash');
+  assert.equal(lines[2]!.value, 'About 1.00 MB');
+  assert.equal(lines[2]!.tone, 'saving');
+  assert.match(lines[2]!.explanation, /cannot clone.*Trash.*deleted from the Trash/);
+  const summary = summariseSelection([copies], new Set(['a']), 'trash');
+  assert.equal(selectionText(summary), '1 group, 2 copies · about 1.00 MB to free');
+  const empty = totalLines(
+    { nominalBytes: 0, sharedBytes: 0, reclaimableBytes: 0, unknownGroups: 0 },
     false,
   );
-  assert.equal(noSharing[2]!.value, '0 B');
-  assert.match(noSharing[2]!.explanation, /cannot share storage/);
+  assert.equal(empty[2]!.tone, 'neutral');
 });
 
 test('a selection sums copies and known savings, and counts unknown groups apart', () => {
   const groups = [group('a', 1e6, 2, 2e6), group('b', 5e5, 1, 5e5), group('c', 1e6, 1, null)];
   const summary = summariseSelection(groups, new Set(['a', 'c']));
-  assert.deepEqual(summary, { groups: 2, copies: 3, reclaimableBytes: 2e6, unknownGroups: 1 });
+  assert.deepEqual(summary, {
+    groups: 2,
+    copies: 3,
+    alreadyClones: 0,
+    reclaimableBytes: 2e6,
+    unknownGroups: 1,
+  });
   assert.equal(
     selectionText(summary),
     '2 groups, 3 copies · about 2.00 MB to free (1 group unknown)',
@@ -118,6 +147,17 @@ test('a selection sums copies and known savings, and counts unknown groups apart
     '1 group, 1 copy · saving unknown until measured',
   );
   assert.equal(selectionText(summariseSelection(groups, new Set())), 'No groups selected.');
+});
+
+test('a selection counts the copies the dialog will change: clones already are not counted', () => {
+  const mixed = group('m', 1e6, 6, 5e6);
+  mixed.files[3]!.alreadyClone = true;
+  const summary = summariseSelection([mixed], new Set(['m']));
+  assert.equal(summary.copies, 5);
+  assert.equal(
+    selectionText(summary),
+    '1 group, 5 copies (1 other is already a clone) · about 5.00 MB to free',
+  );
 });
 
 test('the confirmation repeats the plan: files, bytes, method, nothing deleted, verified first', () => {

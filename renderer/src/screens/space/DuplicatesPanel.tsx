@@ -3,9 +3,11 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { AppAbout } from '../../../../app/contract/app.js';
 import type {
   DedupeReport,
+  DuplicateGroup,
   ScanProgress,
   ScanResult,
   SpaceEvent,
+  TrashReport,
 } from '../../../../app/contract/space.js';
 import type { PlumbClient } from '../../client.js';
 import { formatBytes } from '../../format.js';
@@ -24,6 +26,8 @@ import {
 import { FolderField } from './FolderField.js';
 import { GroupTable } from './GroupTable.js';
 import { Figure, ProgressCard } from './ProgressCard.js';
+import { TrashConfirmBody, TrashSummary } from './TrashParts.js';
+import { trashName } from './trash-view.js';
 
 type ScanState =
   | { kind: 'idle' }
@@ -32,12 +36,15 @@ type ScanState =
   | { kind: 'cancelled'; path: string }
   | { kind: 'error'; message: string };
 
+/** Clones where the file system has them; elsewhere the copies go to the Trash. */
+type Plan = { action: 'clone'; report: DedupeReport } | { action: 'trash'; report: TrashReport };
+
 type ApplyState =
   | { kind: 'none' }
   | { kind: 'planning' }
-  | { kind: 'confirm'; plan: DedupeReport; groupIds: string[] }
-  | { kind: 'applying'; plan: DedupeReport; groupIds: string[] }
-  | { kind: 'applied'; report: DedupeReport };
+  | { kind: 'confirm'; plan: Plan; groupIds: string[] }
+  | { kind: 'applying'; plan: Plan; groupIds: string[] }
+  | { kind: 'applied'; result: Plan };
 
 export function DuplicatesPanel({
   client,
@@ -107,7 +114,9 @@ export function DuplicatesPanel({
 
   const result = scan.kind === 'done' ? scan.result : null;
   const groups = useMemo(() => (result ? sortGroups(result.groups) : []), [result]);
-  const summary = summariseSelection(groups, selected);
+  // A disk without clones (NTFS, exFAT, HFS+, ext4) offers the Trash instead of 0 B everywhere.
+  const trashMode = result?.sharingSupported === false;
+  const summary = summariseSelection(groups, selected, trashMode ? 'trash' : 'clone');
   const applied = apply.kind === 'applied';
 
   const review = async () => {
@@ -116,7 +125,15 @@ export function DuplicatesPanel({
     setApplyError(null);
     setApply({ kind: 'planning' });
     try {
-      const plan = await client.call('space.dedupe', { scanId: result.scanId, groupIds });
+      const plan: Plan = trashMode
+        ? {
+            action: 'trash',
+            report: await client.call('space.trash', { scanId: result.scanId, groupIds }),
+          }
+        : {
+            action: 'clone',
+            report: await client.call('space.dedupe', { scanId: result.scanId, groupIds }),
+          };
       setApply({ kind: 'confirm', plan, groupIds });
     } catch (error) {
       setApply({ kind: 'none' });
@@ -128,12 +145,12 @@ export function DuplicatesPanel({
     if (apply.kind !== 'confirm' || !result) return;
     setApply({ ...apply, kind: 'applying' });
     try {
-      const report = await client.call('space.dedupe', {
-        scanId: result.scanId,
-        groupIds: apply.groupIds,
-        apply: true,
-      });
-      setApply({ kind: 'applied', report });
+      const request = { scanId: result.scanId, groupIds: apply.groupIds, apply: true };
+      const done: Plan =
+        apply.plan.action === 'trash'
+          ? { action: 'trash', report: await client.call('space.trash', request) }
+          : { action: 'clone', report: await client.call('space.dedupe', request) };
+      setApply({ kind: 'applied', result: done });
     } catch (error) {
       setApply({ kind: 'none' });
       setApplyError((error as Error).message);
@@ -187,13 +204,18 @@ export function DuplicatesPanel({
       {result ? (
         <>
           <ScanSummary result={result} />
-          <Totals result={result} />
+          <Totals result={result} groups={groups} />
           {applyError ? (
             <div className="banner banner-error" role="alert">
               {applyError}
             </div>
           ) : null}
-          {apply.kind === 'applied' ? <AppliedSummary report={apply.report} /> : null}
+          {apply.kind === 'applied' && apply.result.action === 'clone' ? (
+            <AppliedSummary report={apply.result.report} />
+          ) : null}
+          {apply.kind === 'applied' && apply.result.action === 'trash' ? (
+            <TrashSummary client={client} report={apply.result.report} />
+          ) : null}
           {groups.length === 0 ? (
             <p className="empty-state">
               No duplicate copies here: every file in this folder is one of a kind. Try a larger
@@ -210,6 +232,7 @@ export function DuplicatesPanel({
               <GroupTable
                 root={result.root}
                 groups={groups}
+                mode={trashMode ? 'trash' : 'clone'}
                 selected={selected}
                 disabled={applied || apply.kind === 'applying'}
                 onToggle={toggle}
@@ -238,7 +261,11 @@ export function DuplicatesPanel({
                     disabled={summary.groups === 0 || apply.kind !== 'none'}
                     onClick={() => void review()}
                   >
-                    {apply.kind === 'planning' ? 'Checking…' : 'Replace copies with clones…'}
+                    {apply.kind === 'planning'
+                      ? 'Checking…'
+                      : trashMode
+                        ? 'Move copies to Trash…'
+                        : 'Replace copies with clones…'}
                   </button>
                 )}
               </div>
@@ -246,24 +273,38 @@ export function DuplicatesPanel({
           )}
         </>
       ) : null}
-      {apply.kind === 'confirm' || apply.kind === 'applying' ? (
+      {(apply.kind === 'confirm' || apply.kind === 'applying') && apply.plan.action === 'trash' ? (
+        <ConfirmDialog
+          title={`Move copies to the ${trashName(apply.plan.report.trash.kind)}?`}
+          confirmLabel={`Move to ${trashName(apply.plan.report.trash.kind)}`}
+          busy={apply.kind === 'applying'}
+          confirmDisabled={
+            !apply.plan.report.trash.available || apply.plan.report.counts.planned === 0
+          }
+          onConfirm={() => void confirm()}
+          onCancel={() => setApply({ kind: 'none' })}
+        >
+          <TrashConfirmBody plan={apply.plan.report} />
+        </ConfirmDialog>
+      ) : null}
+      {(apply.kind === 'confirm' || apply.kind === 'applying') && apply.plan.action === 'clone' ? (
         <ConfirmDialog
           title="Replace copies with clones?"
           confirmLabel="Replace with clones"
           busy={apply.kind === 'applying'}
-          confirmDisabled={apply.plan.counts.planned === 0}
+          confirmDisabled={apply.plan.report.counts.planned === 0}
           onConfirm={() => void confirm()}
           onCancel={() => setApply({ kind: 'none' })}
         >
           <ul className="confirm-list" data-testid="confirm-sentences">
-            {confirmationSentences(apply.plan).map((sentence) => (
+            {confirmationSentences(apply.plan.report).map((sentence) => (
               <li key={sentence}>{sentence}</li>
             ))}
           </ul>
           <details className="confirm-files">
             <summary>The files that will change</summary>
             <ul>
-              {apply.plan.actions.map((action) => (
+              {apply.plan.report.actions.map((action) => (
                 <li key={action.target} className="mono">
                   {action.target}
                   {action.status === 'skipped' ? ` — skipped: ${action.reason ?? ''}` : ''}
@@ -316,13 +357,13 @@ function ScanSummary({ result }: { result: ScanResult }) {
   );
 }
 
-function Totals({ result }: { result: ScanResult }) {
+function Totals({ result, groups }: { result: ScanResult; groups: readonly DuplicateGroup[] }) {
   return (
     <section className="space-totals" aria-label="Totals">
-      {totalLines(result.totals, result.sharingSupported).map((line) => (
+      {totalLines(result.totals, result.sharingSupported, groups).map((line) => (
         <article
           key={line.id}
-          className={`space-total space-total-${line.id}`}
+          className={`space-total space-total-${line.id} is-${line.tone}`}
           aria-labelledby={`total-${line.id}`}
         >
           <span className="space-figure-label" id={`total-${line.id}`}>

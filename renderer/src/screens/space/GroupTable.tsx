@@ -3,7 +3,7 @@ import { useState, type UIEvent } from 'react';
 import type { DuplicateGroup } from '../../../../app/contract/space.js';
 import { formatBytes } from '../../format.js';
 import { visibleRows } from '../bench/file-table.js';
-import { bytesOrUnknown, relativeToRoot } from './duplicates-view.js';
+import { bytesOrUnknown, relativeToRoot, removableBytes } from './duplicates-view.js';
 
 const rowHeight = 58;
 const viewportHeight = 464;
@@ -15,6 +15,7 @@ function baseName(file: string): string {
 export function GroupTable({
   root,
   groups,
+  mode = 'clone',
   selected,
   disabled,
   onToggle,
@@ -23,6 +24,8 @@ export function GroupTable({
   /** The scanned folder: paths read relative to it. */
   root: string;
   groups: DuplicateGroup[];
+  /** 'trash' on disks without clones: the last column is what removing the copies frees. */
+  mode?: 'clone' | 'trash';
   selected: ReadonlySet<string>;
   disabled: boolean;
   onToggle: (id: string) => void;
@@ -67,7 +70,7 @@ export function GroupTable({
           Already shared
         </div>
         <div role="columnheader" className="group-cell numeric" aria-sort="descending">
-          Reclaimable
+          {mode === 'trash' ? 'Removing frees' : 'Reclaimable'}
         </div>
       </div>
       <div
@@ -126,7 +129,9 @@ export function GroupTable({
                     {bytesOrUnknown(group.sharedBytes)}
                   </div>
                   <div role="cell" className="group-cell numeric group-reclaimable">
-                    {bytesOrUnknown(group.reclaimableBytes)}
+                    {mode === 'trash'
+                      ? `≈ ${formatBytes(removableBytes(group))}`
+                      : bytesOrUnknown(group.reclaimableBytes)}
                   </div>
                 </div>
               );
