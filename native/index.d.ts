@@ -294,6 +294,11 @@ export interface NativeScanSettings {
   scanId?: string;
   /** Also name the sparse files the walk counted (the result's sparsePaths). */
   sparsePaths?: boolean;
+  /**
+   * A file of the digests of the last scan of this folder: files whose inode, size and times did
+   * not change are not read again; rewritten after the scan (scan/hash_cache.h).
+   */
+  hashCache?: string;
 }
 
 export interface PlumbNative {

@@ -98,8 +98,17 @@ export const ScanResult = z.object({
     logicalBytes: Bytes,
     allocatedBytes: Bytes,
   }),
+  /**
+   * File content the scan read to compare files (0 when every digest came from the last scan's
+   * cache: files unchanged in inode, size and times are not read again). Absent in older scans.
+   */
+  contentRead: z.object({ files: z.number().int().nonnegative(), bytes: Bytes }).optional(),
 });
 export type ScanResult = z.infer<typeof ScanResult>;
+
+/** The last scan of a folder, kept between runs, and when it finished. */
+export const SavedScan = z.object({ savedAt: z.string(), result: ScanResult });
+export type SavedScan = z.infer<typeof SavedScan>;
 
 export const ScanPhase = z.enum(['walk', 'compare', 'hash', 'sharing', 'done']);
 export const ScanProgress = z.object({
@@ -310,6 +319,15 @@ export const spaceOperations = {
   /** Starts a scan in the background; it reports through `space.event` and is kept for dedupe. */
   'space.scan': { input: ScanOptions, output: ScanId },
   'space.cancel': { input: ScanId, output: z.object({ cancelled: z.boolean() }) },
+  /**
+   * The last scan kept of a folder (or, without a path, the last scan of any folder), with when it
+   * finished; null when none is kept. Dedupe and Trash can act on it as on a new scan (every file
+   * is checked unchanged before anything is done to it).
+   */
+  'space.lastScan': {
+    input: z.object({ path: PathField.optional() }),
+    output: SavedScan.nullable(),
+  },
   /** The result of a finished scan (null while it runs or when unknown). */
   'space.result': { input: ScanId, output: ScanResult.nullable() },
   /** Plans (dry run, the default) or applies clones for a finished scan. */

@@ -8,6 +8,7 @@ import type { ScanResult } from '../../contract/space.js';
 import type { Handlers } from '../dispatch.js';
 import { dedupeGroups } from './dedupe.js';
 import { journalDir, recoverInterrupted, type RecoveryStep } from './journal.js';
+import { loadLastScan } from './last-scan.js';
 import { scanFolder } from './scan.js';
 import { copySparse, createSparse, listSparse, punchZeros } from './sparse.js';
 import { emptyTrashBatch, trashCopies } from './trash.js';
@@ -16,6 +17,7 @@ type SpaceOperation =
   | 'space.scan'
   | 'space.cancel'
   | 'space.result'
+  | 'space.lastScan'
   | 'space.dedupe'
   | 'space.recover'
   | 'space.trash'
@@ -100,6 +102,13 @@ export function spaceHandlers(): Pick<Handlers, SpaceOperation> {
       return { cancelled: true };
     },
     'space.result': async ({ scanId }) => scans.get(scanId)?.result ?? null,
+    'space.lastScan': async ({ path }) => {
+      const saved = await loadLastScan(path);
+      // Kept like a new scan, so dedupe and Trash act on exactly what is shown.
+      if (saved)
+        remember(saved.result.scanId, { controller: new AbortController(), result: saved.result });
+      return saved;
+    },
     'space.dedupe': async ({ scanId, groupIds, apply }) => {
       await recoverOnce();
       const result = finishedScan(scanId);

@@ -1,6 +1,7 @@
-// scanFolder(settings, options): the whole space scan (scan/scan.h) off the JS thread. Resolves
-// with the contract's ScanResult object; rejects with an Error carrying `code` (ENOENT, ENOTDIR,
-// ECANCELED, ...) and a message for people. options: { cancel, onProgress(ScanProgress) }.
+// scanFolder(settings, options): the whole space scan (scan/scan.h) off the JS thread; settings may
+// name a hashCache file (scan/hash_cache.h). Resolves with the contract's ScanResult object;
+// rejects with an Error carrying `code` (ENOENT, ENOTDIR, ECANCELED, ...) and a message for people.
+// options: { cancel, onProgress(ScanProgress) }.
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -116,6 +117,10 @@ Napi::Object ResultObject(Napi::Env env, const scan::Result& r, bool sparsePaths
   sparse.Set("logicalBytes", Number(env, r.sparse.logicalBytes));
   sparse.Set("allocatedBytes", Number(env, r.sparse.allocatedBytes));
   o.Set("sparse", sparse);
+  Napi::Object read = Napi::Object::New(env);
+  read.Set("files", Number(env, r.filesRead));
+  read.Set("bytes", Number(env, r.bytesRead));
+  o.Set("contentRead", read);
   if (sparsePaths) {
     Napi::Array paths = Napi::Array::New(env, r.sparsePaths.size());
     for (size_t i = 0; i < r.sparsePaths.size(); ++i)
@@ -184,6 +189,14 @@ Napi::Value ScanFolder(const Napi::CallbackInfo& info) {
       throw Napi::TypeError::New(env, "The \"settings.scanId\" property must be a string");
     }
     settings.scanId = scanId.As<Napi::String>().Utf8Value();
+  }
+  Napi::Value hashCache = input.Get("hashCache");
+  if (!hashCache.IsUndefined()) {
+    if (!hashCache.IsString() ||
+        hashCache.As<Napi::String>().Utf8Value().find('\0') != std::string::npos) {
+      throw Napi::TypeError::New(env, "The \"settings.hashCache\" property must be a file path");
+    }
+    settings.hashCache = hashCache.As<Napi::String>().Utf8Value();
   }
   Napi::Object options = OptionalObject(info, 1, "options");
   auto* worker = new ScanWorker(env, std::move(settings), OptionalCancel(options, "cancel"),

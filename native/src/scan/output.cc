@@ -459,6 +459,14 @@ void WriteJson(const Result& result, int indent, const Sink& sink) {
   json.Integer(result.sparse.allocatedBytes);
   json.EndObject();
 
+  json.Key("contentRead");
+  json.BeginObject();
+  json.Key("files");
+  json.Integer(result.filesRead);
+  json.Key("bytes");
+  json.Integer(result.bytesRead);
+  json.EndObject();
+
   json.EndObject();
   json.Finish();
 }

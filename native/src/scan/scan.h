@@ -32,6 +32,10 @@ struct Settings {
   // Also name every sparse file (Result::sparsePaths): the sparse-file listing walks by the scan's
   // rules with minBytes above any file, so the walk is all it does.
   bool sparsePaths = false;
+  // A file of digests from the last scan of this folder (scan/hash_cache.h): files whose inode,
+  // size and times are unchanged are not read again, and the file is rewritten after the scan.
+  // Empty: no cache.
+  std::string hashCache;
 };
 
 enum class Phase { kWalk, kCompare, kHash, kSharing, kDone };
@@ -119,6 +123,10 @@ struct Result {
   Totals totals;
   SparseSummary sparse;
   std::vector<std::string> sparsePaths;  // with Settings::sparsePaths: the files counted in sparse
+  // File content read to compare files: files opened and bytes read (0 and 0 when every digest
+  // came from the hash cache).
+  uint64_t filesRead = 0;
+  uint64_t bytesRead = 0;
 };
 
 using ProgressFn = std::function<void(const Progress&)>;

@@ -6,6 +6,7 @@ import {
   freedComparison,
   progressFigures,
   relativeToRoot,
+  scanAge,
   sparseProgressFigures,
   selectionText,
   sortGroups,
@@ -328,4 +329,13 @@ test('paths read relative to the scanned folder', () => {
   assert.equal(relativeToRoot('/home/a/backup/x.raw', '/home/a/'), 'backup/x.raw');
   assert.equal(relativeToRoot('/home/ab/x.raw', '/home/a'), '/home/ab/x.raw');
   assert.equal(relativeToRoot('C:\\Users\\a\\x.raw', 'C:\\Users\\a'), 'x.raw');
+});
+
+test('a kept scan says its age in words', () => {
+  const now = Date.parse('2026-11-23T12:00:00Z');
+  assert.equal(scanAge('2026-11-23T11:59:30Z', now), 'just now');
+  assert.equal(scanAge('2026-11-23T11:55:00Z', now), '5 minutes ago');
+  assert.equal(scanAge('2026-11-23T11:00:00Z', now), '1 hour ago');
+  assert.equal(scanAge('2026-11-21T10:00:00Z', now), '2 days ago');
+  assert.equal(scanAge('not a date', now), 'at an unknown time');
 });

@@ -18,6 +18,7 @@ import {
   freedComparison,
   methodNames,
   progressFigures,
+  scanAge,
   selectionText,
   sortGroups,
   summariseSelection,
@@ -32,7 +33,7 @@ import { trashName } from './trash-view.js';
 type ScanState =
   | { kind: 'idle' }
   | { kind: 'scanning'; path: string; scanId: string | null; progress: ScanProgress | null }
-  | { kind: 'done'; result: ScanResult }
+  | { kind: 'done'; result: ScanResult; savedAt?: string }
   | { kind: 'cancelled'; path: string }
   | { kind: 'error'; message: string };
 
@@ -79,6 +80,23 @@ export function DuplicatesPanel({
     };
     const off = client.on('space.event', handle);
     return off;
+  }, [client]);
+
+  // Reopening the view shows the last scan kept (with its age) until a new one is started.
+  useEffect(() => {
+    let live = true;
+    client.call('space.lastScan', {}).then(
+      (saved) => {
+        if (live && saved)
+          setScan((s) =>
+            s.kind === 'idle' ? { kind: 'done', result: saved.result, savedAt: saved.savedAt } : s,
+          );
+      },
+      () => undefined, // nothing kept (or unreadable): the first steps stay
+    );
+    return () => {
+      live = false;
+    };
   }, [client]);
 
   const startScan = async (path: string) => {
@@ -203,7 +221,11 @@ export function DuplicatesPanel({
       </div>
       {result ? (
         <>
-          <ScanSummary result={result} />
+          <ScanSummary
+            result={result}
+            savedAt={scan.kind === 'done' ? scan.savedAt : undefined}
+            onRescan={() => void startScan(result.root)}
+          />
           <Totals result={result} groups={groups} />
           {applyError ? (
             <div className="banner banner-error" role="alert">
@@ -338,7 +360,15 @@ function FirstSteps() {
   );
 }
 
-function ScanSummary({ result }: { result: ScanResult }) {
+function ScanSummary({
+  result,
+  savedAt,
+  onRescan,
+}: {
+  result: ScanResult;
+  savedAt?: string;
+  onRescan: () => void;
+}) {
   const skipped = result.skipped;
   const skippedParts = [
     skipped.symlinks ? `${skipped.symlinks} symbolic links` : null,
@@ -353,6 +383,15 @@ function ScanSummary({ result }: { result: ScanResult }) {
       {result.fsType ? ` (${result.fsType})` : ''}: {result.files.toLocaleString('en-US')} files,{' '}
       {formatBytes(result.bytes)} in {formatDuration(result.seconds)}.
       {skippedParts.length ? ` Skipped ${skippedParts.join(', ')}.` : ''}
+      {savedAt ? (
+        <span className="space-scan-age" data-testid="scan-age">
+          {' '}
+          Kept from a scan {scanAge(savedAt)}; files changed since then are skipped when you act.{' '}
+          <button type="button" className="button" onClick={onRescan}>
+            Scan again
+          </button>
+        </span>
+      ) : null}
     </p>
   );
 }

@@ -294,3 +294,17 @@ export function relativeToRoot(file: string, root: string): string {
     return file.slice(base.length + 1);
   return file;
 }
+
+/** How long ago a kept scan finished, in words ("just now", "5 minutes ago", "2 days ago"). */
+export function scanAge(savedAt: string, now: number = Date.now()): string {
+  const seconds = Math.max(0, (now - Date.parse(savedAt)) / 1000);
+  if (!Number.isFinite(seconds)) return 'at an unknown time';
+  if (seconds < 60) return 'just now';
+  const [count, unit] =
+    seconds < 3600
+      ? [Math.floor(seconds / 60), 'minute']
+      : seconds < 86400
+        ? [Math.floor(seconds / 3600), 'hour']
+        : [Math.floor(seconds / 86400), 'day'];
+  return `${plural(count, unit, `${unit}s`)} ago`;
+}
