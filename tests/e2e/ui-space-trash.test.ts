@@ -98,7 +98,19 @@ test(
     assert.equal(await page.getByTestId('total-reclaimable').textContent(), 'About 6.29 MB');
     assert.match((await card.getAttribute('class')) ?? '', /is-saving/);
 
-    await page.getByRole('checkbox', { name: 'Select video.mov and its 2 copies' }).check();
+    // Clicking a row's name selects it.
+    await page.locator('.group-name', { hasText: 'video.mov' }).click();
+    assert.ok(
+      await page.getByRole('checkbox', { name: 'Select video.mov and its 2 copies' }).isChecked(),
+    );
+    assert.equal(await page.getByRole('button', { name: 'Copy path: video.mov' }).count(), 1);
+    // Choose what stays: the copy in backup/ (the oldest, the original, goes instead).
+    await page.getByLabel('In folder').fill(path.join(root, 'backup'));
+    await page.getByRole('button', { name: 'Keep the copies in this folder' }).click();
+    assert.equal(await page.getByLabel('File of video.mov to keep').inputValue(), copies[0]);
+    await page.getByLabel('Files of').selectOption({ label: '100 MB or more' });
+    await page.getByText('0 duplicate groups shown of 1').waitFor();
+    await page.getByLabel('Files of').selectOption({ label: '1 MB or more' });
     assert.equal(
       await page.getByTestId('selection-summary').textContent(),
       '1 group, 2 copies · about 6.29 MB to free',
@@ -114,7 +126,8 @@ test(
     const rows = dialog.getByTestId('trash-files').getByRole('row');
     assert.equal(await rows.count(), 3);
     const perFile = (await dialog.getByTestId('trash-files').textContent()) ?? '';
-    assert.match(perFile, /backup\/video\.mov.*6\.29 MBa real copy: its allocated size/);
+    assert.match(perFile, /home\/video\.mov6\.29 MBa real copy: its allocated size/);
+    assert.doesNotMatch(perFile, /backup\/video\.mov/, 'the copy chosen to stay is not moved');
     assert.match(perFile, /0 Banother name of this file \(a hard link\) keeps its data/);
     await shoot(page, 'confirm');
     await dialog.getByRole('button', { name: 'Move to Trash' }).click();
@@ -130,8 +143,8 @@ test(
     const trash = path.join(fs!.dir, `.Trash-${uid}`);
     assert.equal(readdirSync(path.join(trash, 'files')).length, 2);
     assert.equal(readdirSync(path.join(trash, 'info')).length, 2);
-    assert.ok(!existsSync(copies[0]!));
-    assert.equal(sha256(video), kept);
+    assert.ok(!existsSync(video), 'the original went, as chosen');
+    assert.equal(sha256(copies[0]!), kept, 'the copy chosen to stay is intact');
     await shoot(page, 'moved');
 
     await summary.getByRole('button', { name: 'Delete these 2 files from the Trash…' }).click();

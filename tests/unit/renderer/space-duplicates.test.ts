@@ -7,6 +7,9 @@ import {
   progressFigures,
   relativeToRoot,
   scanAge,
+  filterGroups,
+  isUnder,
+  keepersInFolder,
   sparseProgressFigures,
   selectionText,
   sortGroups,
@@ -338,4 +341,22 @@ test('a kept scan says its age in words', () => {
   assert.equal(scanAge('2026-11-23T11:00:00Z', now), '1 hour ago');
   assert.equal(scanAge('2026-11-21T10:00:00Z', now), '2 days ago');
   assert.equal(scanAge('not a date', now), 'at an unknown time');
+});
+
+test('filters by size and folder, and the copy in a chosen folder is the one kept', () => {
+  const groups = [group('a', 5e6, 2, 0), group('b', 2e3, 1, 0), group('c', 9e6, 1, 0)];
+  groups[0]!.files[2]!.path = '/home/me/Backup/a.raw';
+  groups[2]!.files[1]!.path = '/home/me/Backup2/c.raw';
+  assert.deepEqual(
+    filterGroups(groups, { minBytes: 1e6, folder: '' }).map((g) => g.id),
+    ['a', 'c'],
+  );
+  // Whole names: /home/me/Backup is not /home/me/Backup2.
+  assert.deepEqual(
+    filterGroups(groups, { minBytes: 0, folder: '/home/me/Backup/' }).map((g) => g.id),
+    ['a'],
+  );
+  assert.deepEqual(keepersInFolder(groups, '/home/me/Backup'), { a: '/home/me/Backup/a.raw' });
+  assert.deepEqual(keepersInFolder(groups, '/d'), {}, 'already kept there: nothing to change');
+  assert.equal(isUnder('C:\\Users\\me\\x.doc', 'C:\\Users\\me'), true);
 });

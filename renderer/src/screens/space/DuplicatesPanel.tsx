@@ -23,7 +23,11 @@ import {
   sortGroups,
   summariseSelection,
   totalLines,
+  filterGroups,
+  keepersInFolder,
+  type GroupFilter,
 } from './duplicates-view.js';
+import { GroupFilters } from './GroupFilters.js';
 import { FolderField } from './FolderField.js';
 import { GroupTable } from './GroupTable.js';
 import { Figure, ProgressCard } from './ProgressCard.js';
@@ -58,6 +62,9 @@ export function DuplicatesPanel({
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [apply, setApply] = useState<ApplyState>({ kind: 'none' });
   const [applyError, setApplyError] = useState<string | null>(null);
+  const [filter, setFilter] = useState<GroupFilter>({ minBytes: 0, folder: '' });
+  // The file kept per group when not the scan's (the oldest): by hand, or the copy in a folder.
+  const [keepers, setKeepers] = useState<Record<string, string>>({});
   const scanIdRef = useRef<string | null>(null);
   // Events can arrive before the scan call returns its id: keep the last one per scan.
   const early = useRef(new Map<string, SpaceEvent>());
@@ -74,6 +81,7 @@ export function DuplicatesPanel({
       else if (event.type === 'done') {
         setScan({ kind: 'done', result: event.result });
         setSelected(new Set());
+        setKeepers({});
       } else if (event.type === 'cancelled')
         setScan((s) => ({ kind: 'cancelled', path: s.kind === 'scanning' ? s.path : '' }));
       else setScan({ kind: 'error', message: event.error.message });
@@ -131,7 +139,8 @@ export function DuplicatesPanel({
   };
 
   const result = scan.kind === 'done' ? scan.result : null;
-  const groups = useMemo(() => (result ? sortGroups(result.groups) : []), [result]);
+  const allGroups = useMemo(() => (result ? sortGroups(result.groups) : []), [result]);
+  const groups = useMemo(() => filterGroups(allGroups, filter), [allGroups, filter]);
   // A disk without clones (NTFS, exFAT, HFS+, ext4) offers the Trash instead of 0 B everywhere.
   const trashMode = result?.sharingSupported === false;
   const summary = summariseSelection(groups, selected, trashMode ? 'trash' : 'clone');
@@ -146,7 +155,11 @@ export function DuplicatesPanel({
       const plan: Plan = trashMode
         ? {
             action: 'trash',
-            report: await client.call('space.trash', { scanId: result.scanId, groupIds }),
+            report: await client.call('space.trash', {
+              scanId: result.scanId,
+              groupIds,
+              keepers: chosenKeepers(groupIds),
+            }),
           }
         : {
             action: 'clone',
@@ -166,11 +179,38 @@ export function DuplicatesPanel({
       const request = { scanId: result.scanId, groupIds: apply.groupIds, apply: true };
       const done: Plan =
         apply.plan.action === 'trash'
-          ? { action: 'trash', report: await client.call('space.trash', request) }
+          ? {
+              action: 'trash',
+              report: await client.call('space.trash', {
+                ...request,
+                keepers: chosenKeepers(apply.groupIds),
+              }),
+            }
           : { action: 'clone', report: await client.call('space.dedupe', request) };
       setApply({ kind: 'applied', result: done });
     } catch (error) {
       setApply({ kind: 'none' });
+      setApplyError((error as Error).message);
+    }
+  };
+
+  const chosenKeepers = (groupIds: readonly string[]) =>
+    Object.fromEntries(groupIds.filter((id) => keepers[id]).map((id) => [id, keepers[id]!]));
+
+  // The desktop app shows a file in the file manager; a browser cannot, so it copies the path.
+  const revealLabel =
+    client.transport === 'electron'
+      ? about?.platform === 'darwin'
+        ? 'Show in Finder'
+        : about?.platform === 'win32'
+          ? 'Show in Explorer'
+          : 'Show in Files'
+      : 'Copy path';
+  const reveal = async (file: string) => {
+    try {
+      if (client.transport === 'electron') await client.call('dialog.revealPath', { path: file });
+      else await navigator.clipboard.writeText(file);
+    } catch (error) {
       setApplyError((error as Error).message);
     }
   };
@@ -238,7 +278,7 @@ export function DuplicatesPanel({
           {apply.kind === 'applied' && apply.result.action === 'trash' ? (
             <TrashSummary client={client} report={apply.result.report} />
           ) : null}
-          {groups.length === 0 ? (
+          {allGroups.length === 0 ? (
             <p className="empty-state">
               No duplicate copies here: every file in this folder is one of a kind. Try a larger
               folder, such as your home folder or a folder of downloads and backups.
@@ -248,13 +288,29 @@ export function DuplicatesPanel({
               <div className="toolbar">
                 <h2 id="groups-title" className="section-title">
                   {groups.length.toLocaleString('en-US')} duplicate{' '}
-                  {groups.length === 1 ? 'group' : 'groups'}, largest saving first
+                  {groups.length === 1 ? 'group' : 'groups'}
+                  {groups.length < allGroups.length
+                    ? ` shown of ${allGroups.length.toLocaleString('en-US')}`
+                    : ''}
+                  , largest saving first
                 </h2>
               </div>
+              <GroupFilters
+                filter={filter}
+                trashMode={trashMode}
+                disabled={applied || apply.kind === 'applying'}
+                onFilter={setFilter}
+                onKeepInFolder={() => setKeepers(keepersInFolder(allGroups, filter.folder))}
+                onKeepOldest={() => setKeepers({})}
+              />
               <GroupTable
                 root={result.root}
                 groups={groups}
                 mode={trashMode ? 'trash' : 'clone'}
+                keepers={keepers}
+                onKeep={(id, file) => setKeepers((k) => ({ ...k, [id]: file }))}
+                revealLabel={revealLabel}
+                onReveal={(file) => void reveal(file)}
                 selected={selected}
                 disabled={applied || apply.kind === 'applying'}
                 onToggle={toggle}

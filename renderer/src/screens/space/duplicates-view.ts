@@ -308,3 +308,44 @@ export function scanAge(savedAt: string, now: number = Date.now()): string {
         : [Math.floor(seconds / 86400), 'day'];
   return `${plural(count, unit, `${unit}s`)} ago`;
 }
+
+export interface GroupFilter {
+  /** Only groups whose files are at least this large. */
+  minBytes: number;
+  /** Only groups with a file under this folder (a path prefix, whole names); empty: all. */
+  folder: string;
+}
+
+/** Whether `file` is `folder` itself or inside it (whole path names, either separator). */
+export function isUnder(file: string, folder: string): boolean {
+  const base = folder.trim().replace(/[\\/]+$/, '');
+  if (!base) return false;
+  return file === base || (file.startsWith(base) && /[\\/]/.test(file[base.length] ?? ''));
+}
+
+export function filterGroups(
+  groups: readonly DuplicateGroup[],
+  filter: GroupFilter,
+): DuplicateGroup[] {
+  return groups.filter(
+    (g) =>
+      g.size >= filter.minBytes &&
+      (!filter.folder.trim() || g.files.some((f) => isUnder(f.path, filter.folder))),
+  );
+}
+
+/**
+ * The file to keep per group when the copy in `folder` should stay: for each group with a file
+ * there (the first, in the group's order), that file; other groups keep their scan's keeper.
+ */
+export function keepersInFolder(
+  groups: readonly DuplicateGroup[],
+  folder: string,
+): Record<string, string> {
+  const keepers: Record<string, string> = {};
+  for (const group of groups) {
+    const inside = group.files.find((f) => isUnder(f.path, folder));
+    if (inside && inside.path !== group.keeper) keepers[group.id] = inside.path;
+  }
+  return keepers;
+}
