@@ -299,6 +299,8 @@ export interface NativeScanSettings {
    * not change are not read again; rewritten after the scan (scan/hash_cache.h).
    */
   hashCache?: string;
+  /** Also name every file at least this large that is not sparse (the result's largePaths). */
+  largePaths?: number;
 }
 
 export interface PlumbNative {
@@ -313,7 +315,12 @@ export interface PlumbNative {
       cancel?: CancelHandle;
       onProgress?: (progress: import('../app/contract/space.js').ScanProgress) => void;
     },
-  ): Promise<import('../app/contract/space.js').ScanResult & { sparsePaths?: string[] }>;
+  ): Promise<
+    import('../app/contract/space.js').ScanResult & {
+      sparsePaths?: string[];
+      largePaths?: string[];
+    }
+  >;
 }
 
 /** Storage facts of one member of a group of identical files, as groupSharing takes them. */

@@ -274,6 +274,15 @@ export const PunchReport = z.object({
 });
 export type PunchReport = z.infer<typeof PunchReport>;
 
+/** A large file that is not sparse but holds whole blocks of zeros punching would free. */
+export const SparseCandidate = z.object({
+  path: z.string(),
+  allocatedBytes: Bytes,
+  /** Whole blocks of zeros: what making them holes would free. */
+  zeroBytes: Bytes,
+});
+export type SparseCandidate = z.infer<typeof SparseCandidate>;
+
 const PathField = z.string().trim().min(1, 'Give a path.').max(4096);
 const ScanId = z.object({ scanId: z.string().trim().min(1).max(200) });
 const ListIdField = z.string().trim().min(1).max(200);
@@ -360,6 +369,14 @@ export const spaceOperations = {
   'space.sparse.cancel': {
     input: z.object({ listId: ListIdField }),
     output: z.object({ cancelled: z.boolean() }),
+  },
+  /**
+   * Large files under a folder that are not sparse but hold runs of zeros that punching would
+   * free (each read in full), most first, with the warning that apps may write them back.
+   */
+  'space.sparse.candidates': {
+    input: z.object({ path: PathField, minBytes: Bytes.optional() }),
+    output: z.object({ candidates: z.array(SparseCandidate), warning: z.string() }),
   },
   'space.sparse.create': {
     input: z.object({ path: PathField, bytes: Bytes }),

@@ -7,7 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import {
+  closeSync,
   existsSync,
+  openSync,
+  writeSync,
   linkSync,
   lstatSync,
   mkdirSync,
@@ -17,6 +20,7 @@ import {
   utimesSync,
 } from 'node:fs';
 import os from 'node:os';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -180,6 +184,37 @@ test(
       /Kept from a scan just now/,
     );
     await again.close();
+    assert.deepEqual(problems, []);
+  },
+);
+
+test(
+  'the Sparse files tab lists large files that punching would shrink, with the warning',
+  { skip, timeout: 120_000 },
+  async () => {
+    const root = path.join(fs!.dir, 'images');
+    mkdirSync(root, { recursive: true });
+    const image = path.join(root, 'vm.img');
+    const fd = openSync(image, 'w');
+    writeSync(fd, randomBytes(MiB));
+    for (let i = 0; i < 40; i += 1) writeSync(fd, Buffer.alloc(MiB)); // written zeros, allocated
+    for (let i = 0; i < 25; i += 1) writeSync(fd, randomBytes(MiB));
+    closeSync(fd);
+    const page = await openPage();
+    await page.getByRole('tab', { name: 'Sparse files' }).click();
+    await page.getByLabel('Folder to list sparse files in').fill(root);
+    await page.getByRole('button', { name: 'List sparse files' }).click();
+    await page.getByRole('button', { name: 'Look for runs of zeros' }).click();
+    const list = page.getByTestId('sparse-candidates');
+    await list.waitFor({ timeout: 60_000 });
+    assert.match((await list.textContent()) ?? '', /vm\.img frees 41\.9 MB of 69\.\d MB allocated/);
+    const region = page.getByRole('region', { name: 'Files that could be made sparse' });
+    assert.match((await region.getByRole('note').textContent()) ?? '', /rewrite it in full/);
+    await list.getByRole('button', { name: 'Punch…' }).click();
+    const punch = page.getByRole('form', { name: 'Punch zeros into holes' });
+    assert.equal(await punch.getByLabel('File').inputValue(), image);
+    await shoot(page, 'sparse-candidates');
+    await page.close();
     assert.deepEqual(problems, []);
   },
 );

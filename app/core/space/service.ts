@@ -11,6 +11,7 @@ import { journalDir, recoverInterrupted, type RecoveryStep } from './journal.js'
 import { loadLastScan } from './last-scan.js';
 import { scanFolder } from './scan.js';
 import { copySparse, createSparse, listSparse, punchZeros } from './sparse.js';
+import { sparseCandidates } from './sparse-candidates.js';
 import { emptyTrashBatch, trashCopies } from './trash.js';
 
 type SpaceOperation =
@@ -24,6 +25,7 @@ type SpaceOperation =
   | 'space.trash.empty'
   | 'space.sparse.list'
   | 'space.sparse.cancel'
+  | 'space.sparse.candidates'
   | 'space.sparse.create'
   | 'space.sparse.punch'
   | 'space.sparse.copy';
@@ -145,6 +147,7 @@ export function spaceHandlers(): Pick<Handlers, SpaceOperation> {
       controller?.abort();
       return { cancelled: controller !== undefined };
     },
+    'space.sparse.candidates': async ({ path, minBytes }) => sparseCandidates(path, { minBytes }),
     'space.sparse.create': async ({ path, bytes }) => createSparse(path, bytes),
     'space.sparse.punch': async ({ path, apply }) => punchZeros(path, apply),
     'space.sparse.copy': async ({ from, to }) => copySparse(from, to),

@@ -149,7 +149,14 @@ class ScanWorker : public ProgressWorker<scan::Progress> {
 
   void Settle(Napi::Env env, Napi::Promise::Deferred& deferred) override {
     if (ok_) {
-      deferred.Resolve(ResultObject(env, result_, settings_.sparsePaths));
+      Napi::Object result = ResultObject(env, result_, settings_.sparsePaths);
+      if (settings_.largePaths > 0) {
+        Napi::Array paths = Napi::Array::New(env, result_.largePaths.size());
+        for (size_t i = 0; i < result_.largePaths.size(); ++i)
+          paths.Set(static_cast<uint32_t>(i), Napi::String::New(env, result_.largePaths[i]));
+        result.Set("largePaths", paths);
+      }
+      deferred.Resolve(result);
     } else {
       Napi::Error error = Napi::Error::New(env, err_.message);
       error.Set("code", Napi::String::New(env, err_.code));
@@ -183,6 +190,7 @@ Napi::Value ScanFolder(const Napi::CallbackInfo& info) {
   settings.skipPackages = OptionalBool(input, "skipPackages", true);
   settings.skipCloudFolders = OptionalBool(input, "skipCloudFolders", true);
   settings.sparsePaths = OptionalBool(input, "sparsePaths", false);
+  settings.largePaths = OptionalInteger(input, "largePaths", 0, uint64_t{1} << 53, 0);
   Napi::Value scanId = input.Get("scanId");
   if (!scanId.IsUndefined()) {
     if (!scanId.IsString()) {

@@ -308,6 +308,7 @@ class Scanner {
   Skips skipped_;
   SparseSummary sparse_;
   std::vector<std::string> sparsePaths_;
+  std::vector<std::string> largePaths_;
   uint64_t unreadableContent_ = 0;
   HashCache cache_;
   uint64_t filesRead_ = 0;
@@ -379,6 +380,8 @@ void Scanner::Place(uint32_t dir, FolderEntry& entry) {
     sparse_.logicalBytes += entry.size;
     sparse_.allocatedBytes += entry.allocatedBytes;
     if (settings_.sparsePaths) sparsePaths_.push_back(EntryPath(table.dirs[dir], entry.name));
+  } else if (settings_.largePaths > 0 && entry.size >= settings_.largePaths) {
+    largePaths_.push_back(EntryPath(table.dirs[dir], entry.name));
   }
   if (entry.size < settings_.minBytes) return;
   table.files.push_back(Kept{dir, 1, table.names.Add(entry.name), entry.size, entry.ino,
@@ -717,6 +720,7 @@ bool Scanner::Run(Result* out, SysError* err) {
   out->skipped.unreadable += unreadableContent_;
   out->sparse = sparse_;
   out->sparsePaths = std::move(sparsePaths_);
+  out->largePaths = std::move(largePaths_);
   Totals& totals = out->totals;
   totals.sharedBytes = 0;
   totals.reclaimableBytes = 0;

@@ -36,6 +36,9 @@ struct Settings {
   // size and times are unchanged are not read again, and the file is rewritten after the scan.
   // Empty: no cache.
   std::string hashCache;
+  // Also name every file at least this large that is not sparse (Result::largePaths): the
+  // candidates for punching their runs of zeros into holes. 0: none.
+  uint64_t largePaths = 0;
 };
 
 enum class Phase { kWalk, kCompare, kHash, kSharing, kDone };
@@ -127,6 +130,7 @@ struct Result {
   // came from the hash cache).
   uint64_t filesRead = 0;
   uint64_t bytesRead = 0;
+  std::vector<std::string> largePaths;  // with Settings::largePaths
 };
 
 using ProgressFn = std::function<void(const Progress&)>;

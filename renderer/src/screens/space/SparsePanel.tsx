@@ -10,6 +10,7 @@ import type { PlumbClient } from '../../client.js';
 import { formatBytes } from '../../format.js';
 import { parseSizeInput } from '../bench/measure-format.js';
 import { sparseProgressFigures } from './duplicates-view.js';
+import { SparseCandidates } from './SparseCandidates.js';
 import { FolderField } from './FolderField.js';
 import { holeMapLabel, holeMapSegments, sparseSaving } from './hole-map.js';
 import { ProgressCard } from './ProgressCard.js';
@@ -152,6 +153,9 @@ export function SparsePanel({ client, about }: { client: PlumbClient; about: App
             ))}
           </ul>
         </section>
+      ) : null}
+      {list.kind === 'done' ? (
+        <SparseCandidates client={client} folder={list.path} onPunch={setPunchPath} />
       ) : null}
       <div className="sparse-tools">
         <CreateForm client={client} onDone={reload} />
