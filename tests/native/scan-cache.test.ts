@@ -13,6 +13,8 @@ import { after, before, test } from 'node:test';
 import type { ScanResult } from '../../app/contract/space.js';
 import { loadLastScan } from '../../app/core/space/last-scan.js';
 import { scanFolder } from '../../app/core/space/scan.js';
+import { spaceHandlers } from '../../app/core/space/service.js';
+import type { EventSink } from '../../app/core/dispatch.js';
 import { plainCopy, randomFile } from '../helpers/space-files.js';
 
 const base = mkdtempSync(path.join(tmpdir(), 'plumb-scan-cache-'));
@@ -91,12 +93,44 @@ test('a rescan of an unchanged tree reads no file content; a changed file is rea
   assert.ok(changed.contentRead!.files >= 1);
   const stillGrouped = changed.groups.some((g) => g.files.some((f) => f.path === large));
   assert.equal(stillGrouped, false, 'the changed file is no longer a duplicate');
+});
 
-  const saved = await loadLastScan(root);
+test('the last scan of a folder is kept with its time, and the view can act on it', async () => {
+  const handlers = spaceHandlers();
+  let finished: (result: ScanResult) => void = () => undefined;
+  const done = new Promise<ScanResult>((resolve) => (finished = resolve));
+  const context = {
+    emit: ((name: string, payload: { type?: string; result?: ScanResult }) => {
+      if (name === 'space.event' && payload.type === 'done') finished(payload.result!);
+    }) as EventSink,
+  };
+  const input = {
+    path: root,
+    minBytes: 1,
+    includeHidden: true,
+    skipPackages: true,
+    skipCloudFolders: true,
+  };
+  await handlers['space.scan'](input, context as never);
+  const result = await done;
+  // Saved after the result is announced: wait for the file.
+  let saved = await loadLastScan(root);
+  for (let i = 0; i < 50 && saved?.result.scanId !== result.scanId; i += 1) {
+    await new Promise((r) => setTimeout(r, 100));
+    saved = await loadLastScan(root);
+  }
   assert.ok(saved);
-  assert.equal(saved.result.scanId, changed.scanId);
+  assert.equal(saved.result.scanId, result.scanId);
   assert.ok(Date.now() - Date.parse(saved.savedAt) < 60_000);
-  assert.equal((await loadLastScan())?.result.scanId, changed.scanId, 'the most recent of all');
+  const reopened = await handlers['space.lastScan']({}, context as never);
+  assert.equal(reopened?.result.scanId, result.scanId, 'the most recent of all');
+  // Dedupe and Trash accept the kept scan as a scan of this process.
+  const plan = await handlers['space.trash'](
+    { scanId: result.scanId, apply: false },
+    context as never,
+  );
+  assert.equal(plan.dryRun, true);
+  assert.ok(plan.actions.length > 0);
 });
 
 function readBack(file: string): Buffer {

@@ -12,7 +12,7 @@ import { PlumbError } from '../../contract/errors.js';
 import type { ScanOptions, ScanProgress, ScanResult } from '../../contract/space.js';
 import { loadNative } from '../native/load.js';
 import { cancelFollowing } from '../native/cancel.js';
-import { hashCachePath, saveLastScan } from './last-scan.js';
+import { hashCachePath } from './last-scan.js';
 import type { NativeScanSettings, PlumbNative } from '../../../native/index.js';
 
 export interface ScanHooks {
@@ -114,7 +114,7 @@ async function runScan(options: ScanOptions, hooks: ScanHooks): Promise<ScanResu
     () => true,
     () => false,
   );
-  const result = await runNative(
+  return runNative(
     {
       ...settings,
       scanId: hooks.scanId ?? randomUUID(),
@@ -122,9 +122,6 @@ async function runScan(options: ScanOptions, hooks: ScanHooks): Promise<ScanResu
     },
     hooks,
   );
-  // Kept so reopening the view shows it; a data folder that cannot be written costs only that.
-  await saveLastScan(result).catch(() => undefined);
-  return result;
 }
 
 /** The addon's scanFolder with cancel following the signal and errors as PlumbErrors. */

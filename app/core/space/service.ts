@@ -8,7 +8,7 @@ import type { ScanResult } from '../../contract/space.js';
 import type { Handlers } from '../dispatch.js';
 import { dedupeGroups } from './dedupe.js';
 import { journalDir, recoverInterrupted, type RecoveryStep } from './journal.js';
-import { loadLastScan } from './last-scan.js';
+import { loadLastScan, saveLastScan } from './last-scan.js';
 import { scanFolder } from './scan.js';
 import { copySparse, createSparse, listSparse, punchZeros } from './sparse.js';
 import { sparseCandidates } from './sparse-candidates.js';
@@ -82,9 +82,13 @@ export function spaceHandlers(): Pick<Handlers, SpaceOperation> {
         signal: entry.controller.signal,
         onProgress: (progress) => context.emit('space.event', { type: 'progress', progress }),
       }).then(
-        (result) => {
+        async (result) => {
           entry.result = result;
           context.emit('space.event', { type: 'done', scanId, result });
+          // Kept so reopening the view shows it (the CLI does not keep its scans: a one-shot
+          // command would hold the whole result twice to write it). A data folder that cannot be
+          // written costs only that.
+          await saveLastScan(result).catch(() => undefined);
         },
         (error: unknown) => {
           scans.delete(scanId);
