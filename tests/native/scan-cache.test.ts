@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { ScanResult } from '../../app/contract/space.js';
-import { loadLastScan } from '../../app/core/space/last-scan.js';
+import { hashCachePath, loadLastScan } from '../../app/core/space/last-scan.js';
 import { scanFolder } from '../../app/core/space/scan.js';
 import { spaceHandlers } from '../../app/core/space/service.js';
 import type { EventSink } from '../../app/core/dispatch.js';
@@ -93,6 +93,24 @@ test('a rescan of an unchanged tree reads no file content; a changed file is rea
   assert.ok(changed.contentRead!.files >= 1);
   const stillGrouped = changed.groups.some((g) => g.files.some((f) => f.path === large));
   assert.equal(stillGrouped, false, 'the changed file is no longer a duplicate');
+});
+
+test('a damaged or foreign cache is ignored: everything is read again, nothing else changes', async () => {
+  const cache = hashCachePath(root);
+  const good = readFileSync(cache);
+  const expected = groupsOf(await scanFolder({ path: root }));
+  const damaged = [
+    // A header claiming 4 billion records (309 GB) in a short file.
+    Buffer.concat([good.subarray(0, 16), Buffer.from([0xf0, 0xff, 0xff, 0xff, 0, 0, 0, 0])]),
+    good.subarray(0, good.length - 5), // cut short
+    Buffer.from('not a cache at all'),
+  ];
+  for (const bytes of damaged) {
+    writeFileSync(cache, bytes);
+    const result = await scanFolder({ path: root });
+    assert.ok(result.contentRead!.files > 0, 'read again');
+    assert.deepEqual(groupsOf(result), expected);
+  }
 });
 
 test('the last scan of a folder is kept with its time, and the view can act on it', async () => {

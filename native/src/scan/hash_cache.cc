@@ -61,10 +61,17 @@ void HashCache::Load(const std::string& file, uint64_t dev) {
   old_.clear();
   FILE* in = OpenFile(file, "rb");
   if (!in) return;
+  // The count must match the file's length, so a damaged header never asks for a huge array.
+  long length = -1;
+  if (std::fseek(in, 0, SEEK_END) == 0) length = std::ftell(in);
+  std::rewind(in);
   Header header{};
-  const bool ok = std::fread(&header, sizeof header, 1, in) == 1 &&
-                  std::memcmp(header.magic, kMagic, sizeof kMagic) == 0 && header.dev == dev &&
-                  header.count < (uint64_t{1} << 32);
+  const bool ok =
+      length >= static_cast<long>(sizeof header) &&
+      std::fread(&header, sizeof header, 1, in) == 1 &&
+      std::memcmp(header.magic, kMagic, sizeof kMagic) == 0 && header.dev == dev &&
+      header.count == (static_cast<uint64_t>(length) - sizeof header) / sizeof(Record) &&
+      (static_cast<uint64_t>(length) - sizeof header) % sizeof(Record) == 0;
   if (ok) {
     old_.resize(static_cast<size_t>(header.count));
     if (!old_.empty() && std::fread(old_.data(), sizeof(Record), old_.size(), in) != old_.size())
