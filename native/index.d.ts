@@ -249,6 +249,11 @@ export interface PlumbNative {
   dataRanges(path: string): Promise<NativeDataMap>;
   /** Deallocates a range keeping the size; it then reads as zeros. */
   punchHole(path: string, offset: number, length: number): Promise<void>;
+  /**
+   * Windows: moves a file to its drive's Recycle Bin (undoable), refusing with ENOTRASH where the
+   * shell would delete it for good; ENOTSUP elsewhere (their Trash is a folder).
+   */
+  recycleFile(path: string): Promise<{ recycledPath: string; infoPath: string }>;
   /** Creates `path` (must not exist) as an all-hole file of `bytes`. */
   createSparseFile(path: string, bytes: number): Promise<void>;
   /** Syncs the volume holding `path` (Linux syncfs) so free space read next is up to date. */
@@ -319,6 +324,13 @@ export interface NativeScanSettings {
   scanId?: string;
   /** Also name the sparse files the walk counted (the result's sparsePaths). */
   sparsePaths?: boolean;
+  /**
+   * A file of the digests of the last scan of this folder: files whose inode, size and times did
+   * not change are not read again; rewritten after the scan (scan/hash_cache.h).
+   */
+  hashCache?: string;
+  /** Also name every file at least this large that is not sparse (the result's largePaths). */
+  largePaths?: number;
 }
 
 /** One copy in a group of identical files (the contract's DuplicateFile). */

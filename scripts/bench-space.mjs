@@ -1,13 +1,15 @@
 // `npm run bench:space`: builds a tree with duplicates of varied sizes, then times
-// `plumb space scan` (`node bin/plumb.js`, the command npm installs) against `fclones group` and
-// `jdupes -r` on it, warm and cold cache, with peak memory, and prints ratios. Node's own baseline
-// (the peak of `node -e 0` and of `plumb --version`) is printed beside it, so the scan's share of
-// Plumb's peak is plain. Not a test: it gates nothing.
+// `plumb space scan` (`node bin/plumb.js`, the command npm installs) against
+// `fclones group` and `jdupes -r` on it, warm and cold cache, with peak memory, and prints ratios.
+// Not a test: it gates nothing.
 //
 //   node scripts/bench-space.mjs [--files N] [--total SIZE] [--full] [--dir DIR] [--keep] [--runs N]
 //
 // Default 20,000 files / 1 GB (this 2-core machine); --full is 100,000 files / 5 GB; --files
 // 1000000 is the million-file tree (the total stays 1 GB unless --total says otherwise).
+// The Node entry keeps each folder's hash cache in its data folder: the first-scan rows run with
+// none (wiped before every run), and the rescan row times a scan of the same unchanged tree with
+// the cache its warm-up run left, printing the content it read (0 files when nothing changed).
 // Cold runs drop the page cache (`echo 3 > /proc/sys/vm/drop_caches`, needs root).
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -96,10 +98,11 @@ function dropCaches() {
 }
 
 /** Runs a command under /usr/bin/time: wall seconds and peak resident memory (bytes). */
-function measure(command, args) {
+function measure(command, args, env = process.env) {
   const result = spawnSync('/usr/bin/time', ['-f', 'TIME %e %M', command, ...args], {
     encoding: 'utf8',
     maxBuffer: 1024 * 1024 * 1024,
+    env,
   });
   const match = /TIME ([\d.]+) (\d+)/.exec(result.stderr);
   if (result.status !== 0 || !match) {
@@ -117,14 +120,30 @@ const which = (name) =>
   spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim() ||
   [path.join(process.env.HOME ?? '/root', '.cargo', 'bin', name)].find((p) => existsSync(p));
 
-const plumbEntry = path.join(root, 'bin', 'plumb.js');
+const plumbJson = {
+  groups: (out) => JSON.parse(out).groups.length,
+  stages: (out) => JSON.parse(out).stageSeconds ?? null,
+  contentRead: (out) => JSON.parse(out).contentRead ?? null,
+};
+// The Node entry's data folder (its hash caches): emptied before every first-scan run.
+const dataDir = mkdtempSync(path.join(tmpdir(), 'plumb-bench-space-data-'));
+const dataEnv = { ...process.env, PLUMB_DATA_DIR: dataDir };
+const noCache = () => rmSync(path.join(dataDir, 'space-scans'), { recursive: true, force: true });
 const tools = [
   {
     name: 'plumb space scan (node bin/plumb.js)',
     command: process.execPath,
-    args: (dir) => [plumbEntry, 'space', 'scan', dir, '--json'],
-    groups: (out) => JSON.parse(out).groups.length,
-    stages: (out) => JSON.parse(out).stageSeconds ?? null,
+    args: (dir) => [path.join(root, 'bin', 'plumb.js'), 'space', 'scan', dir, '--json'],
+    env: dataEnv,
+    prepare: noCache,
+    ...plumbJson,
+  },
+  {
+    name: 'plumb space rescan, unchanged (node bin/plumb.js)',
+    command: process.execPath,
+    args: (dir) => [path.join(root, 'bin', 'plumb.js'), 'space', 'scan', dir, '--json'],
+    env: dataEnv,
+    ...plumbJson,
   },
   {
     name: 'fclones group',
@@ -141,7 +160,7 @@ const tools = [
 ].filter((tool) => {
   if (tool.command) return true;
   console.log(
-    `bench:space: ${tool.name.split(' ')[0]} is not installed; ${tool.name} is left out.`,
+    `bench:space: ${tool.missing ?? `${tool.name.split(' ')[0]} is not installed`}; ${tool.name} is left out.`,
   );
   return false;
 });
@@ -162,17 +181,32 @@ try {
   if (!canDrop) console.log('bench:space: cannot drop caches (not root): cold runs are skipped.');
   const rows = [];
   for (const tool of tools) {
-    const row = { name: tool.name, warm: [], cold: [], peak: 0, groups: null, stages: [] };
-    measure(tool.command, tool.args(dir)); // warm the cache (and the tool)
+    const row = {
+      name: tool.name,
+      warm: [],
+      cold: [],
+      peak: 0,
+      groups: null,
+      stages: [],
+      read: [],
+    };
+    const run = () => {
+      tool.prepare?.();
+      const result = measure(tool.command, tool.args(dir), tool.env);
+      if (tool.contentRead) row.read.push(tool.contentRead(result.stdout));
+      return result;
+    };
+    run(); // warm the cache (and the tool; the rescan row's hash cache)
+    row.read = [];
     for (let i = 0; i < runs; i += 1) {
-      const warm = measure(tool.command, tool.args(dir));
+      const warm = run();
       row.warm.push(warm.seconds);
       row.peak = Math.max(row.peak, warm.peakBytes);
       row.groups = tool.groups(warm.stdout);
       if (tool.stages) row.stages.push({ cache: 'warm', ...tool.stages(warm.stdout) });
       if (canDrop) {
         dropCaches();
-        const cold = measure(tool.command, tool.args(dir));
+        const cold = run();
         row.cold.push(cold.seconds);
         row.peak = Math.max(row.peak, cold.peakBytes);
         if (tool.stages) row.stages.push({ cache: 'cold', ...tool.stages(cold.stdout) });
@@ -180,17 +214,7 @@ try {
     }
     rows.push(row);
   }
-  // A Node process costs memory before it does anything: Node's own peak, and the CLI's start-up.
-  const nodeBase = measure(process.execPath, ['-e', '0']);
-  const cliBase = measure(process.execPath, [plumbEntry, '--version']);
-  const mb = (bytes) => `${(bytes / 1e6).toFixed(0)} MB`;
-  const [plumb, ...peers] = rows;
-
   console.log('');
-  console.log(
-    `bench:space: ${fileCount.toLocaleString('en-US')} files, ${(totalBytes / 1e9).toFixed(2)} GB ` +
-      `(median of ${runs} run${runs > 1 ? 's' : ''})`,
-  );
   const width = Math.max(...rows.map((row) => row.name.length));
   console.log(`${'tool'.padEnd(width)}   warm s   cold s   peak MB   groups`);
   for (const row of rows) {
@@ -200,28 +224,60 @@ try {
       }   ${(row.peak / 1e6).toFixed(0).padStart(7)}   ${String(row.groups).padStart(6)}`,
     );
   }
-  // Where Plumb's time goes (seconds inside the scan, from its own report; the rest is start-up).
-  for (const stage of plumb.stages) {
-    const parts = ['walk', 'compare', 'hash', 'sharing'].map((k) => `${k} ${stage[k]?.toFixed(2)}`);
-    console.log(`plumb stages (${stage.cache}): ${parts.join(', ')} s`);
+  for (const row of rows.filter((r) => r.read.length)) {
+    const files = row.read.map((r) => r?.files ?? '?').join(', ');
+    const bytes = row.read.map((r) => (r ? `${(r.bytes / 1e6).toFixed(0)} MB` : '?')).join(', ');
+    console.log(`${row.name}: content read per run: ${files} files (${bytes})`);
   }
+  const first = rows.find((row) => row.name === 'plumb space scan (node bin/plumb.js)');
+  const rescan = rows.find((row) => row.name.startsWith('plumb space rescan'));
+  if (first && rescan) {
+    console.log(
+      `rescan / first scan (node bin/plumb.js): warm ×${(median(rescan.warm) / median(first.warm)).toFixed(2)}` +
+        (first.cold.length
+          ? `, cold ×${(median(rescan.cold) / median(first.cold)).toFixed(2)}`
+          : ''),
+    );
+  }
+  const plumbRows = rows.filter(
+    (row) => row.name.startsWith('plumb') && !row.name.startsWith('plumb space rescan'),
+  );
+  const peers = rows.filter((row) => !row.name.startsWith('plumb'));
+  // Where Plumb's time goes (seconds inside the scan, from its own report; the rest is start-up).
+  for (const plumb of plumbRows) {
+    for (const stage of plumb.stages) {
+      const parts = ['walk', 'compare', 'hash', 'sharing'].map(
+        (k) => `${k} ${stage[k]?.toFixed(2)}`,
+      );
+      console.log(`${plumb.name} stages (${stage.cache}): ${parts.join(', ')} s`);
+    }
+  }
+  // A Node process costs memory before it does anything: report the Node entry's peak above that.
+  const addon = path.join(root, 'native', 'build', 'Release', 'plumb.node');
+  const nodeBase = measure(process.execPath, ['-e', `require(${JSON.stringify(addon)})`]);
+  const cliBase = measure(process.execPath, [path.join(root, 'bin', 'plumb.js'), '--version']);
+  const mb = (bytes) => `${(bytes / 1e6).toFixed(0)} MB`;
+  const nodeRow = rows.find((row) => row.name.includes('node bin/plumb.js'));
   console.log(
-    `Node's baseline: node -e 0 peaks at ${mb(nodeBase.peakBytes)} (${nodeBase.seconds.toFixed(2)} s), ` +
-      `node bin/plumb.js --version at ${mb(cliBase.peakBytes)} (${cliBase.seconds.toFixed(2)} s); ` +
-      `the scan's peak is ${mb(plumb.peak - nodeBase.peakBytes)} above node -e 0, ` +
-      `${mb(plumb.peak - cliBase.peakBytes)} above plumb --version`,
+    `plumb baseline: node + addon ${mb(nodeBase.peakBytes)} (${nodeBase.seconds.toFixed(2)} s), ` +
+      `plumb --version ${mb(cliBase.peakBytes)} (${cliBase.seconds.toFixed(2)} s); node bin/plumb.js scan peak over ` +
+      `node + addon ${mb(nodeRow.peak - nodeBase.peakBytes)}, over plumb --version ${mb(nodeRow.peak - cliBase.peakBytes)}`,
   );
   const ratio = (a, b) => (b > 0 ? (a / b).toFixed(2) : '—');
-  for (const peer of peers) {
-    console.log(
-      `${plumb.name} / ${peer.name}: warm time ×${ratio(median(plumb.warm), median(peer.warm))}, cold time ×${
-        plumb.cold.length && peer.cold.length ? ratio(median(plumb.cold), median(peer.cold)) : '—'
-      }, peak memory ×${ratio(plumb.peak, peer.peak)}, above node -e 0 ×${ratio(
-        plumb.peak - nodeBase.peakBytes,
-        peer.peak,
-      )} (below 1 is better for plumb)`,
-    );
+  for (const plumb of plumbRows) {
+    for (const peer of peers) {
+      const overNode =
+        plumb === nodeRow
+          ? `, peak over node + addon ×${ratio(plumb.peak - nodeBase.peakBytes, peer.peak)}`
+          : '';
+      console.log(
+        `${plumb.name} / ${peer.name}: warm time ×${ratio(median(plumb.warm), median(peer.warm))}, cold time ×${
+          plumb.cold.length && peer.cold.length ? ratio(median(plumb.cold), median(peer.cold)) : '—'
+        }, peak memory ×${ratio(plumb.peak, peer.peak)}${overNode} (below 1 is better for plumb)`,
+      );
+    }
   }
 } finally {
   if (!values.keep && !values.dir) rmSync(dir, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
 }

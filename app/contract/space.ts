@@ -99,8 +99,17 @@ export const ScanResult = z.object({
     logicalBytes: Bytes,
     allocatedBytes: Bytes,
   }),
+  /**
+   * File content the scan read to compare files (0 when every digest came from the last scan's
+   * cache: files unchanged in inode, size and times are not read again). Absent in older scans.
+   */
+  contentRead: z.object({ files: z.number().int().nonnegative(), bytes: Bytes }).optional(),
 });
 export type ScanResult = z.infer<typeof ScanResult>;
+
+/** The last scan of a folder, kept between runs, and when it finished. */
+export const SavedScan = z.object({ savedAt: z.string(), result: ScanResult });
+export type SavedScan = z.infer<typeof SavedScan>;
 
 export const ScanPhase = z.enum(['walk', 'compare', 'hash', 'sharing', 'done']);
 export const ScanProgress = z.object({
@@ -155,6 +164,95 @@ export const DedupeInput = z.object({
   apply: z.boolean().default(false),
 });
 
+/** The system Trash a batch of copies goes to (or why there is none reachable). */
+export const TrashPlace = z.object({
+  available: z.boolean(),
+  kind: z.enum(['xdg-home', 'xdg-volume', 'macos-home', 'macos-volume', 'recycle-bin']).nullable(),
+  /** The trash folder (Linux: the one holding files/ and info/; Windows: the drive). */
+  location: z.string().nullable(),
+  /** Why nothing can be moved there, for people; null when available. */
+  reason: z.string().nullable(),
+});
+export type TrashPlace = z.infer<typeof TrashPlace>;
+
+/** One copy to move to the Trash, verified identical to the kept file just before. */
+export const TrashAction = z.object({
+  groupId: z.string(),
+  keeper: z.string(),
+  target: z.string(),
+  /**
+   * What deleting it from the Trash would free: a real copy its allocated size; a clone of the
+   * kept file, or one name of a file with other names (hard links), nothing. null = unknown.
+   */
+  freesBytes: UnknownBytes,
+  /** Why that figure, in words ("a real copy: its allocated size"). */
+  freesReason: z.string(),
+  status: z.enum(['planned', 'moved', 'skipped', 'failed']),
+  reason: z.string().nullable(),
+  code: z.string().nullable(),
+  /** Where it is in the Trash once moved. */
+  trashedPath: z.string().nullable(),
+});
+export type TrashAction = z.infer<typeof TrashAction>;
+
+export const TrashReport = z.object({
+  dryRun: z.boolean(),
+  /** Names the moved files for the second step (space.trash.empty); null in a dry run. */
+  batchId: z.string().nullable(),
+  trash: TrashPlace,
+  actions: z.array(TrashAction),
+  /** Sum of freesBytes over the planned (dry run) or moved files; null if any is unknown. */
+  predictedBytes: UnknownBytes,
+  counts: z.object({
+    planned: z.number().int().nonnegative(),
+    moved: z.number().int().nonnegative(),
+    skipped: z.number().int().nonnegative(),
+    failed: z.number().int().nonnegative(),
+  }),
+});
+export type TrashReport = z.infer<typeof TrashReport>;
+
+export const TrashInput = z.object({
+  scanId: z.string().min(1),
+  /** Only these groups; all groups when absent. */
+  groupIds: z.array(z.string()).optional(),
+  /** The file to keep per group id (one of its files); the scan's keeper otherwise. */
+  keepers: z.record(z.string(), z.string()).optional(),
+  /** Dry run unless true. */
+  apply: z.boolean().default(false),
+});
+
+/** A file of a batch deleted from the Trash for good (the second, explicit step). */
+export const EmptiedFile = z.object({
+  original: z.string(),
+  trashedPath: z.string(),
+  predictedBytes: UnknownBytes,
+  status: z.enum(['planned', 'deleted', 'skipped', 'failed']),
+  reason: z.string().nullable(),
+});
+export type EmptiedFile = z.infer<typeof EmptiedFile>;
+
+export const EmptyTrashReport = z.object({
+  batchId: z.string(),
+  dryRun: z.boolean(),
+  files: z.array(EmptiedFile),
+  predictedBytes: UnknownBytes,
+  /** Free space of the volume after minus before; null in a dry run. */
+  measuredFreedBytes: z.number().int().nullable(),
+  counts: z.object({
+    planned: z.number().int().nonnegative(),
+    deleted: z.number().int().nonnegative(),
+    skipped: z.number().int().nonnegative(),
+    failed: z.number().int().nonnegative(),
+  }),
+});
+export type EmptyTrashReport = z.infer<typeof EmptyTrashReport>;
+
+export const BatchIdField = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9-]{1,64}$/, 'A batch id is letters, digits and dashes (from space.trash).');
+
 export const SparseFile = z.object({
   path: z.string(),
   logicalBytes: Bytes,
@@ -176,6 +274,15 @@ export const PunchReport = z.object({
   warning: z.string(),
 });
 export type PunchReport = z.infer<typeof PunchReport>;
+
+/** A large file that is not sparse but holds whole blocks of zeros punching would free. */
+export const SparseCandidate = z.object({
+  path: z.string(),
+  allocatedBytes: Bytes,
+  /** Whole blocks of zeros: what making them holes would free. */
+  zeroBytes: Bytes,
+});
+export type SparseCandidate = z.infer<typeof SparseCandidate>;
 
 const PathField = pathField('Give a path.');
 const ScanId = z.object({ scanId: z.string().trim().min(1).max(200) });
@@ -222,10 +329,33 @@ export const spaceOperations = {
   /** Starts a scan in the background; it reports through `space.event` and is kept for dedupe. */
   'space.scan': { input: ScanOptions, output: ScanId },
   'space.cancel': { input: ScanId, output: z.object({ cancelled: z.boolean() }) },
+  /**
+   * The last scan kept of a folder (or, without a path, the last scan of any folder), with when it
+   * finished; null when none is kept. Dedupe and Trash can act on it as on a new scan (every file
+   * is checked unchanged before anything is done to it).
+   */
+  'space.lastScan': {
+    input: z.object({ path: PathField.optional() }),
+    output: SavedScan.nullable(),
+  },
   /** The result of a finished scan (null while it runs or when unknown). */
   'space.result': { input: ScanId, output: ScanResult.nullable() },
   /** Plans (dry run, the default) or applies clones for a finished scan. */
   'space.dedupe': { input: DedupeInput, output: DedupeReport },
+  /**
+   * DESTRUCTIVE (with apply): moves the chosen copies of a finished scan to the system's Trash,
+   * each verified identical to the kept file just before; a dry run (the default) says per file
+   * what deleting it would free. Refuses with ENOTRASH where no Trash is reachable.
+   */
+  'space.trash': { input: TrashInput, output: TrashReport },
+  /**
+   * DESTRUCTIVE (with apply): deletes for good exactly the files a space.trash batch moved to the
+   * Trash (those still there unchanged), measuring the space freed on the volume.
+   */
+  'space.trash.empty': {
+    input: z.object({ batchId: BatchIdField, apply: z.boolean().default(false) }),
+    output: EmptyTrashReport,
+  },
   /** Completes or rolls back a dedupe interrupted by a crash (also done before every dedupe). */
   'space.recover': { input: z.object({}).strict(), output: z.array(RecoveryStep) },
   /**
@@ -241,6 +371,14 @@ export const spaceOperations = {
     input: z.object({ listId: ListIdField }),
     output: z.object({ cancelled: z.boolean() }),
   },
+  /**
+   * Large files under a folder that are not sparse but hold runs of zeros that punching would
+   * free (each read in full), most first, with the warning that apps may write them back.
+   */
+  'space.sparse.candidates': {
+    input: z.object({ path: PathField, minBytes: Bytes.optional() }),
+    output: z.object({ candidates: z.array(SparseCandidate), warning: z.string() }),
+  },
   'space.sparse.create': {
     input: z.object({ path: PathField, bytes: Bytes }),
     output: SparseFile,
@@ -255,6 +393,14 @@ export const spaceOperations = {
     output: SparseFile,
   },
 } as const;
+
+/** Operations that change or delete users' files when applied (for path authorization). */
+export const destructiveSpaceOperations = [
+  'space.dedupe',
+  'space.trash',
+  'space.trash.empty',
+  'space.sparse.punch',
+] as const;
 
 export const spaceEvents = {
   'space.event': SpaceEvent,

@@ -39,4 +39,9 @@ export const volumeOperations = {
     input: z.object({ title: z.string().max(200).optional() }),
     output: z.object({ path: z.string().nullable() }),
   },
+  /**
+   * Shows a file in Finder / Explorer / the file manager (desktop only: ENOTSUP in a browser,
+   * where the UI copies the path instead).
+   */
+  'dialog.revealPath': { input: PathInput, output: z.object({}) },
 } as const;

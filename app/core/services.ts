@@ -15,7 +15,9 @@ import { volumeInfo } from './volume.js';
 import { listVolumes } from './volumes.js';
 
 /** Handlers a front door supplies itself, because only it can (a native dialog, say). */
-export type FrontDoorHandlers = Partial<Pick<Handlers, 'dialog.chooseFolder' | 'report.savePdf'>>;
+export type FrontDoorHandlers = Partial<
+  Pick<Handlers, 'dialog.chooseFolder' | 'dialog.revealPath' | 'report.savePdf'>
+>;
 
 /**
  * Every handler, guarded by what the user chose in this session (one `choices` per Electron app
@@ -45,6 +47,12 @@ function createUnguardedHandlers(
       throw new PlumbError(
         'ENOTSUP',
         'The folder picker is in the desktop app; in a browser, type the folder path.',
+      );
+    },
+    'dialog.revealPath': async () => {
+      throw new PlumbError(
+        'ENOTSUP',
+        'Showing a file in the file manager is in the desktop app; in a browser, copy its path.',
       );
     },
     ...frontDoor,

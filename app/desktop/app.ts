@@ -101,7 +101,7 @@ export interface ElectronLike {
       setPermissionCheckHandler(handler: (contents: unknown, permission: string) => boolean): void;
     };
   };
-  shell: { openExternal(url: string): Promise<void> };
+  shell: { openExternal(url: string): Promise<void>; showItemInFolder(fullPath: string): void };
   Menu: {
     buildFromTemplate(template: MenuItem[]): unknown;
     setApplicationMenu(menu: unknown): void;
@@ -263,6 +263,10 @@ export function startDesktop(electron: ElectronLike, preloadPath: string): void 
             properties: ['openDirectory', 'createDirectory'],
           });
           return { path: choice.canceled ? null : (choice.filePaths[0] ?? null) };
+        },
+        'dialog.revealPath': async ({ path: file }) => {
+          electron.shell.showItemInFolder(file);
+          return {};
         },
         'report.savePdf': savePdfHandler(electron, reports),
       }),

@@ -131,4 +131,14 @@ bool FlushVolume(const std::string& path, SysError* err);
 // Creates `path` (which must not exist) as a sparse file of `bytes`, all hole.
 bool CreateSparseFile(const std::string& path, uint64_t bytes, SysError* err);
 
+// Moves `path` to its drive's Recycle Bin through the Windows shell (undoable from Explorer). Where
+// the shell would delete it for good instead (no Recycle Bin on the drive, a file larger than the
+// bin holds), it is refused with ENOTRASH and left in place. ENOTSUP on other OSes, whose Trash is
+// a folder (app/core/space/trash-can.ts).
+struct RecycledFile {
+  std::string recycledPath;  // the file inside the Recycle Bin ($R...)
+  std::string infoPath;      // the bin's record of where it came from ($I...)
+};
+bool RecycleFile(const std::string& path, RecycledFile* out, SysError* err);
+
 }  // namespace plumb

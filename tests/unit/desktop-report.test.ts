@@ -117,7 +117,7 @@ function fakeElectron(
         setPermissionCheckHandler: () => undefined,
       },
     },
-    shell: { openExternal: async () => undefined },
+    shell: { openExternal: async () => undefined, showItemInFolder: () => undefined },
     Menu: { buildFromTemplate: (template) => template, setApplicationMenu: () => undefined },
     nativeTheme: { themeSource: 'system' },
     screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },

@@ -147,7 +147,10 @@ function fakeElectron(userData: string): {
         setPermissionCheckHandler: (handler) => void (recorded.permissionCheck = handler),
       },
     },
-    shell: { openExternal: async (url) => void recorded.opened.push(url) },
+    shell: {
+      openExternal: async (url) => void recorded.opened.push(url),
+      showItemInFolder: () => undefined,
+    },
     Menu: {
       buildFromTemplate: (template) => template,
       setApplicationMenu: (menu) => void (recorded.menu = menu),

@@ -9,6 +9,7 @@ import {
   type SparseListHooks,
 } from '../../core/space/sparse.js';
 import { formatBytes } from '../../common/format.js';
+import { sparseCandidates } from '../../core/space/sparse-candidates.js';
 import { parseCommandArgs } from '../args.js';
 import { exitCode, UsageError, type CommandIO, sizeArgument } from '../command.js';
 
@@ -42,20 +43,26 @@ export async function sparseSubcommand(args: string[], io: CommandIO): Promise<n
       punch: { type: 'boolean' },
       create: { type: 'string' },
       'copy-to': { type: 'string' },
+      candidates: { type: 'boolean' },
       json: { type: 'boolean' },
     },
     'space sparse',
   );
   if (values.help) {
     io.stdout.write(
-      'Usage: plumb space sparse PATH [--punch] [--create SIZE] [--copy-to DEST] [--json]\n',
+      'Usage: plumb space sparse PATH [--punch] [--create SIZE] [--copy-to DEST] [--candidates] [--json]\n',
     );
     return exitCode.ok;
   }
   if (positionals.length !== 1) throw new UsageError('Give one path: plumb space sparse PATH');
-  const chosen = [values.punch, values.create !== undefined, values['copy-to'] !== undefined];
+  const chosen = [
+    values.punch,
+    values.create !== undefined,
+    values['copy-to'] !== undefined,
+    values.candidates,
+  ];
   if (chosen.filter(Boolean).length > 1) {
-    throw new UsageError('Use one of --punch, --create and --copy-to at a time.');
+    throw new UsageError('Use one of --punch, --create, --copy-to and --candidates at a time.');
   }
   const target = positionals[0]!;
   const print = (value: unknown, text: string) =>
@@ -69,6 +76,18 @@ export async function sparseSubcommand(args: string[], io: CommandIO): Promise<n
   if (values['copy-to'] !== undefined) {
     const file = await copySparse(target, values['copy-to'], { signal: io.signal });
     print(file, `copied with holes kept: ${describe(file)}`);
+    return exitCode.ok;
+  }
+  if (values.candidates) {
+    const found = await sparseCandidates(target, { signal: io.signal });
+    const lines = found.candidates.map(
+      (c) =>
+        `${c.path}: punching its zero blocks would free ${formatBytes(c.zeroBytes)} of ${formatBytes(c.allocatedBytes)} allocated`,
+    );
+    print(
+      found,
+      `${lines.length ? lines.join('\n') : `No file of 64 MB or more under ${target} holds 1 MB of zero blocks.`}\nNote: ${found.warning}`,
+    );
     return exitCode.ok;
   }
   if (values.punch) {

@@ -14,11 +14,14 @@ import { parseCommandArgs } from '../args.js';
 import { writeJson } from '../json-out.js';
 import { exitCode, UsageError, type Command, type CommandIO, sizeArgument } from '../command.js';
 import { sparseSubcommand } from './space-sparse.js';
+import { emptyTrashCommand, trashCommand } from './space-trash.js';
 
 const usage = [
   'plumb space scan DIR [--json]                 duplicates, clones already shared, sparse files',
   'plumb space dedupe DIR [--apply] [--json]     dry run unless --apply',
-  'plumb space sparse PATH [--punch] [--create SIZE] [--copy-to DEST]',
+  'plumb space trash DIR [--apply] [--json]      move the copies to the Trash (dry run unless --apply)',
+  'plumb space trash --empty BATCH [--apply]     then delete exactly those files from the Trash',
+  'plumb space sparse PATH [--punch] [--create SIZE] [--copy-to DEST] [--candidates]',
   '',
   'Scan options: --min-size SIZE (default 1 B), --no-hidden, --all (do not skip packages,',
   'Library and cloud folders). Dedupe: --method dedupe-range|clone-rename (default: the OS).',
@@ -185,21 +188,41 @@ export const spaceCommand: Command = {
       return sub === undefined ? exitCode.usage : exitCode.ok;
     }
     if (sub === 'sparse') return sparseSubcommand(rest, io);
-    if (sub !== 'scan' && sub !== 'dedupe') {
-      throw new UsageError(`Unknown sub-command "${sub}": use scan, dedupe or sparse.`);
+    if (sub !== 'scan' && sub !== 'dedupe' && sub !== 'trash') {
+      throw new UsageError(`Unknown sub-command "${sub}": use scan, dedupe, trash or sparse.`);
     }
     const { values, positionals } = parseCommandArgs(
       rest,
-      { ...scanFlags, apply: { type: 'boolean' }, method: { type: 'string' } },
+      {
+        ...scanFlags,
+        apply: { type: 'boolean' },
+        method: { type: 'string' },
+        empty: { type: 'string' },
+      },
       `space ${sub}`,
     );
     if (values.help) {
       io.stdout.write(`Usage:\n${usage}\n`);
       return exitCode.ok;
     }
+    const empty = values.empty;
+    if (empty !== undefined && sub !== 'trash') {
+      throw new UsageError('--empty belongs to `plumb space trash`.');
+    }
+    if (empty !== undefined) {
+      if (positionals.length !== 0) {
+        throw new UsageError(
+          '--empty takes a batch id, not a folder: plumb space trash --empty BATCH',
+        );
+      }
+      return emptyTrashCommand(empty, values, io);
+    }
     if (positionals.length !== 1) throw new UsageError(`Give one folder: plumb space ${sub} DIR`);
     if (sub === 'scan' && (values.apply || values.method)) {
       throw new UsageError('--apply and --method belong to `plumb space dedupe`.');
+    }
+    if (sub === 'trash' && values.method) {
+      throw new UsageError('--method belongs to `plumb space dedupe`.');
     }
     const chosen = method(values.method);
     keepYoungGenerationSmall();
@@ -211,6 +234,7 @@ export const spaceCommand: Command = {
       else printScan(result, io);
       return exitCode.ok;
     }
+    if (sub === 'trash') return trashCommand(result, values, io);
     // Applied actions are printed as each file is done, so an interrupted run shows how far it got.
     const streamed = new Set<DedupeAction>();
     const report = await dedupeGroups(result.groups, {

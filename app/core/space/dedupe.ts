@@ -54,10 +54,10 @@ export function defaultMethod(platform: NodeJS.Platform = process.platform): Ded
 }
 
 /** Skipped, not failed: the file is fine and was deliberately left alone. */
-class Skip extends Error {}
+export class Skip extends Error {}
 
 /** The scan's facts still hold: same inode, size and times. */
-async function checkUnchanged(file: DuplicateFile, what: string): Promise<void> {
+export async function checkUnchanged(file: DuplicateFile, what: string): Promise<void> {
   const now = await stat(file.path);
   if (
     now.ino !== file.ino ||
@@ -101,7 +101,7 @@ const settleLimitMs = 2000;
  * a whole replaced copy about one time in five. Reads until three readings 25 ms apart agree, for
  * at most two seconds.
  */
-async function freeBytes(dir: string): Promise<number> {
+export async function freeBytes(dir: string): Promise<number> {
   await loadNative().flushVolume(dir);
   const read = async () => {
     const s = await statfs(dir);

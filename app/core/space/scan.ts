@@ -6,10 +6,13 @@
  * same engine.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
 import type { ScanOptions, ScanProgress, ScanResult } from '../../contract/space.js';
 import { loadNative } from '../native/load.js';
 import { cancelFollowing } from '../native/cancel.js';
+import { hashCachePath } from './last-scan.js';
 import type { NativeScanSettings, PlumbNative } from '../../../native/index.js';
 
 export interface ScanHooks {
@@ -105,7 +108,20 @@ export function sparseSearchCancelled(cause?: unknown): PlumbError {
 
 async function runScan(options: ScanOptions, hooks: ScanHooks): Promise<ScanResult> {
   const settings = scanSettings(options);
-  return runNative({ ...settings, scanId: hooks.scanId ?? randomUUID() }, hooks);
+  // The last scan's digests: unchanged files are not read again (kept only where it can be made).
+  const hashCache = hashCachePath(settings.path);
+  const cacheUsable = await mkdir(path.dirname(hashCache), { recursive: true }).then(
+    () => true,
+    () => false,
+  );
+  return runNative(
+    {
+      ...settings,
+      scanId: hooks.scanId ?? randomUUID(),
+      ...(cacheUsable ? { hashCache } : {}),
+    },
+    hooks,
+  );
 }
 
 /** The addon's scanFolder with cancel following the signal and errors as PlumbErrors. */

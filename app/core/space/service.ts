@@ -8,18 +8,25 @@ import type { ScanResult } from '../../contract/space.js';
 import type { Handlers } from '../dispatch.js';
 import { dedupeGroups } from './dedupe.js';
 import { journalDir, recoverInterrupted, type RecoveryStep } from './journal.js';
+import { loadLastScan, saveLastScan } from './last-scan.js';
 import { scanFolder } from './scan.js';
 import { copySparse } from './sparse-copy.js';
 import { createSparse, listSparse, punchZeros } from './sparse.js';
+import { sparseCandidates } from './sparse-candidates.js';
+import { emptyTrashBatch, trashCopies } from './trash.js';
 
 type SpaceOperation =
   | 'space.scan'
   | 'space.cancel'
   | 'space.result'
+  | 'space.lastScan'
   | 'space.dedupe'
   | 'space.recover'
+  | 'space.trash'
+  | 'space.trash.empty'
   | 'space.sparse.list'
   | 'space.sparse.cancel'
+  | 'space.sparse.candidates'
   | 'space.sparse.create'
   | 'space.sparse.punch'
   | 'space.sparse.copy';
@@ -76,9 +83,13 @@ export function spaceHandlers(): Pick<Handlers, SpaceOperation> {
         signal: entry.controller.signal,
         onProgress: (progress) => context.emit('space.event', { type: 'progress', progress }),
       }).then(
-        (result) => {
+        async (result) => {
           entry.result = result;
           context.emit('space.event', { type: 'done', scanId, result });
+          // Kept so reopening the view shows it (the CLI does not keep its scans: a one-shot
+          // command would hold the whole result twice to write it). A data folder that cannot be
+          // written costs only that.
+          await saveLastScan(result).catch(() => undefined);
         },
         (error: unknown) => {
           scans.delete(scanId);
@@ -98,6 +109,13 @@ export function spaceHandlers(): Pick<Handlers, SpaceOperation> {
       return { cancelled: true };
     },
     'space.result': async ({ scanId }) => scans.get(scanId)?.result ?? null,
+    'space.lastScan': async ({ path }) => {
+      const saved = await loadLastScan(path);
+      // Kept like a new scan, so dedupe and Trash act on exactly what is shown.
+      if (saved)
+        remember(saved.result.scanId, { controller: new AbortController(), result: saved.result });
+      return saved;
+    },
     'space.dedupe': async ({ scanId, groupIds, apply }) => {
       await recoverOnce();
       const result = finishedScan(scanId);
@@ -106,6 +124,13 @@ export function spaceHandlers(): Pick<Handlers, SpaceOperation> {
       return dedupeGroups(groups, { apply, sharingSupported: result.sharingSupported });
     },
     'space.recover': async () => recoverOnce(),
+    'space.trash': async ({ scanId, groupIds, keepers, apply }) => {
+      const result = finishedScan(scanId);
+      const wanted = groupIds ? new Set(groupIds) : null;
+      const groups = wanted ? result.groups.filter((g) => wanted.has(g.id)) : result.groups;
+      return trashCopies(groups, { apply, keepers, sharingSupported: result.sharingSupported });
+    },
+    'space.trash.empty': async ({ batchId, apply }) => emptyTrashBatch(batchId, { apply }),
     'space.sparse.list': async ({ path, listId }, context) => {
       if (listId === undefined) return listSparse(path);
       if (sparseLists.has(listId)) {
@@ -127,6 +152,7 @@ export function spaceHandlers(): Pick<Handlers, SpaceOperation> {
       controller?.abort();
       return { cancelled: controller !== undefined };
     },
+    'space.sparse.candidates': async ({ path, minBytes }) => sparseCandidates(path, { minBytes }),
     'space.sparse.create': async ({ path, bytes }) => createSparse(path, bytes),
     'space.sparse.punch': async ({ path, apply }) => punchZeros(path, apply),
     'space.sparse.copy': async ({ from, to }) => copySparse(from, to),

@@ -1,6 +1,7 @@
-// scanFolder(settings, options): the whole space scan (scan/scan.h) off the JS thread. Resolves
-// with the contract's ScanResult object; rejects with an Error carrying `code` (ENOENT, ENOTDIR,
-// ECANCELED, ...) and a message for people. options: { cancel, onProgress(ScanProgress) }.
+// scanFolder(settings, options): the whole space scan (scan/scan.h) off the JS thread; settings may
+// name a hashCache file (scan/hash_cache.h). Resolves with the contract's ScanResult object;
+// rejects with an Error carrying `code` (ENOENT, ENOTDIR, ECANCELED, ...) and a message for people.
+// options: { cancel, onProgress(ScanProgress) }.
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -116,6 +117,10 @@ Napi::Object ResultObject(Napi::Env env, const scan::Result& r, bool sparsePaths
   sparse.Set("logicalBytes", Number(env, r.sparse.logicalBytes));
   sparse.Set("allocatedBytes", Number(env, r.sparse.allocatedBytes));
   o.Set("sparse", sparse);
+  Napi::Object read = Napi::Object::New(env);
+  read.Set("files", Number(env, r.filesRead));
+  read.Set("bytes", Number(env, r.bytesRead));
+  o.Set("contentRead", read);
   if (sparsePaths) {
     Napi::Array paths = Napi::Array::New(env, r.sparsePaths.size());
     for (size_t i = 0; i < r.sparsePaths.size(); ++i)
@@ -144,7 +149,14 @@ class ScanWorker : public ProgressWorker<scan::Progress> {
 
   void Settle(Napi::Env env, Napi::Promise::Deferred& deferred) override {
     if (ok_) {
-      deferred.Resolve(ResultObject(env, result_, settings_.sparsePaths));
+      Napi::Object result = ResultObject(env, result_, settings_.sparsePaths);
+      if (settings_.largePaths > 0) {
+        Napi::Array paths = Napi::Array::New(env, result_.largePaths.size());
+        for (size_t i = 0; i < result_.largePaths.size(); ++i)
+          paths.Set(static_cast<uint32_t>(i), Napi::String::New(env, result_.largePaths[i]));
+        result.Set("largePaths", paths);
+      }
+      deferred.Resolve(result);
     } else {
       Napi::Error error = Napi::Error::New(env, err_.message);
       error.Set("code", Napi::String::New(env, err_.code));
@@ -178,12 +190,21 @@ Napi::Value ScanFolder(const Napi::CallbackInfo& info) {
   settings.skipPackages = OptionalBool(input, "skipPackages", true);
   settings.skipCloudFolders = OptionalBool(input, "skipCloudFolders", true);
   settings.sparsePaths = OptionalBool(input, "sparsePaths", false);
+  settings.largePaths = OptionalInteger(input, "largePaths", 0, uint64_t{1} << 53, 0);
   Napi::Value scanId = input.Get("scanId");
   if (!scanId.IsUndefined()) {
     if (!scanId.IsString()) {
       throw Napi::TypeError::New(env, "The \"settings.scanId\" property must be a string");
     }
     settings.scanId = scanId.As<Napi::String>().Utf8Value();
+  }
+  Napi::Value hashCache = input.Get("hashCache");
+  if (!hashCache.IsUndefined()) {
+    if (!hashCache.IsString() ||
+        hashCache.As<Napi::String>().Utf8Value().find('\0') != std::string::npos) {
+      throw Napi::TypeError::New(env, "The \"settings.hashCache\" property must be a file path");
+    }
+    settings.hashCache = hashCache.As<Napi::String>().Utf8Value();
   }
   Napi::Object options = OptionalObject(info, 1, "options");
   auto* worker = new ScanWorker(env, std::move(settings), OptionalCancel(options, "cancel"),

@@ -10,6 +10,7 @@
 //   punchHole(path, offset, length)     deallocate a range, keeping the size
 //   createSparseFile(path, bytes)       a new all-hole file
 //   flushVolume(path)                   sync the volume so free space is up to date
+//   recycleFile(path)                   Windows: to the Recycle Bin, never deleted for good
 #include "space.h"
 
 #include <napi.h>
@@ -281,6 +282,19 @@ Napi::Value CreateSparseFileJs(const Napi::CallbackInfo& info) {
       Undefined);
 }
 
+Napi::Value RecycleFileJs(const Napi::CallbackInfo& info) {
+  std::string path = RequireString(info, 0, "path");
+  return Start<RecycledFile>(
+      info.Env(), "recycleFile",
+      [path](RecycledFile* out, SysError* err) { return RecycleFile(path, out, err); },
+      [](Napi::Env env, const RecycledFile& file) {
+        Napi::Object o = Napi::Object::New(env);
+        o.Set("recycledPath", file.recycledPath);
+        o.Set("infoPath", file.infoPath);
+        return static_cast<Napi::Value>(o);
+      });
+}
+
 }  // namespace
 
 void RegisterSpace(Napi::Env env, Napi::Object exports) {
@@ -295,6 +309,7 @@ void RegisterSpace(Napi::Env env, Napi::Object exports) {
   exports.Set("punchHole", Napi::Function::New(env, PunchHoleJs, "punchHole"));
   exports.Set("flushVolume", Napi::Function::New(env, FlushVolumeJs, "flushVolume"));
   exports.Set("createSparseFile", Napi::Function::New(env, CreateSparseFileJs, "createSparseFile"));
+  exports.Set("recycleFile", Napi::Function::New(env, RecycleFileJs, "recycleFile"));
 }
 
 }  // namespace plumb

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "scan/hash_cache.h"
 #include "scan/pools.h"
 #include "scan/sharing.h"
 #include "space.h"
@@ -307,7 +308,11 @@ class Scanner {
   Skips skipped_;
   SparseSummary sparse_;
   std::vector<std::string> sparsePaths_;
+  std::vector<std::string> largePaths_;
   uint64_t unreadableContent_ = 0;
+  HashCache cache_;
+  uint64_t filesRead_ = 0;
+  uint64_t bytesRead_ = 0;
 };
 
 void Scanner::Emit(bool force) {
@@ -375,6 +380,8 @@ void Scanner::Place(uint32_t dir, FolderEntry& entry) {
     sparse_.logicalBytes += entry.size;
     sparse_.allocatedBytes += entry.allocatedBytes;
     if (settings_.sparsePaths) sparsePaths_.push_back(EntryPath(table.dirs[dir], entry.name));
+  } else if (settings_.largePaths > 0 && entry.size >= settings_.largePaths) {
+    largePaths_.push_back(EntryPath(table.dirs[dir], entry.name));
   }
   if (entry.size < settings_.minBytes) return;
   table.files.push_back(Kept{dir, 1, table.names.Add(entry.name), entry.size, entry.ino,
@@ -476,33 +483,62 @@ Groups Scanner::SameSizeGroups() const {
 bool Scanner::Refine(const Groups& groups, uint64_t edgeBytes, bool reportBytes, Groups* refined,
                      std::vector<std::string>* digests, SysError* err) {
   if (groups.members.empty()) return true;
-  HashRequest request;
-  request.paths = std::make_shared<WalkPaths>(table_, groups.members);
-  request.edgeBytes = edgeBytes;
-  request.threads = kHashThreads;
-  request.readBytes = kHashReadBytes;
-  request.cancel = cancel_;
-  auto engine = std::make_shared<HashEngine>(std::move(request));
-  std::function<void(const HashProgress&)> report;
-  if (reportBytes) {
-    report = [this](const HashProgress& p) {
-      state_.bytesHashed = p.bytes;
-      Emit(false);
-    };
-  }
-  if (!engine->Hash(report)) {
-    *err = Cancelled();
-    return false;
-  }
-  const HashOutcome& outcome = engine->outcome();
-  std::vector<uint8_t> unreadable(groups.members.size(), 0);
-  for (const FileFailure& failure : outcome.failures) unreadable[failure.index] = 1;
-  unreadableContent_ += outcome.failures.size();
-  const uint8_t* digest = outcome.digests.data();
-  auto digestOf = [&](size_t i) { return digest + i * LaneHash128::kDigestBytes; };
-  auto compare = [&](size_t a, size_t b) {
-    return std::memcmp(digestOf(a), digestOf(b), LaneHash128::kDigestBytes);
+  const bool whole = edgeBytes == 0;
+  const std::deque<Kept>& files = table_->files;
+  auto identity = [&files](uint32_t file) {
+    const Kept& k = files[file];
+    return FileIdentity{k.ino, k.size, k.mtimeMs, k.ctimeMs};
   };
+  // Digests the hash cache still vouches for are taken from it; only the other files are read.
+  constexpr size_t kBytes = LaneHash128::kDigestBytes;
+  std::vector<uint8_t> digest(groups.members.size() * kBytes, 0);
+  std::vector<uint8_t> unreadable(groups.members.size(), 0);
+  std::vector<uint32_t> toRead;  // positions in groups.members
+  uint64_t cachedBytes = 0;
+  for (size_t i = 0; i < groups.members.size(); ++i) {
+    const uint8_t* known = cache_.Find(identity(groups.members[i]), whole);
+    if (known) {
+      std::memcpy(&digest[i * kBytes], known, kBytes);
+      if (whole) cachedBytes += files[groups.members[i]].size;
+    } else {
+      toRead.push_back(static_cast<uint32_t>(i));
+    }
+  }
+  if (!toRead.empty()) {
+    std::vector<uint32_t> paths(toRead.size());
+    for (size_t j = 0; j < toRead.size(); ++j) paths[j] = groups.members[toRead[j]];
+    HashRequest request;
+    request.paths = std::make_shared<WalkPaths>(table_, std::move(paths));
+    request.edgeBytes = edgeBytes;
+    request.threads = kHashThreads;
+    request.readBytes = kHashReadBytes;
+    request.cancel = cancel_;
+    auto engine = std::make_shared<HashEngine>(std::move(request));
+    std::function<void(const HashProgress&)> report;
+    if (reportBytes) {
+      report = [this, cachedBytes](const HashProgress& p) {
+        state_.bytesHashed = cachedBytes + p.bytes;
+        Emit(false);
+      };
+    }
+    if (!engine->Hash(report)) {
+      *err = Cancelled();
+      return false;
+    }
+    const HashOutcome& outcome = engine->outcome();
+    filesRead_ += toRead.size();
+    bytesRead_ += outcome.bytesRead;
+    for (size_t j = 0; j < toRead.size(); ++j)
+      std::memcpy(&digest[toRead[j] * kBytes], &outcome.digests[j * kBytes], kBytes);
+    for (const FileFailure& failure : outcome.failures) unreadable[toRead[failure.index]] = 1;
+    unreadableContent_ += outcome.failures.size();
+  }
+  if (!settings_.hashCache.empty()) {
+    for (size_t i = 0; i < groups.members.size(); ++i)
+      if (!unreadable[i]) cache_.Remember(identity(groups.members[i]), whole, &digest[i * kBytes]);
+  }
+  auto digestOf = [&](size_t i) { return &digest[i * kBytes]; };
+  auto compare = [&](size_t a, size_t b) { return std::memcmp(digestOf(a), digestOf(b), kBytes); };
   std::vector<size_t> readable;
   std::vector<std::pair<size_t, size_t>> runs;  // [start, end) in `readable`
   for (size_t g = 0; g < groups.count(); ++g) {
@@ -525,7 +561,7 @@ bool Scanner::Refine(const Groups& groups, uint64_t edgeBytes, bool reportBytes,
     for (const auto& [start, end] : runs) {
       for (size_t k = start; k < end; ++k) refined->members.push_back(groups.members[readable[k]]);
       refined->Close();
-      digests->push_back(Hex(digestOf(readable[start]), LaneHash128::kDigestBytes));
+      digests->push_back(Hex(digestOf(readable[start]), kBytes));
     }
   }
   return true;
@@ -635,6 +671,7 @@ bool Scanner::Describe(Groups groups, const std::vector<std::string>& digests, R
 bool Scanner::Run(Result* out, SysError* err) {
   Emit(true);
   if (!Walk(err)) return false;
+  if (!settings_.hashCache.empty()) cache_.Load(settings_.hashCache, rootDev_);
   // Same size first; small files are hashed whole, larger ones compared at both ends first.
   Groups toHash;
   Groups large;
@@ -667,6 +704,14 @@ bool Scanner::Run(Result* out, SysError* err) {
   SetPhase(Phase::kSharing);
   if (!Describe(std::move(hashed), digests, out, err)) return false;
   SetPhase(Phase::kDone);
+  if (!settings_.hashCache.empty()) {
+    // A cache that cannot be written costs the next scan time, not this scan its result.
+    SysError ignored;
+    cache_.Save(settings_.hashCache, rootDev_, &ignored);
+    cache_ = HashCache{};
+  }
+  out->filesRead = filesRead_;
+  out->bytesRead = bytesRead_;
 
   VolumeFacts volume;
   SysError ignored;
@@ -681,6 +726,7 @@ bool Scanner::Run(Result* out, SysError* err) {
   out->skipped.unreadable += unreadableContent_;
   out->sparse = sparse_;
   out->sparsePaths = std::move(sparsePaths_);
+  out->largePaths = std::move(largePaths_);
   Totals& totals = out->totals;
   totals.sharedBytes = 0;
   totals.reclaimableBytes = 0;

@@ -30,6 +30,13 @@ struct Settings {
   // Also name every sparse file (Result::sparsePaths): the sparse-file listing walks by the scan's
   // rules with minBytes above any file, so the walk is all it does.
   bool sparsePaths = false;
+  // A file of digests from the last scan of this folder (scan/hash_cache.h): files whose inode,
+  // size and times are unchanged are not read again, and the file is rewritten after the scan.
+  // Empty: no cache.
+  std::string hashCache;
+  // Also name every file at least this large that is not sparse (Result::largePaths): the
+  // candidates for punching their runs of zeros into holes. 0: none.
+  uint64_t largePaths = 0;
 };
 
 enum class Phase { kWalk, kCompare, kHash, kSharing, kDone };
@@ -117,6 +124,11 @@ struct Result {
   Totals totals;
   SparseSummary sparse;
   std::vector<std::string> sparsePaths;  // with Settings::sparsePaths: the files counted in sparse
+  // File content read to compare files: files opened and bytes read (0 and 0 when every digest
+  // came from the hash cache).
+  uint64_t filesRead = 0;
+  uint64_t bytesRead = 0;
+  std::vector<std::string> largePaths;  // with Settings::largePaths
 };
 
 using ProgressFn = std::function<void(const Progress&)>;

@@ -6,6 +6,10 @@ import {
   freedComparison,
   progressFigures,
   relativeToRoot,
+  scanAge,
+  filterGroups,
+  isUnder,
+  keepersInFolder,
   sparseProgressFigures,
   selectionText,
   sortGroups,
@@ -97,18 +101,47 @@ test('totals explain themselves and say "Unknown" instead of zero', () => {
   );
   assert.match(partly[2]!.explanation, /could not tell for 1 group/);
 
-  const noSharing = totalLines(
-    { nominalBytes: 3e6, sharedBytes: 0, reclaimableBytes: null, unknownGroups: 0 },
+  assert.equal(known[2]!.tone, 'saving');
+  assert.equal(unknown[2]!.tone, 'neutral', 'an unknown saving is not good news');
+  const none = totalLines(
+    { nominalBytes: 3e6, sharedBytes: 3e6, reclaimableBytes: 0, unknownGroups: 0 },
+    true,
+  );
+  assert.equal(none[2]!.value, '0 B');
+  assert.equal(none[2]!.tone, 'neutral', 'a 0 B reclaimable card is not coloured as a saving');
+});
+
+test('on a disk without clones the third total is what the Trash would free, hard links aside', () => {
+  const copies = group('a', 1e6, 2, 0);
+  copies.files[2]!.links = 2; // one name of a file with another name elsewhere: frees nothing
+  const lines = totalLines(
+    { nominalBytes: 2e6, sharedBytes: 0, reclaimableBytes: 0, unknownGroups: 0 },
+    false,
+    [copies],
+  );
+  assert.equal(lines[2]!.label, 'Freed by the Trash');
+  assert.equal(lines[2]!.value, 'About 1.00 MB');
+  assert.equal(lines[2]!.tone, 'saving');
+  assert.match(lines[2]!.explanation, /cannot clone.*Trash.*deleted from the Trash/);
+  const summary = summariseSelection([copies], new Set(['a']), 'trash');
+  assert.equal(selectionText(summary), '1 group, 2 copies · about 1.00 MB to free');
+  const empty = totalLines(
+    { nominalBytes: 0, sharedBytes: 0, reclaimableBytes: 0, unknownGroups: 0 },
     false,
   );
-  assert.equal(noSharing[2]!.value, '0 B');
-  assert.match(noSharing[2]!.explanation, /cannot share storage/);
+  assert.equal(empty[2]!.tone, 'neutral');
 });
 
 test('a selection sums copies and known savings, and counts unknown groups apart', () => {
   const groups = [group('a', 1e6, 2, 2e6), group('b', 5e5, 1, 5e5), group('c', 1e6, 1, null)];
   const summary = summariseSelection(groups, new Set(['a', 'c']));
-  assert.deepEqual(summary, { groups: 2, copies: 3, reclaimableBytes: 2e6, unknownGroups: 1 });
+  assert.deepEqual(summary, {
+    groups: 2,
+    copies: 3,
+    alreadyClones: 0,
+    reclaimableBytes: 2e6,
+    unknownGroups: 1,
+  });
   assert.equal(
     selectionText(summary),
     '2 groups, 3 copies · about 2.00 MB to free (1 group unknown)',
@@ -118,6 +151,17 @@ test('a selection sums copies and known savings, and counts unknown groups apart
     '1 group, 1 copy · saving unknown until measured',
   );
   assert.equal(selectionText(summariseSelection(groups, new Set())), 'No groups selected.');
+});
+
+test('a selection counts the copies the dialog will change: clones already are not counted', () => {
+  const mixed = group('m', 1e6, 6, 5e6);
+  mixed.files[3]!.alreadyClone = true;
+  const summary = summariseSelection([mixed], new Set(['m']));
+  assert.equal(summary.copies, 5);
+  assert.equal(
+    selectionText(summary),
+    '1 group, 5 copies (1 other is already a clone) · about 5.00 MB to free',
+  );
 });
 
 test('the confirmation repeats the plan: files, bytes, method, nothing deleted, verified first', () => {
@@ -288,4 +332,31 @@ test('paths read relative to the scanned folder', () => {
   assert.equal(relativeToRoot('/home/a/backup/x.raw', '/home/a/'), 'backup/x.raw');
   assert.equal(relativeToRoot('/home/ab/x.raw', '/home/a'), '/home/ab/x.raw');
   assert.equal(relativeToRoot('C:\\Users\\a\\x.raw', 'C:\\Users\\a'), 'x.raw');
+});
+
+test('a kept scan says its age in words', () => {
+  const now = Date.parse('2026-11-23T12:00:00Z');
+  assert.equal(scanAge('2026-11-23T11:59:30Z', now), 'just now');
+  assert.equal(scanAge('2026-11-23T11:55:00Z', now), '5 minutes ago');
+  assert.equal(scanAge('2026-11-23T11:00:00Z', now), '1 hour ago');
+  assert.equal(scanAge('2026-11-21T10:00:00Z', now), '2 days ago');
+  assert.equal(scanAge('not a date', now), 'at an unknown time');
+});
+
+test('filters by size and folder, and the copy in a chosen folder is the one kept', () => {
+  const groups = [group('a', 5e6, 2, 0), group('b', 2e3, 1, 0), group('c', 9e6, 1, 0)];
+  groups[0]!.files[2]!.path = '/home/me/Backup/a.raw';
+  groups[2]!.files[1]!.path = '/home/me/Backup2/c.raw';
+  assert.deepEqual(
+    filterGroups(groups, { minBytes: 1e6, folder: '' }).map((g) => g.id),
+    ['a', 'c'],
+  );
+  // Whole names: /home/me/Backup is not /home/me/Backup2.
+  assert.deepEqual(
+    filterGroups(groups, { minBytes: 0, folder: '/home/me/Backup/' }).map((g) => g.id),
+    ['a'],
+  );
+  assert.deepEqual(keepersInFolder(groups, '/home/me/Backup'), { a: '/home/me/Backup/a.raw' });
+  assert.deepEqual(keepersInFolder(groups, '/d'), {}, 'already kept there: nothing to change');
+  assert.equal(isUnder('C:\\Users\\me\\x.doc', 'C:\\Users\\me'), true);
 });

@@ -3,9 +3,11 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { AppAbout } from '../../../../app/contract/app.js';
 import type {
   DedupeReport,
+  DuplicateGroup,
   ScanProgress,
   ScanResult,
   SpaceEvent,
+  TrashReport,
 } from '../../../../app/contract/space.js';
 import type { PlumbClient } from '../../client.js';
 import { formatBytes, formatDuration } from '../../../../app/common/format.js';
@@ -15,28 +17,38 @@ import {
   freedComparison,
   methodNames,
   progressFigures,
+  scanAge,
   selectionText,
   sortGroups,
   summariseSelection,
   totalLines,
+  filterGroups,
+  keepersInFolder,
+  type GroupFilter,
 } from './duplicates-view.js';
+import { GroupFilters } from './GroupFilters.js';
 import { FolderField } from './FolderField.js';
 import { GroupTable } from './GroupTable.js';
 import { Figure, ProgressCard } from './ProgressCard.js';
+import { TrashConfirmBody, TrashSummary } from './TrashParts.js';
+import { trashName } from './trash-view.js';
 
 type ScanState =
   | { kind: 'idle' }
   | { kind: 'scanning'; path: string; scanId: string | null; progress: ScanProgress | null }
-  | { kind: 'done'; result: ScanResult }
+  | { kind: 'done'; result: ScanResult; savedAt?: string }
   | { kind: 'cancelled'; path: string }
   | { kind: 'error'; message: string };
+
+/** Clones where the file system has them; elsewhere the copies go to the Trash. */
+type Plan = { action: 'clone'; report: DedupeReport } | { action: 'trash'; report: TrashReport };
 
 type ApplyState =
   | { kind: 'none' }
   | { kind: 'planning' }
-  | { kind: 'confirm'; plan: DedupeReport; groupIds: string[] }
-  | { kind: 'applying'; plan: DedupeReport; groupIds: string[] }
-  | { kind: 'applied'; report: DedupeReport };
+  | { kind: 'confirm'; plan: Plan; groupIds: string[] }
+  | { kind: 'applying'; plan: Plan; groupIds: string[] }
+  | { kind: 'applied'; result: Plan };
 
 export function DuplicatesPanel({
   client,
@@ -49,6 +61,9 @@ export function DuplicatesPanel({
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [apply, setApply] = useState<ApplyState>({ kind: 'none' });
   const [applyError, setApplyError] = useState<string | null>(null);
+  const [filter, setFilter] = useState<GroupFilter>({ minBytes: 0, folder: '' });
+  // The file kept per group when not the scan's (the oldest): by hand, or the copy in a folder.
+  const [keepers, setKeepers] = useState<Record<string, string>>({});
   const scanIdRef = useRef<string | null>(null);
   // Events can arrive before the scan call returns its id: keep the last one per scan.
   const early = useRef(new Map<string, SpaceEvent>());
@@ -65,12 +80,30 @@ export function DuplicatesPanel({
       else if (event.type === 'done') {
         setScan({ kind: 'done', result: event.result });
         setSelected(new Set());
+        setKeepers({});
       } else if (event.type === 'cancelled')
         setScan((s) => ({ kind: 'cancelled', path: s.kind === 'scanning' ? s.path : '' }));
       else setScan({ kind: 'error', message: event.error.message });
     };
     const off = client.on('space.event', handle);
     return off;
+  }, [client]);
+
+  // Reopening the view shows the last scan kept (with its age) until a new one is started.
+  useEffect(() => {
+    let live = true;
+    client.call('space.lastScan', {}).then(
+      (saved) => {
+        if (live && saved)
+          setScan((s) =>
+            s.kind === 'idle' ? { kind: 'done', result: saved.result, savedAt: saved.savedAt } : s,
+          );
+      },
+      () => undefined, // nothing kept (or unreadable): the first steps stay
+    );
+    return () => {
+      live = false;
+    };
   }, [client]);
 
   const startScan = async (path: string) => {
@@ -107,8 +140,11 @@ export function DuplicatesPanel({
   };
 
   const result = scan.kind === 'done' ? scan.result : null;
-  const groups = useMemo(() => (result ? sortGroups(result.groups) : []), [result]);
-  const summary = summariseSelection(groups, selected);
+  const allGroups = useMemo(() => (result ? sortGroups(result.groups) : []), [result]);
+  const groups = useMemo(() => filterGroups(allGroups, filter), [allGroups, filter]);
+  // A disk without clones (NTFS, exFAT, HFS+, ext4) offers the Trash instead of 0 B everywhere.
+  const trashMode = result?.sharingSupported === false;
+  const summary = summariseSelection(groups, selected, trashMode ? 'trash' : 'clone');
   const applied = apply.kind === 'applied';
 
   const review = async () => {
@@ -117,7 +153,19 @@ export function DuplicatesPanel({
     setApplyError(null);
     setApply({ kind: 'planning' });
     try {
-      const plan = await client.call('space.dedupe', { scanId: result.scanId, groupIds });
+      const plan: Plan = trashMode
+        ? {
+            action: 'trash',
+            report: await client.call('space.trash', {
+              scanId: result.scanId,
+              groupIds,
+              keepers: chosenKeepers(groupIds),
+            }),
+          }
+        : {
+            action: 'clone',
+            report: await client.call('space.dedupe', { scanId: result.scanId, groupIds }),
+          };
       setApply({ kind: 'confirm', plan, groupIds });
     } catch (error) {
       setApply({ kind: 'none' });
@@ -129,14 +177,41 @@ export function DuplicatesPanel({
     if (apply.kind !== 'confirm' || !result) return;
     setApply({ ...apply, kind: 'applying' });
     try {
-      const report = await client.call('space.dedupe', {
-        scanId: result.scanId,
-        groupIds: apply.groupIds,
-        apply: true,
-      });
-      setApply({ kind: 'applied', report });
+      const request = { scanId: result.scanId, groupIds: apply.groupIds, apply: true };
+      const done: Plan =
+        apply.plan.action === 'trash'
+          ? {
+              action: 'trash',
+              report: await client.call('space.trash', {
+                ...request,
+                keepers: chosenKeepers(apply.groupIds),
+              }),
+            }
+          : { action: 'clone', report: await client.call('space.dedupe', request) };
+      setApply({ kind: 'applied', result: done });
     } catch (error) {
       setApply({ kind: 'none' });
+      setApplyError((error as Error).message);
+    }
+  };
+
+  const chosenKeepers = (groupIds: readonly string[]) =>
+    Object.fromEntries(groupIds.filter((id) => keepers[id]).map((id) => [id, keepers[id]!]));
+
+  // The desktop app shows a file in the file manager; a browser cannot, so it copies the path.
+  const revealLabel =
+    client.transport === 'electron'
+      ? about?.platform === 'darwin'
+        ? 'Show in Finder'
+        : about?.platform === 'win32'
+          ? 'Show in Explorer'
+          : 'Show in Files'
+      : 'Copy path';
+  const reveal = async (file: string) => {
+    try {
+      if (client.transport === 'electron') await client.call('dialog.revealPath', { path: file });
+      else await navigator.clipboard.writeText(file);
+    } catch (error) {
       setApplyError((error as Error).message);
     }
   };
@@ -188,15 +263,24 @@ export function DuplicatesPanel({
       </div>
       {result ? (
         <>
-          <ScanSummary result={result} />
-          <Totals result={result} />
+          <ScanSummary
+            result={result}
+            savedAt={scan.kind === 'done' ? scan.savedAt : undefined}
+            onRescan={() => void startScan(result.root)}
+          />
+          <Totals result={result} groups={groups} />
           {applyError ? (
             <div className="banner banner-error" role="alert">
               {applyError}
             </div>
           ) : null}
-          {apply.kind === 'applied' ? <AppliedSummary report={apply.report} /> : null}
-          {groups.length === 0 ? (
+          {apply.kind === 'applied' && apply.result.action === 'clone' ? (
+            <AppliedSummary report={apply.result.report} />
+          ) : null}
+          {apply.kind === 'applied' && apply.result.action === 'trash' ? (
+            <TrashSummary client={client} report={apply.result.report} />
+          ) : null}
+          {allGroups.length === 0 ? (
             <p className="empty-state">
               No duplicate copies here: every file in this folder is one of a kind. Try a larger
               folder, such as your home folder or a folder of downloads and backups.
@@ -206,12 +290,29 @@ export function DuplicatesPanel({
               <div className="toolbar">
                 <h2 id="groups-title" className="section-title">
                   {groups.length.toLocaleString('en-US')} duplicate{' '}
-                  {groups.length === 1 ? 'group' : 'groups'}, largest saving first
+                  {groups.length === 1 ? 'group' : 'groups'}
+                  {groups.length < allGroups.length
+                    ? ` shown of ${allGroups.length.toLocaleString('en-US')}`
+                    : ''}
+                  , largest saving first
                 </h2>
               </div>
+              <GroupFilters
+                filter={filter}
+                trashMode={trashMode}
+                disabled={applied || apply.kind === 'applying'}
+                onFilter={setFilter}
+                onKeepInFolder={() => setKeepers(keepersInFolder(allGroups, filter.folder))}
+                onKeepOldest={() => setKeepers({})}
+              />
               <GroupTable
                 root={result.root}
                 groups={groups}
+                mode={trashMode ? 'trash' : 'clone'}
+                keepers={keepers}
+                onKeep={(id, file) => setKeepers((k) => ({ ...k, [id]: file }))}
+                revealLabel={revealLabel}
+                onReveal={(file) => void reveal(file)}
                 selected={selected}
                 disabled={applied || apply.kind === 'applying'}
                 onToggle={toggle}
@@ -240,7 +341,11 @@ export function DuplicatesPanel({
                     disabled={summary.groups === 0 || apply.kind !== 'none'}
                     onClick={() => void review()}
                   >
-                    {apply.kind === 'planning' ? 'Checking…' : 'Replace copies with clones…'}
+                    {apply.kind === 'planning'
+                      ? 'Checking…'
+                      : trashMode
+                        ? 'Move copies to Trash…'
+                        : 'Replace copies with clones…'}
                   </button>
                 )}
               </div>
@@ -248,24 +353,38 @@ export function DuplicatesPanel({
           )}
         </>
       ) : null}
-      {apply.kind === 'confirm' || apply.kind === 'applying' ? (
+      {(apply.kind === 'confirm' || apply.kind === 'applying') && apply.plan.action === 'trash' ? (
+        <ConfirmDialog
+          title={`Move copies to the ${trashName(apply.plan.report.trash.kind)}?`}
+          confirmLabel={`Move to ${trashName(apply.plan.report.trash.kind)}`}
+          busy={apply.kind === 'applying'}
+          confirmDisabled={
+            !apply.plan.report.trash.available || apply.plan.report.counts.planned === 0
+          }
+          onConfirm={() => void confirm()}
+          onCancel={() => setApply({ kind: 'none' })}
+        >
+          <TrashConfirmBody plan={apply.plan.report} />
+        </ConfirmDialog>
+      ) : null}
+      {(apply.kind === 'confirm' || apply.kind === 'applying') && apply.plan.action === 'clone' ? (
         <ConfirmDialog
           title="Replace copies with clones?"
           confirmLabel="Replace with clones"
           busy={apply.kind === 'applying'}
-          confirmDisabled={apply.plan.counts.planned === 0}
+          confirmDisabled={apply.plan.report.counts.planned === 0}
           onConfirm={() => void confirm()}
           onCancel={() => setApply({ kind: 'none' })}
         >
           <ul className="confirm-list" data-testid="confirm-sentences">
-            {confirmationSentences(apply.plan).map((sentence) => (
+            {confirmationSentences(apply.plan.report).map((sentence) => (
               <li key={sentence}>{sentence}</li>
             ))}
           </ul>
           <details className="confirm-files">
             <summary>The files that will change</summary>
             <ul>
-              {apply.plan.actions.map((action) => (
+              {apply.plan.report.actions.map((action) => (
                 <li key={action.target} className="mono">
                   {action.target}
                   {action.status === 'skipped' ? ` — skipped: ${action.reason ?? ''}` : ''}
@@ -299,7 +418,15 @@ function FirstSteps() {
   );
 }
 
-function ScanSummary({ result }: { result: ScanResult }) {
+function ScanSummary({
+  result,
+  savedAt,
+  onRescan,
+}: {
+  result: ScanResult;
+  savedAt?: string;
+  onRescan: () => void;
+}) {
   const skipped = result.skipped;
   const skippedParts = [
     skipped.symlinks ? `${skipped.symlinks} symbolic links` : null,
@@ -314,17 +441,26 @@ function ScanSummary({ result }: { result: ScanResult }) {
       {result.fsType ? ` (${result.fsType})` : ''}: {result.files.toLocaleString('en-US')} files,{' '}
       {formatBytes(result.bytes)} in {formatDuration(result.seconds)}.
       {skippedParts.length ? ` Skipped ${skippedParts.join(', ')}.` : ''}
+      {savedAt ? (
+        <span className="space-scan-age" data-testid="scan-age">
+          {' '}
+          Kept from a scan {scanAge(savedAt)}; files changed since then are skipped when you act.{' '}
+          <button type="button" className="button" onClick={onRescan}>
+            Scan again
+          </button>
+        </span>
+      ) : null}
     </p>
   );
 }
 
-function Totals({ result }: { result: ScanResult }) {
+function Totals({ result, groups }: { result: ScanResult; groups: readonly DuplicateGroup[] }) {
   return (
     <section className="space-totals" aria-label="Totals">
-      {totalLines(result.totals, result.sharingSupported).map((line) => (
+      {totalLines(result.totals, result.sharingSupported, groups).map((line) => (
         <article
           key={line.id}
-          className={`space-total space-total-${line.id}`}
+          className={`space-total space-total-${line.id} is-${line.tone}`}
           aria-labelledby={`total-${line.id}`}
         >
           <span className="space-figure-label" id={`total-${line.id}`}>

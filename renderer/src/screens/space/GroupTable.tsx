@@ -3,7 +3,7 @@ import { useState, type UIEvent } from 'react';
 import type { DuplicateGroup } from '../../../../app/contract/space.js';
 import { formatBytes } from '../../../../app/common/format.js';
 import { visibleRows } from '../bench/file-table.js';
-import { bytesOrUnknown, relativeToRoot } from './duplicates-view.js';
+import { bytesOrUnknown, relativeToRoot, removableBytes } from './duplicates-view.js';
 
 const rowHeight = 58;
 const viewportHeight = 464;
@@ -15,6 +15,11 @@ function baseName(file: string): string {
 export function GroupTable({
   root,
   groups,
+  mode = 'clone',
+  keepers = {},
+  onKeep,
+  revealLabel,
+  onReveal,
   selected,
   disabled,
   onToggle,
@@ -23,6 +28,15 @@ export function GroupTable({
   /** The scanned folder: paths read relative to it. */
   root: string;
   groups: DuplicateGroup[];
+  /** 'trash' on disks without clones: the last column is what removing the copies frees. */
+  mode?: 'clone' | 'trash';
+  /** The file kept per group id when not the scan's keeper (chosen by hand or by folder). */
+  keepers?: Readonly<Record<string, string>>;
+  /** Offered in 'trash' mode: choose which file of a group stays. */
+  onKeep?: (groupId: string, file: string) => void;
+  /** "Show in Finder" in the desktop app, "Copy path" in a browser. */
+  revealLabel?: string;
+  onReveal?: (file: string) => void;
   selected: ReadonlySet<string>;
   disabled: boolean;
   onToggle: (id: string) => void;
@@ -67,7 +81,7 @@ export function GroupTable({
           Already shared
         </div>
         <div role="columnheader" className="group-cell numeric" aria-sort="descending">
-          Reclaimable
+          {mode === 'trash' ? 'Removing frees' : 'Reclaimable'}
         </div>
       </div>
       <div
@@ -79,8 +93,9 @@ export function GroupTable({
         <div style={{ height: range.totalHeight, position: 'relative' }}>
           <div style={{ transform: `translateY(${range.offsetTop}px)` }}>
             {groups.slice(range.first, range.last).map((group, index) => {
-              const name = baseName(group.keeper);
-              const copies = group.files.filter((f) => f.path !== group.keeper);
+              const keeper = keepers[group.id] ?? group.keeper;
+              const name = baseName(keeper);
+              const copies = group.files.filter((f) => f.path !== keeper);
               const isSelected = selected.has(group.id);
               return (
                 <div
@@ -100,7 +115,13 @@ export function GroupTable({
                     />
                   </div>
                   <div role="cell" className="group-cell group-files">
-                    <span className="group-name" title={group.keeper}>
+                    <span
+                      className="group-name"
+                      title={keeper}
+                      onClick={() => {
+                        if (!disabled) onToggle(group.id);
+                      }}
+                    >
                       {name}
                       {group.note ? (
                         <span className="group-note" title={group.note}>
@@ -110,7 +131,34 @@ export function GroupTable({
                       ) : null}
                     </span>
                     <span className="group-paths" title={group.files.map((f) => f.path).join('\n')}>
-                      Keeps <span className="mono">{relativeToRoot(group.keeper, root)}</span>
+                      Keeps{' '}
+                      {mode === 'trash' && onKeep ? (
+                        <select
+                          className="group-keep mono"
+                          aria-label={`File of ${name} to keep`}
+                          value={keeper}
+                          disabled={disabled}
+                          onChange={(event) => onKeep(group.id, event.target.value)}
+                        >
+                          {group.files.map((f) => (
+                            <option key={f.path} value={f.path}>
+                              {relativeToRoot(f.path, root)}
+                            </option>
+                          ))}
+                        </select>
+                      ) : (
+                        <span className="mono">{relativeToRoot(keeper, root)}</span>
+                      )}
+                      {onReveal && revealLabel ? (
+                        <button
+                          type="button"
+                          className="link-button"
+                          aria-label={`${revealLabel}: ${name}`}
+                          onClick={() => onReveal(keeper)}
+                        >
+                          {revealLabel}
+                        </button>
+                      ) : null}
                       {copies.length
                         ? ` · copies: ${copies.map((f) => relativeToRoot(f.path, root)).join(', ')}`
                         : ''}
@@ -126,7 +174,9 @@ export function GroupTable({
                     {bytesOrUnknown(group.sharedBytes)}
                   </div>
                   <div role="cell" className="group-cell numeric group-reclaimable">
-                    {bytesOrUnknown(group.reclaimableBytes)}
+                    {mode === 'trash'
+                      ? `≈ ${formatBytes(removableBytes(group))}`
+                      : bytesOrUnknown(group.reclaimableBytes)}
                   </div>
                 </div>
               );

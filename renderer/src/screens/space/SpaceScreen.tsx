@@ -48,7 +48,7 @@ export function SpaceScreen({ client, about }: { client: PlumbClient; about: App
       <p className="lede">
         Identical copies can share their storage as clones, so each is still a whole file but the
         data is stored once. Plumb shows what that would really free — not the sum of file sizes —
-        and never deletes a file.
+        and never deletes a file outright: on disks without clones, copies go to the Trash first.
       </p>
       <div className="space-tabs" role="tablist" aria-label="Space tools">
         {tabs.map((t, index) => (

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { AppAbout } from '../../../../app/contract/app.js';
 import type { PlumbClient } from '../../client.js';
 import { sparseProgressFigures } from './duplicates-view.js';
+import { SparseCandidates } from './SparseCandidates.js';
 import { FolderField } from './FolderField.js';
 import { ProgressCard } from './ProgressCard.js';
 import { CopyForm } from './sparse/CopyForm.js';
@@ -75,6 +76,9 @@ export function SparsePanel({ client, about }: { client: PlumbClient; about: App
           onPunch={setPunchPath}
           onCopy={setCopyFrom}
         />
+      ) : null}
+      {list.kind === 'done' ? (
+        <SparseCandidates client={client} folder={list.path} onPunch={setPunchPath} />
       ) : null}
       <div className="sparse-tools">
         <CreateForm client={client} onDone={reload} />

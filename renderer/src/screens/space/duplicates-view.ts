@@ -35,20 +35,52 @@ export interface TotalLine {
   label: string;
   value: string;
   explanation: string;
+  /** Coloured as a saving only when there is one: a 0 B or unknown figure is not good news. */
+  tone: 'saving' | 'neutral';
 }
 
-/** The three totals, each with a sentence saying what it means and why it may differ. */
-export function totalLines(totals: SpaceTotals, sharingSupported: boolean | null): TotalLine[] {
+/**
+ * What removing a group's copies would free about, from the scan alone: each copy's size, except
+ * a name of a file with other names (a hard link), which frees nothing. The confirmation gives
+ * the exact allocated figure per file.
+ */
+export function removableBytes(group: DuplicateGroup): number {
+  return group.files
+    .filter((f) => f.path !== group.keeper && f.links === 1)
+    .reduce((sum, f) => sum + f.size, 0);
+}
+
+/**
+ * The three totals, each with a sentence saying what it means and why it may differ. On a file
+ * system without clones the third is what moving the copies to the Trash (then emptying it) frees.
+ */
+export function totalLines(
+  totals: SpaceTotals,
+  sharingSupported: boolean | null,
+  groups: readonly DuplicateGroup[] = [],
+): TotalLine[] {
   const partly =
     totals.unknownGroups > 0 && totals.reclaimableBytes !== null
       ? ` The system could not tell for ${totals.unknownGroups} ${totals.unknownGroups === 1 ? 'group' : 'groups'}, left out here.`
       : '';
-  const reclaimable =
+  const removable = groups.reduce((sum, g) => sum + removableBytes(g), 0);
+  const third: Omit<TotalLine, 'id' | 'tone'> =
     sharingSupported === false
-      ? 'This file system cannot share storage between files, so turning copies into clones frees nothing here.'
-      : totals.reclaimableBytes === null
-        ? 'The system does not say which copies already share storage, so Plumb will not guess what cloning would free. The space freed is measured when you apply.'
-        : `What turning the copies into clones would really free: copies that already share storage count for nothing.${partly}`;
+      ? {
+          label: 'Freed by the Trash',
+          value: `About ${formatBytes(removable)}`,
+          explanation:
+            'This disk cannot clone, so copies can only be removed: moved to the Trash, each checked identical to the copy that stays. The space comes back when they are deleted from the Trash; hard links free nothing.',
+        }
+      : {
+          label: 'Reclaimable',
+          value: bytesOrUnknown(totals.reclaimableBytes),
+          explanation:
+            totals.reclaimableBytes === null
+              ? 'The system does not say which copies already share storage, so Plumb will not guess what cloning would free. The space freed is measured when you apply.'
+              : `What turning the copies into clones would really free: copies that already share storage count for nothing.${partly}`,
+        };
+  const thirdBytes = sharingSupported === false ? removable : totals.reclaimableBytes;
   return [
     {
       id: 'nominal',
@@ -56,6 +88,7 @@ export function totalLines(totals: SpaceTotals, sharingSupported: boolean | null
       value: formatBytes(totals.nominalBytes),
       explanation:
         'The size of every extra copy added up — what tools that delete duplicates would claim. Clones already take no extra space, so this overstates the saving.',
+      tone: 'neutral',
     },
     {
       id: 'shared',
@@ -65,41 +98,61 @@ export function totalLines(totals: SpaceTotals, sharingSupported: boolean | null
         totals.sharedBytes === null
           ? 'The system does not report which files share storage here, so this is unknown rather than zero.'
           : 'Of those copies, the bytes already stored only once (clones of each other). Cloning them again frees nothing.',
+      tone: 'neutral',
     },
     {
       id: 'reclaimable',
-      label: 'Reclaimable',
-      value: sharingSupported === false ? formatBytes(0) : bytesOrUnknown(totals.reclaimableBytes),
-      explanation: reclaimable,
+      ...third,
+      tone: thirdBytes !== null && thirdBytes > 0 ? 'saving' : 'neutral',
     },
   ];
 }
 
 export interface SelectionSummary {
   groups: number;
-  /** Copies that would become clones of their group's keeper. */
+  /** Copies the action would change (cloned, or moved to the Trash). */
   copies: number;
+  /** Copies left alone because they already share all their storage with the keeper. */
+  alreadyClones: number;
   /** Predicted bytes freed over the groups that know; null when none know. */
   reclaimableBytes: number | null;
   /** Selected groups whose saving the system could not predict. */
   unknownGroups: number;
 }
 
+/**
+ * What acting on the selected groups would change, counted as the confirmation counts it: for
+ * clones, copies already sharing all their storage with the keeper are left out; for the Trash
+ * (`mode` 'trash'), every copy moves and the saving is what removing them frees.
+ */
 export function summariseSelection(
   groups: readonly DuplicateGroup[],
   selected: ReadonlySet<string>,
+  mode: 'clone' | 'trash' = 'clone',
 ): SelectionSummary {
   const chosen = groups.filter((g) => selected.has(g.id));
+  const copies = chosen.flatMap((g) => g.files.filter((f) => f.path !== g.keeper));
+  if (mode === 'trash') {
+    return {
+      groups: chosen.length,
+      copies: copies.length,
+      alreadyClones: 0,
+      reclaimableBytes: chosen.reduce((sum, g) => sum + removableBytes(g), 0),
+      unknownGroups: 0,
+    };
+  }
   const known = chosen.filter((g) => g.reclaimableBytes !== null);
+  const alreadyClones = copies.filter((f) => f.alreadyClone === true).length;
   return {
     groups: chosen.length,
-    copies: chosen.reduce((sum, g) => sum + g.files.length - 1, 0),
+    copies: copies.length - alreadyClones,
+    alreadyClones,
     reclaimableBytes: known.length ? known.reduce((sum, g) => sum + g.reclaimableBytes!, 0) : null,
     unknownGroups: chosen.length - known.length,
   };
 }
 
-function plural(count: number, one: string, many: string): string {
+export function plural(count: number, one: string, many: string): string {
   return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
 }
 
@@ -109,7 +162,10 @@ export function selectionText(summary: SelectionSummary): string {
     summary.reclaimableBytes === null
       ? 'saving unknown until measured'
       : `about ${formatBytes(summary.reclaimableBytes)} to free${summary.unknownGroups ? ` (${plural(summary.unknownGroups, 'group', 'groups')} unknown)` : ''}`;
-  return `${plural(summary.groups, 'group', 'groups')}, ${plural(summary.copies, 'copy', 'copies')} · ${saving}`;
+  const clones = summary.alreadyClones
+    ? ` (${plural(summary.alreadyClones, 'other is already a clone', 'others are already clones')})`
+    : '';
+  return `${plural(summary.groups, 'group', 'groups')}, ${plural(summary.copies, 'copy', 'copies')}${clones} · ${saving}`;
 }
 
 export const methodNames: Record<DedupeMethod, string> = {
@@ -149,28 +205,27 @@ export interface FreedComparison {
   sentence: string;
 }
 
+/** A plain reading of a measured saving against its prediction. */
+export function measuredReading(predicted: number | null, measured: number | null): string {
+  if (measured === null)
+    return 'The volume did not report its free space, so nothing was measured.';
+  if (predicted === null) return `Measured ${formatBytes(measured)} freed on the volume.`;
+  const gap = measured - predicted;
+  return Math.abs(gap) <= Math.max(64 * 1024, predicted * 0.02)
+    ? 'The measured saving matches the prediction.'
+    : gap > 0
+      ? `The volume freed ${formatBytes(gap)} more than predicted (other activity on the volume counts too).`
+      : `The volume freed ${formatBytes(-gap)} less than predicted (other writes, metadata or deferred frees count too).`;
+}
+
 /** The measured saving beside the prediction, with a plain reading of the difference. */
 export function freedComparison(report: DedupeReport): FreedComparison {
-  const measured = report.measuredFreedBytes;
-  const predicted = report.predictedBytes;
   const done = `${plural(report.counts.done, 'file now shares', 'files now share')} storage`;
-  let reading: string;
-  if (measured === null)
-    reading = 'The volume did not report its free space, so nothing was measured.';
-  else if (predicted === null) reading = `Measured ${formatBytes(measured)} freed on the volume.`;
-  else {
-    const gap = measured - predicted;
-    reading =
-      Math.abs(gap) <= Math.max(64 * 1024, predicted * 0.02)
-        ? 'The measured saving matches the prediction.'
-        : gap > 0
-          ? `The volume freed ${formatBytes(gap)} more than predicted (other activity on the volume counts too).`
-          : `The volume freed ${formatBytes(-gap)} less than predicted (other writes, metadata or deferred frees count too).`;
-  }
   return {
-    predicted: bytesOrUnknown(predicted),
-    measured: measured === null ? unknownText : formatBytes(measured),
-    sentence: `${done}. ${reading}`,
+    predicted: bytesOrUnknown(report.predictedBytes),
+    measured:
+      report.measuredFreedBytes === null ? unknownText : formatBytes(report.measuredFreedBytes),
+    sentence: `${done}. ${measuredReading(report.predictedBytes, report.measuredFreedBytes)}`,
   };
 }
 
@@ -237,4 +292,59 @@ export function relativeToRoot(file: string, root: string): string {
   if (file.length > base.length + 1 && file.startsWith(base) && /[\\/]/.test(file[base.length]!))
     return file.slice(base.length + 1);
   return file;
+}
+
+/** How long ago a kept scan finished, in words ("just now", "5 minutes ago", "2 days ago"). */
+export function scanAge(savedAt: string, now: number = Date.now()): string {
+  const seconds = Math.max(0, (now - Date.parse(savedAt)) / 1000);
+  if (!Number.isFinite(seconds)) return 'at an unknown time';
+  if (seconds < 60) return 'just now';
+  const [count, unit] =
+    seconds < 3600
+      ? [Math.floor(seconds / 60), 'minute']
+      : seconds < 86400
+        ? [Math.floor(seconds / 3600), 'hour']
+        : [Math.floor(seconds / 86400), 'day'];
+  return `${plural(count, unit, `${unit}s`)} ago`;
+}
+
+export interface GroupFilter {
+  /** Only groups whose files are at least this large. */
+  minBytes: number;
+  /** Only groups with a file under this folder (a path prefix, whole names); empty: all. */
+  folder: string;
+}
+
+/** Whether `file` is `folder` itself or inside it (whole path names, either separator). */
+export function isUnder(file: string, folder: string): boolean {
+  const base = folder.trim().replace(/[\\/]+$/, '');
+  if (!base) return false;
+  return file === base || (file.startsWith(base) && /[\\/]/.test(file[base.length] ?? ''));
+}
+
+export function filterGroups(
+  groups: readonly DuplicateGroup[],
+  filter: GroupFilter,
+): DuplicateGroup[] {
+  return groups.filter(
+    (g) =>
+      g.size >= filter.minBytes &&
+      (!filter.folder.trim() || g.files.some((f) => isUnder(f.path, filter.folder))),
+  );
+}
+
+/**
+ * The file to keep per group when the copy in `folder` should stay: for each group with a file
+ * there (the first, in the group's order), that file; other groups keep their scan's keeper.
+ */
+export function keepersInFolder(
+  groups: readonly DuplicateGroup[],
+  folder: string,
+): Record<string, string> {
+  const keepers: Record<string, string> = {};
+  for (const group of groups) {
+    const inside = group.files.find((f) => isUnder(f.path, folder));
+    if (inside && inside.path !== group.keeper) keepers[group.id] = inside.path;
+  }
+  return keepers;
 }

@@ -1,0 +1,66 @@
+// Digests from the last scan of a folder, reused by a rescan for every file whose identity (inode,
+// size, modification and change times, on the same device) has not changed, so an unchanged tree
+// is scanned without reading any file's content.
+//
+// Only files the scan hashed are kept (same-size candidates), 72 bytes each in a sorted array:
+// the cache of a million hashed files is 72 MB on disk and while a scan runs, and a rescan holds
+// the old array and the new one. The file is written whole to a temporary name and renamed, so a
+// crash leaves the old cache or the new one; a missing, foreign or damaged file is an empty cache.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "content_hash.h"
+#include "plumb.h"
+
+namespace plumb {
+namespace scan {
+
+// What identifies a file's content without reading it.
+struct FileIdentity {
+  uint64_t ino = 0;
+  uint64_t size = 0;
+  double mtimeMs = 0;
+  double ctimeMs = 0;
+};
+
+class HashCache {
+ public:
+  static constexpr size_t kDigestBytes = LaneHash128::kDigestBytes;
+
+  // Reads the cache at `file` for the volume `dev`; empty when it is missing or unusable.
+  void Load(const std::string& file, uint64_t dev);
+
+  // The cached digest of the file (its edges, or all of it when `whole`), or null when the file
+  // changed or was not hashed that way.
+  const uint8_t* Find(const FileIdentity& id, bool whole) const;
+
+  // Keeps a digest computed (or reused) by this scan for the next one.
+  void Remember(const FileIdentity& id, bool whole, const uint8_t* digest);
+
+  // Writes what this scan remembered (only that: files gone or changed are forgotten).
+  bool Save(const std::string& file, uint64_t dev, SysError* err);
+
+ private:
+  struct Record {
+    uint64_t ino;
+    uint64_t size;
+    double mtimeMs;
+    double ctimeMs;
+    uint32_t flags;  // kEdge | kWhole: which digests are set
+    uint32_t reserved;
+    uint8_t edge[kDigestBytes];
+    uint8_t whole[kDigestBytes];
+  };
+  static_assert(sizeof(Record) == 72, "the file format is 72 bytes a record");
+  static constexpr uint32_t kEdge = 1;
+  static constexpr uint32_t kWhole = 2;
+
+  std::vector<Record> old_;   // sorted by ino
+  std::vector<Record> next_;  // appended; sorted and merged by Save
+};
+
+}  // namespace scan
+}  // namespace plumb
