@@ -392,6 +392,8 @@ export interface NativeScanResult {
   sparse: { files: number; logicalBytes: number; allocatedBytes: number };
   /** With settings.sparsePaths: the files counted in `sparse`. */
   sparsePaths?: string[];
+  /** With settings.largePaths: files at least that large that are not sparse. */
+  largePaths?: string[];
 }
 
 /** A scan's progress, at each phase change and about every 100 ms (the contract's ScanProgress). */

@@ -80,6 +80,10 @@ export const guardedOperations = [
   'space.sparse.create',
   'space.sparse.punch',
   'space.sparse.copy',
+  'space.sparse.candidates',
+  'space.lastScan',
+  'space.trash',
+  'space.trash.empty',
   'bench.start',
 ] as const;
 type Guarded = (typeof guardedOperations)[number];
@@ -133,6 +137,27 @@ export function guardHandlers(
       await choices.requireChosen(input.to);
       return handlers['space.sparse.copy'](input, context);
     },
+    'space.sparse.candidates': async (input, context) => {
+      await choices.requireChosen(input.path);
+      return handlers['space.sparse.candidates'](input, context);
+    },
+    'space.lastScan': async (input, context) => {
+      if (input.path !== undefined) await choices.requireChosen(input.path);
+      return handlers['space.lastScan'](input, context);
+    },
+    'space.trash': async (input, context) => {
+      const scan = await handlers['space.result']({ scanId: input.scanId }, context);
+      if (scan) await choices.requireChosen(scan.root);
+      const groups = input.groupIds ? [...input.groupIds].sort().join(',') : '*';
+      const keepers = JSON.stringify(Object.entries(input.keepers ?? {}).sort());
+      return choices.afterReview(`trash ${input.scanId} ${groups} ${keepers}`, input.apply, () =>
+        handlers['space.trash'](input, context),
+      );
+    },
+    'space.trash.empty': async (input, context) =>
+      choices.afterReview(`empty ${input.batchId}`, input.apply, () =>
+        handlers['space.trash.empty'](input, context),
+      ),
     'bench.start': async (input, context) => {
       await choices.requireChosen(input.path);
       if (input.pairedWith !== undefined) await choices.requireChosen(input.pairedWith);

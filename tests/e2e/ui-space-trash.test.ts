@@ -60,7 +60,7 @@ after(async () => {
 });
 
 async function openPage(): Promise<Page> {
-  const page = await openAppPage(browser!, server.url, {
+  const page = await openAppPage(browser!, server, {
     colorScheme: 'light',
     hash: '#/space',
     viewport: { width: 1280, height: 900 },

@@ -31,7 +31,7 @@ function plannerAt(folder: string) {
   const dispatcher = createDispatcher({
     ...createHandlers('web'),
     ...plannerHandlers(
-      async () => ({ devices: [], skipped: [] }),
+      async () => ({ devices: [], skipped: [], unreadable: [] }),
       undefined,
       () => store,
     ),

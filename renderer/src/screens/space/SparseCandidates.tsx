@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import type { SparseCandidate } from '../../../../app/contract/space.js';
 import type { PlumbClient } from '../../client.js';
-import { formatBytes } from '../../format.js';
+import { formatBytes } from '../../../../app/common/format.js';
 
 type State =
   | { kind: 'idle' }
@@ -28,6 +28,7 @@ export function SparseCandidates({
   const look = async () => {
     setState({ kind: 'reading' });
     try {
+      await client.call('session.choosePath', { path: folder });
       const found = await client.call('space.sparse.candidates', { path: folder });
       setState({ kind: 'done', ...found });
     } catch (error) {

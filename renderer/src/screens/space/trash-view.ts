@@ -4,7 +4,7 @@
  * the Trash is emptied), and the second step's confirmation and measurement.
  */
 import type { EmptyTrashReport, TrashReport } from '../../../../app/contract/space.js';
-import { formatBytes } from '../../format.js';
+import { formatBytes } from '../../../../app/common/format.js';
 import {
   bytesOrUnknown,
   measuredReading,
