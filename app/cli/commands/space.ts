@@ -14,7 +14,6 @@ import { parseCommandArgs } from '../args.js';
 import { writeJson } from '../json-out.js';
 import { exitCode, UsageError, type Command, type CommandIO, sizeArgument } from '../command.js';
 import { sparseSubcommand } from './space-sparse.js';
-import { emptyTrashCommand, trashCommand } from './space-trash.js';
 
 const usage = [
   'plumb space scan DIR [--json]                 duplicates, clones already shared, sparse files',
@@ -215,7 +214,7 @@ export const spaceCommand: Command = {
           '--empty takes a batch id, not a folder: plumb space trash --empty BATCH',
         );
       }
-      return emptyTrashCommand(empty, values, io);
+      return (await import('./space-trash.js')).emptyTrashCommand(empty, values, io);
     }
     if (positionals.length !== 1) throw new UsageError(`Give one folder: plumb space ${sub} DIR`);
     if (sub === 'scan' && (values.apply || values.method)) {
@@ -234,7 +233,7 @@ export const spaceCommand: Command = {
       else printScan(result, io);
       return exitCode.ok;
     }
-    if (sub === 'trash') return trashCommand(result, values, io);
+    if (sub === 'trash') return (await import('./space-trash.js')).trashCommand(result, values, io);
     // Applied actions are printed as each file is done, so an interrupted run shows how far it got.
     const streamed = new Set<DedupeAction>();
     const report = await dedupeGroups(result.groups, {

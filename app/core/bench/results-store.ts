@@ -1,6 +1,6 @@
 import { runPace } from './pace.js';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ResultDocument, type ResultListItem } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
@@ -13,24 +13,9 @@ export function newResultId(now = new Date()): string {
   return `${stamp}-${randomBytes(2).toString('hex')}`;
 }
 
-/** Writes `data` to `file` so readers see the old file or the new one, never half of one. */
-export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temporary = path.join(
-    path.dirname(file),
-    `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
-  );
-  try {
-    // Private while it is written; then the mode the file has, or any new file of the user's.
-    await writeFile(temporary, data, { flag: 'wx', mode: 0o600 });
-    const existing = await stat(file).catch(() => null);
-    await chmod(temporary, existing ? existing.mode & 0o7777 : 0o666 & ~process.umask());
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-}
+import { writeFileAtomic } from '../atomic-file.js';
+
+export { writeFileAtomic };
 
 /** One line per file: phase,bytes,seconds,cumulativeBytes,t,temperatureC. */
 export function resultCsv(document: ResultDocument): string {

@@ -7,9 +7,9 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { SavedScan, type ScanResult } from '../../contract/space.js';
+import type { SavedScan, ScanResult } from '../../contract/space.js';
 import { resultsDir } from '../bench/results-dir.js';
-import { writeFileAtomic } from '../bench/results-store.js';
+import { writeFileAtomic } from '../atomic-file.js';
 
 export function spaceScansDir(): string {
   return path.join(path.dirname(resultsDir()), 'space-scans');
@@ -34,6 +34,8 @@ export async function saveLastScan(result: ScanResult, now = new Date()): Promis
 
 async function readSaved(file: string): Promise<SavedScan | null> {
   try {
+    // The schema is loaded only here: a scan from the command line loads no zod.
+    const { SavedScan } = await import('../../contract/space.js');
     return SavedScan.parse(JSON.parse(await readFile(file, 'utf8')));
   } catch {
     // Missing, from an older version, or damaged: as if never scanned (a rescan replaces it).

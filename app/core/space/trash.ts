@@ -20,7 +20,7 @@ import type {
   TrashPlace,
   TrashReport,
 } from '../../contract/space.js';
-import { writeFileAtomic } from '../bench/results-store.js';
+import { writeFileAtomic } from '../atomic-file.js';
 import { loadNative } from '../native/load.js';
 import { sameContent } from './content.js';
 import { checkUnchanged, freeBytes, Skip } from './dedupe.js';

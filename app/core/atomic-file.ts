@@ -1,0 +1,24 @@
+// Writing a file so no reader ever sees it half-written, in a module of its own so that commands
+// which only save a small state file (the space scan) load no result schemas.
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/** Writes `data` to `file` so readers see the old file or the new one, never half of one. */
+export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temporary = path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
+  );
+  try {
+    // Private while it is written; then the mode the file has, or any new file of the user's.
+    await writeFile(temporary, data, { flag: 'wx', mode: 0o600 });
+    const existing = await stat(file).catch(() => null);
+    await chmod(temporary, existing ? existing.mode & 0o7777 : 0o666 & ~process.umask());
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
