@@ -226,7 +226,8 @@ describe('runBenchmark: sustained', () => {
     // The cache is full at the end; 5 s idle drains 0.5 GB, room for the 100 MB probe.
     assert.equal(document.recovery?.probes.length, 1);
     assert.ok(Math.abs(document.recovery!.recoverySeconds! - 5) < 1e-6);
-    assert.equal(cliff.cause, 'cache');
+    // Recovery after idle alone cannot tell a cache from a drive that cooled (issue 13).
+    assert.equal(cliff.cause, 'unknown');
     assert.equal(cliff.recoverySeconds, document.recovery.recoverySeconds);
     assert.deepEqual(await readdir(target), []);
   });
