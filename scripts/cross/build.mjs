@@ -32,7 +32,7 @@ function expandSources(entries, exclude) {
 }
 
 /**
- * The addon target's sources and defines for gyp's OS name ('win', 'mac'): the common lists plus
+ * The addon target's sources, defines and libraries for gyp's OS name ('win', 'mac'): the common lists plus
  * those of the OS's condition. `exclude` names sources (as binding.gyp lists them) to leave out.
  */
 export function gypTarget(gypOs, exclude = []) {
@@ -46,6 +46,7 @@ export function gypTarget(gypOs, exclude = []) {
       ...expandSources(condition.sources, exclude),
     ],
     defines: [...(target.defines ?? []), ...(condition.defines ?? [])],
+    libraries: condition.libraries ?? [],
   };
 }
 

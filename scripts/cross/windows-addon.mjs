@@ -27,7 +27,7 @@ function importLibrary(outDir) {
 export async function buildWindowsAddon() {
   const outDir = path.join(windowsAddonDir, 'obj');
   mkdirSync(outDir, { recursive: true });
-  const { sources, defines } = gypTarget('win');
+  const { sources, defines, libraries } = gypTarget('win');
   const headers = nodeApiHeaders();
   return compileAndLink({
     compiler: [`${mingw}-g++-posix`],
@@ -44,7 +44,13 @@ export async function buildWindowsAddon() {
       '-DBUILDING_NODE_EXTENSION',
       ...defines.map((define) => `-D${define}`),
     ],
-    linkArgs: ['-shared', '-static', importLibrary(outDir)],
+    // MSVC's "ole32.lib" is mingw's -lole32.
+    linkArgs: [
+      '-shared',
+      '-static',
+      importLibrary(outDir),
+      ...libraries.map((lib) => `-l${lib.replace(/\.lib$/, '')}`),
+    ],
     sources,
     outDir,
     output: path.join(windowsAddonDir, 'plumb.node'),
