@@ -55,6 +55,9 @@ const run = spawnSync(
       ...process.env,
       WINEPREFIX: path.join(cacheDir, 'wineprefix'),
       WINEDEBUG: '-all',
+      // Wine maps Windows names to Unix ones through the locale's charset: without a UTF-8 locale
+      // (CI runs with an empty environment) a name like "naïve.bin" cannot be made at all.
+      LC_ALL: 'C.UTF-8',
       NODE_SKIP_PLATFORM_CHECK: '1',
       PLUMB_NATIVE_PATH: windowsPath(
         path.join(root, 'native', 'build-cross', 'win32-x64', 'plumb.node'),
@@ -70,7 +73,11 @@ const report = readFileSync(outFile, 'utf8');
 process.stdout.write(report);
 
 const count = (name) => Number(new RegExp(`^ℹ ${name} (\\d+)$`, 'm').exec(report)?.[1] ?? NaN);
-const [passed, failed, skipped] = ['pass', 'fail', 'skipped'].map(count);
+const [passed, failedOnly, cancelled, skipped] = ['pass', 'fail', 'cancelled', 'skipped'].map(
+  count,
+);
+// A test cancelled because its suite's set-up failed did not pass either.
+const failed = failedOnly + (Number.isNaN(cancelled) ? 0 : cancelled);
 if (Number.isNaN(passed) || Number.isNaN(failed)) {
   console.error(
     `check-windows: node.exe under Wine ended (${run.error?.message ?? `exit ${run.status ?? run.signal}`}) without a test summary; output above (${outFile}).`,
