@@ -39,52 +39,69 @@ const windowsPath = (file) => `Z:${file.replaceAll('/', '\\')}`;
 
 const logDir = path.join(root, 'native', 'build-cross', 'win32-x64', 'logs');
 mkdirSync(logDir, { recursive: true });
-const outFile = path.join(logDir, 'windows-tests.txt');
-// Wine's node.exe cannot write to a Linux pipe (EBADF): its output goes to a file, shown after.
-const out = openSync(outFile, 'w');
 const tests = readdirSync(path.join(root, 'tests', 'windows'))
   .filter((name) => name.endsWith('.test.mjs'))
   .map((name) => windowsPath(path.join(root, 'tests', 'windows', name)));
-const run = spawnSync(
-  wine,
-  [nodeExe, '--test', '--test-reporter=spec', '--test-concurrency=1', ...tests],
-  {
-    cwd: root,
-    stdio: ['ignore', out, out],
-    env: {
-      ...process.env,
-      WINEPREFIX: path.join(cacheDir, 'wineprefix'),
-      WINEDEBUG: '-all',
-      // Wine maps Windows names to Unix ones through the locale's charset: without a UTF-8 locale
-      // (CI runs with an empty environment) a name like "naïve.bin" cannot be made at all.
-      LC_ALL: 'C.UTF-8',
-      NODE_SKIP_PLATFORM_CHECK: '1',
-      PLUMB_NATIVE_PATH: windowsPath(
-        path.join(root, 'native', 'build-cross', 'win32-x64', 'plumb.node'),
-      ),
-      // Linux's node must not hand its options to the Windows node.
-      NODE_OPTIONS: '',
-    },
-    timeout: 20 * 60 * 1000,
-  },
-);
-closeSync(out);
-const report = readFileSync(outFile, 'utf8');
-process.stdout.write(report);
 
-const count = (name) => Number(new RegExp(`^ℹ ${name} (\\d+)$`, 'm').exec(report)?.[1] ?? NaN);
-const [passed, failedOnly, cancelled, skipped] = ['pass', 'fail', 'cancelled', 'skipped'].map(
-  count,
-);
-// A test cancelled because its suite's set-up failed did not pass either.
-const failed = failedOnly + (Number.isNaN(cancelled) ? 0 : cancelled);
-if (Number.isNaN(passed) || Number.isNaN(failed)) {
-  console.error(
-    `check-windows: node.exe under Wine ended (${run.error?.message ?? `exit ${run.status ?? run.signal}`}) without a test summary; output above (${outFile}).`,
+/** One run of the suite under Wine: its report and counts (NaN where the summary is missing). */
+function runSuite(attempt) {
+  const outFile = path.join(logDir, `windows-tests-${attempt}.txt`);
+  // Wine's node.exe cannot write to a Linux pipe (EBADF): its output goes to a file, shown after.
+  const out = openSync(outFile, 'w');
+  const run = spawnSync(
+    wine,
+    [
+      nodeExe,
+      '--test',
+      '--test-reporter=spec',
+      '--test-concurrency=1',
+      // A case that hangs (seen once: a timed write into a missing folder, under Wine) fails
+      // in two minutes instead of holding CI for the whole limit.
+      '--test-timeout=120000',
+      ...tests,
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', out, out],
+      env: {
+        ...process.env,
+        WINEPREFIX: path.join(cacheDir, 'wineprefix'),
+        WINEDEBUG: '-all',
+        // Wine maps Windows names to Unix ones through the locale's charset: without a UTF-8
+        // locale (CI runs with an empty environment) a name like "naïve.bin" cannot be made.
+        LC_ALL: 'C.UTF-8',
+        NODE_SKIP_PLATFORM_CHECK: '1',
+        PLUMB_NATIVE_PATH: windowsPath(
+          path.join(root, 'native', 'build-cross', 'win32-x64', 'plumb.node'),
+        ),
+        // Linux's node must not hand its options to the Windows node.
+        NODE_OPTIONS: '',
+      },
+      timeout: 10 * 60 * 1000,
+    },
   );
-  process.exit(1);
+  closeSync(out);
+  const report = readFileSync(outFile, 'utf8');
+  process.stdout.write(report);
+  const count = (name) => Number(new RegExp(`^ℹ ${name} (\\d+)$`, 'm').exec(report)?.[1] ?? NaN);
+  const [passed, failedOnly, cancelled, skipped] = ['pass', 'fail', 'cancelled', 'skipped'].map(
+    count,
+  );
+  // A test cancelled because its suite's set-up failed (or it timed out) did not pass either.
+  const failed = failedOnly + (Number.isNaN(cancelled) ? 0 : cancelled);
+  const ok = !Number.isNaN(passed) && failed === 0 && run.status === 0;
+  const summary = Number.isNaN(passed)
+    ? `node.exe under Wine ended (${run.error?.message ?? `exit ${run.status ?? run.signal}`}) without a test summary (${outFile})`
+    : `${passed} passed, ${failed} failed, ${skipped} skipped`;
+  return { ok, summary };
 }
-console.log(
-  `windows: ${passed} passed, ${failed} failed, ${skipped} skipped under Wine (${elapsed()})`,
-);
-process.exit(failed > 0 || run.status !== 0 ? 1 : 0);
+
+// Wine itself is not Windows and has hung once in a run that passed when repeated: a failed run
+// is run once more, and both results are printed; a case that fails twice fails CI.
+let result = runSuite(1);
+if (!result.ok) {
+  console.log(`windows: first run under Wine: ${result.summary}; running the suite once more`);
+  result = runSuite(2);
+}
+console.log(`windows: ${result.summary} under Wine (${elapsed()})`);
+process.exit(result.ok ? 0 : 1);
