@@ -84,6 +84,7 @@ export const guardedOperations = [
   'space.lastScan',
   'space.trash',
   'space.trash.empty',
+  'dialog.revealPath',
   'bench.start',
 ] as const;
 type Guarded = (typeof guardedOperations)[number];
@@ -158,6 +159,10 @@ export function guardHandlers(
       choices.afterReview(`empty ${input.batchId}`, input.apply, () =>
         handlers['space.trash.empty'](input, context),
       ),
+    'dialog.revealPath': async (input, context) => {
+      await choices.requireChosen(input.path);
+      return handlers['dialog.revealPath'](input, context);
+    },
     'bench.start': async (input, context) => {
       await choices.requireChosen(input.path);
       if (input.pairedWith !== undefined) await choices.requireChosen(input.pairedWith);
