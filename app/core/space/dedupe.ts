@@ -274,6 +274,16 @@ async function replaceByCloneRename(
   await journal.done(id);
 }
 
+/** The sum of byte counts, or null when any of them is unknown (one unknown makes the total so). */
+export function sumKnown(values: readonly (number | null)[]): number | null {
+  let total = 0;
+  for (const value of values) {
+    if (value === null) return null;
+    total += value;
+  }
+  return total;
+}
+
 function plannedActions(
   groups: readonly DuplicateGroup[],
   sharingSupported: boolean | null,
@@ -311,9 +321,7 @@ function summarise(
   const counted = (status: DedupeAction['status']) =>
     actions.filter((a) => a.status === status).length;
   const counting = actions.filter((a) => a.status === (dryRun ? 'planned' : 'done'));
-  const predicted = counting.some((a) => a.predictedBytes === null)
-    ? null
-    : counting.reduce((sum, a) => sum + a.predictedBytes!, 0);
+  const predicted = sumKnown(counting.map((a) => a.predictedBytes));
   return {
     dryRun,
     method,

@@ -23,7 +23,7 @@ import type {
 import { writeFileAtomic } from '../atomic-file.js';
 import { loadNative } from '../native/load.js';
 import { sameContent } from './content.js';
-import { checkUnchanged, freeBytes, Skip } from './dedupe.js';
+import { checkUnchanged, freeBytes, Skip, sumKnown } from './dedupe.js';
 import { stateDir } from './journal.js';
 import {
   deleteFromTrash,
@@ -149,9 +149,7 @@ function summarise(
   const counted = (status: TrashAction['status']) =>
     actions.filter((a) => a.status === status).length;
   const counting = actions.filter((a) => a.status === (dryRun ? 'planned' : 'moved'));
-  const predicted = counting.some((a) => a.freesBytes === null)
-    ? null
-    : counting.reduce((sum, a) => sum + a.freesBytes!, 0);
+  const predicted = sumKnown(counting.map((a) => a.freesBytes));
   return {
     dryRun,
     batchId,
