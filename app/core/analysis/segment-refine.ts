@@ -145,10 +145,9 @@ export function consolidate(
 ): RateSegment[] {
   const segments = input.map((s) => ({ ...s }));
   const minStep = -Math.log(1 - options.minChange);
-  for (;;) {
-    const spans = measure(intervals, segments);
-    const counts = spans.map((s) => s.end - s.first);
-    if (segments.length < 2) break;
+  const spans = measure(intervals, segments);
+  const counts = spans.map((s) => s.end - s.first);
+  while (segments.length >= 2) {
     const gap = (k: number) => Math.abs(Math.log(segments[k]!.rate / segments[k - 1]!.rate));
     // The change into segment k in standard errors of the two segments' rates.
     const score = (k: number) => {
@@ -193,16 +192,22 @@ export function consolidate(
     }
     const earlier = segments[join - 1]!;
     const later = segments[join]!;
-    segments.splice(join - 1, 2, {
+    const merged = {
       ...earlier,
       seconds: earlier.seconds + later.seconds,
       bytes: earlier.bytes + later.bytes,
-    });
+    };
+    // The merged segment's whole intervals: both spans and the one that straddled the change.
+    const span = { first: spans[join - 1]!.first, end: spans[join]!.end };
+    const atEnd = join === segments.length - 1;
+    merged.rate = spanRate(intervals, span.first, span.end, join === 1, atEnd) ?? merged.rate;
+    segments.splice(join - 1, 2, merged);
+    spans.splice(join - 1, 2, span);
+    counts.splice(join - 1, 2, span.end - span.first);
   }
   // Each change placed again between the whole spans of its two segments, now that their rates
   // are measured on their own intervals (the first placing used the blocks' rates, which a
   // short segment's straddling block pulls towards its neighbour's), and the rates measured again.
-  const spans = intervalSpans(intervals, segments);
   for (let k = 1; k < segments.length; k += 1) {
     const at = locateChange(
       intervals,
