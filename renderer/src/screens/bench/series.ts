@@ -3,6 +3,7 @@
  * bytes/s, sizes bytes; points are sorted by x because line charts and decimation expect it.
  */
 import type { FileRecord, Finding, Phase, QueueRunResult } from '../../../../app/contract/bench.js';
+import { decimateMinMax } from '../../../../app/common/decimate.js';
 
 export interface Point {
   x: number;
@@ -44,38 +45,16 @@ export function rateOverTime(files: readonly FileRecord[], phase: Phase): Point[
 }
 
 /**
- * At most two points (lowest and highest rate) per bucket of equal width on a log x axis, in x
- * order; chart.js's own decimation works only on linear and time axes. Fewer points than
- * 2 × buckets come back unchanged.
+ * Points thinned for drawing by the one decimator (app/common/decimate.ts): at most two points,
+ * the lowest and the highest rate, per slice of equal width (on a log axis with `log`, where
+ * chart.js's own decimation does not work). Fewer points than 2 × buckets come back unchanged.
  */
-export function thinForLogAxis(sorted: readonly Point[], buckets: number): Point[] {
-  if (sorted.length <= 2 * buckets) return [...sorted];
-  const positive = sorted.filter((p) => p.x > 0);
-  if (positive.length === 0) return [];
-  const low = Math.log(positive[0]!.x);
-  const span = Math.log(positive[positive.length - 1]!.x) - low || 1;
-  const kept: Point[] = [];
-  let bucketOf = -1;
-  let min: Point | undefined;
-  let max: Point | undefined;
-  const flush = () => {
-    if (!min || !max) return;
-    if (min === max) kept.push(min);
-    else kept.push(...(min.x <= max.x ? [min, max] : [max, min]));
-  };
-  for (const point of positive) {
-    const bucket = Math.min(buckets - 1, Math.floor(((Math.log(point.x) - low) / span) * buckets));
-    if (bucket !== bucketOf) {
-      flush();
-      bucketOf = bucket;
-      min = max = point;
-    } else {
-      if (point.y < min!.y) min = point;
-      if (point.y > max!.y) max = point;
-    }
-  }
-  flush();
-  return kept;
+export function thinPoints(sorted: readonly Point[], buckets: number, log = false): Point[] {
+  if (sorted.length <= 2 * buckets && !log) return [...sorted];
+  const x = Float64Array.from(sorted, (p) => p.x);
+  const y = Float64Array.from(sorted, (p) => p.y);
+  const thin = decimateMinMax(x, y, buckets, { log });
+  return Array.from(thin.x, (value, i) => ({ x: value, y: thin.y[i]! }));
 }
 
 export interface DecimationChoice {
@@ -84,7 +63,7 @@ export interface DecimationChoice {
   pointRadius: number;
 }
 
-/** Dots for a few hundred files, a thin line of LTTB-decimated samples for thousands. */
+/** Dots for a few hundred files; thinned (min and max per slice), small dots for thousands. */
 export function decimationFor(pointCount: number): DecimationChoice {
   if (pointCount > 2000) return { enabled: true, pointRadius: 0 };
   if (pointCount > 400) return { enabled: true, pointRadius: 1.5 };

@@ -1,0 +1,126 @@
+/**
+ * The figures of a run as it goes: one big rate per direction the plan moves data in (the one
+ * going on now, the average of one that is over, what comes next), then the few facts that apply
+ * to this plan. No card for a direction or a count the plan does not have.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { Plan } from '../../../../app/contract/bench.js';
+import { formatBytes, formatDuration, formatRate } from '../../../../app/common/format.js';
+import { directionFigure, planDirections, type DirectionFigure } from './live-figures.js';
+import type { LiveRun } from './live-run.js';
+import './live.css';
+
+const stateWords: Record<DirectionFigure['state'], string> = {
+  now: 'now',
+  done: 'done',
+  next: 'next',
+};
+
+/** A value updated at most once per animation frame: many events in a frame, one redraw. */
+export function useFrameThrottled<T>(value: T): T {
+  const [shown, setShown] = useState(value);
+  const latest = useRef(value);
+  const pending = useRef<number | null>(null);
+  latest.current = value;
+  useEffect(() => {
+    if (pending.current !== null || Object.is(shown, value)) return;
+    pending.current = window.requestAnimationFrame(() => {
+      pending.current = null;
+      setShown(latest.current);
+    });
+  }, [value, shown]);
+  useEffect(
+    () => () => {
+      if (pending.current !== null) window.cancelAnimationFrame(pending.current);
+    },
+    [],
+  );
+  return shown;
+}
+
+function Fact({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <div className="live-fact">
+      <span className="live-fact-label">{label}</span>
+      <span className="live-fact-value" data-testid={testId}>
+        {value}
+      </span>
+    </div>
+  );
+}
+
+export function LiveFigures({
+  live,
+  plan,
+  elapsed,
+  left,
+}: {
+  live: LiveRun;
+  plan: Plan | null;
+  elapsed: number;
+  left: number | null;
+}) {
+  const running = live.status === 'running';
+  const grid = plan?.kind === 'presets';
+  const figures = planDirections(plan).map((d) => directionFigure(live, plan, d));
+  const queueDone = live.queueRuns.filter((q) => q.done).length;
+  return (
+    <>
+      <div className="live-big" data-testid="live-big">
+        {figures.map((f) => (
+          <section
+            key={f.direction}
+            className={`live-big-card live-big-${f.state} live-big-${f.direction}`}
+            aria-label={`${f.direction === 'write' ? 'Write' : 'Read'} rate, ${stateWords[f.state]}`}
+          >
+            <span className="live-big-label">
+              {f.direction === 'write' ? 'Write' : 'Read'}
+              <span className="live-big-state">{stateWords[f.state]}</span>
+            </span>
+            <span className="live-big-value" data-testid={`live-big-${f.direction}`}>
+              {f.rate !== null ? formatRate(f.rate) : f.state === 'next' ? 'Up next' : 'Measuring…'}
+            </span>
+            <span className="live-big-note">{f.note}</span>
+          </section>
+        ))}
+      </div>
+      <div className="live-facts">
+        <Fact label="Elapsed" value={formatDuration(elapsed)} testId="live-elapsed" />
+        {running ? (
+          <Fact
+            label="Time left"
+            value={left === null ? 'Estimating…' : formatDuration(left)}
+            testId="live-left"
+          />
+        ) : null}
+        {grid ? (
+          <Fact label="Runs" value={`${queueDone} / ${plan.runs.length}`} testId="live-runs" />
+        ) : (
+          <Fact
+            label="Files"
+            value={
+              live.plannedFiles
+                ? `${live.filesDone} / ${live.plannedFiles}`
+                : String(live.filesDone)
+            }
+            testId="live-files"
+          />
+        )}
+        {!grid && planDirections(plan).includes('write') ? (
+          <Fact
+            label="Written"
+            value={formatBytes(live.rates.write?.bytesSoFar ?? 0)}
+            testId="live-written"
+          />
+        ) : null}
+        {!grid && planDirections(plan).includes('read') ? (
+          <Fact
+            label="Read"
+            value={formatBytes(live.rates.read?.bytesSoFar ?? 0)}
+            testId="live-read"
+          />
+        ) : null}
+      </div>
+    </>
+  );
+}
