@@ -30,7 +30,7 @@ export class LivePhaseSamples {
   /** Bytes of the phase so far (finished files and the one going on). */
   bytesSoFar = 0;
 
-  /** Samples taken (start and end of each file included). */
+  /** Rate points so far (one per interval between two samples of a file). */
   get points(): number {
     return this.curve.length;
   }

@@ -2,8 +2,16 @@
  * Chart series built from file records and findings: pure, so the charts only draw. Rates are
  * bytes/s, sizes bytes; points are sorted by x because line charts and decimation expect it.
  */
-import type { FileRecord, Finding, Phase, QueueRunResult } from '../../../../app/contract/bench.js';
+import type {
+  FileRecord,
+  Finding,
+  Phase,
+  QueueRunResult,
+  ResultDocument,
+} from '../../../../app/contract/bench.js';
 import { decimateMinMax } from '../../../../app/common/decimate.js';
+import type { PhaseSamples } from '../../../../app/common/phase-samples.js';
+import { sampleRates } from '../../../../app/common/sample-rates.js';
 
 export interface Point {
   x: number;
@@ -32,6 +40,49 @@ function points(
 /** Rate against bytes of the phase so far: where a cache cliff or throttling shows as a step. */
 export function rateByCumulative(files: readonly FileRecord[], phase: Phase): Point[] {
   return points(files, phase, (f) => f.cumulativeBytes);
+}
+
+/**
+ * The progress samples a result keeps of a phase (`plumb.result/2`: columns t, bytes, file), or
+ * undefined for a document without them (version 1), which is then drawn one point per file.
+ */
+export function phaseSamples(document: ResultDocument, phase: Phase): PhaseSamples | undefined {
+  const stored = (document as { samples?: Partial<Record<Phase, PhaseSamples>> }).samples?.[phase];
+  return stored && stored.t.length > 1 ? stored : undefined;
+}
+
+export interface CumulativeCurve {
+  points: Point[];
+  /** Drawn from samples: joined by a line. */
+  line?: boolean;
+  /** Rate points behind the drawn ones (the samples' intervals); absent for per-file points. */
+  samples?: number;
+}
+
+/**
+ * Rate against the phase's cumulative bytes: from the stored samples, windowed as the analysis
+ * windows them and thinned to at most 2 × `buckets` points for drawing; per file otherwise (and
+ * when the stored samples cannot be read).
+ */
+export function cumulativeCurve(
+  document: ResultDocument,
+  phase: Phase,
+  buckets = 800,
+): CumulativeCurve {
+  const samples = phaseSamples(document, phase);
+  if (samples) {
+    try {
+      const curve = sampleRates(samples);
+      if (curve.rate.length > 0) {
+        const thin = decimateMinMax(curve.bytes, curve.rate, buckets);
+        const points = Array.from(thin.x, (x, i) => ({ x, y: thin.y[i]! }));
+        return { points, line: true, samples: curve.rate.length };
+      }
+    } catch {
+      // Samples that go back or disagree in length: the per-file points still stand.
+    }
+  }
+  return { points: rateByCumulative(document.files, phase) };
 }
 
 /** Rate against file size (for a log axis): the curve that rises to a plateau. */
