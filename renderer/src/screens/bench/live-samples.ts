@@ -11,7 +11,7 @@
  * own rate. Stretches between files are gaps (a new file index): never transfer time.
  */
 import type { FileRecord } from '../../../../app/contract/bench.js';
-import { decimateMinMax } from '../../../../app/common/decimate.js';
+import { GrowingDecimation } from '../../../../app/common/decimate.js';
 import { SampleRateCurve } from '../../../../app/common/sample-rates.js';
 import type { Point } from './series.js';
 
@@ -79,11 +79,15 @@ export class LivePhaseSamples {
     return this.curve.length > 0 ? this.curve.rate[this.curve.length - 1]! : null;
   }
 
-  /** At most 2 × `buckets` points of the curve for drawing: every dip and spike still shows. */
+  private decimation: GrowingDecimation | null = null;
+
+  /**
+   * At most 2 × `buckets` points of the curve for drawing: every dip and spike still shows. Slices
+   * already drawn are kept, so a redraw costs the points added since, not the whole curve.
+   */
   drawn(buckets: number): Point[] {
-    const { x, y } = decimateMinMax(this.curve.bytes, this.curve.rate, buckets, {
-      count: this.curve.length,
-    });
+    if (this.decimation?.buckets !== buckets) this.decimation = new GrowingDecimation(buckets);
+    const { x, y } = this.decimation.update(this.curve.bytes, this.curve.rate, this.curve.length);
     const out: Point[] = new Array(x.length);
     for (let i = 0; i < x.length; i += 1) out[i] = { x: x[i]!, y: y[i]! };
     return out;
