@@ -21,7 +21,7 @@ import {
   directionFigure,
   planDirections,
 } from '../../../renderer/src/screens/bench/live-figures.js';
-import { cumulativeCurve } from '../../../renderer/src/screens/bench/series.js';
+import { cliffMarks, cumulativeCurve } from '../../../renderer/src/screens/bench/series.js';
 import { builtinPlan } from '../../../app/core/bench/builtin-plans.js';
 import { baseSeed, between, seededRandom } from '../../helpers/synthetic-samples.js';
 import { resultDocument } from './bench-fixtures.js';
@@ -282,4 +282,42 @@ test('the result page draws stored samples as a thinned line, per-file points wi
   assert.ok(sampled.points.length <= 200);
   const broken = { ...v1, samples: { write: { t: [0, 2, 1], bytes: [0, 1, 2] } } };
   assert.equal(cumulativeCurve(broken, 'write').points.length, files.length);
+});
+
+test('every step of a drop found on samples is marked where the finding puts it', () => {
+  const base = {
+    kind: 'cliff' as const,
+    phase: 'write' as const,
+    message: 'The write rate was 7 GB/s for the first 592 GB, then …',
+    atBytes: 592e9,
+    atSeconds: 85,
+    beforeRate: 7e9,
+    afterRate: 2.2e9,
+    confidence: 0.9,
+    cause: 'cache' as const,
+    reason: '',
+    recoverySeconds: null,
+  };
+  const steps = [
+    { atBytes: 0, atSeconds: 0, rate: 7e9 },
+    { atBytes: 592e9, atSeconds: 85, rate: 2.2e9 },
+    { atBytes: 1.4e12, atSeconds: 450, rate: 1e9 },
+  ];
+  const marks = cliffMarks([{ ...base, steps }]);
+  assert.deepEqual(
+    marks.map((m) => [m.atBytes, m.beforeRate, m.afterRate, m.label]),
+    [
+      [592e9, 7e9, 2.2e9, 'Cache cliff'],
+      [1.4e12, 2.2e9, 1e9, 'Slower again'],
+    ],
+  );
+  // One drop, or steps that cannot be read: the finding's own place.
+  assert.deepEqual(
+    cliffMarks([{ ...base, steps: steps.slice(0, 2) }]).map((m) => m.atBytes),
+    [592e9],
+  );
+  assert.deepEqual(
+    cliffMarks([{ ...base, steps: [{}, {}, {}] }]).map((m) => m.atBytes),
+    [592e9],
+  );
 });

@@ -10,6 +10,8 @@ import { directionFigure, planDirections, type DirectionFigure } from './live-fi
 import type { LiveRun } from './live-run.js';
 import './live.css';
 
+const nouns = { write: 'written', read: 'read' } as const;
+
 const stateWords: Record<DirectionFigure['state'], string> = {
   now: 'now',
   done: 'done',
@@ -62,7 +64,8 @@ export function LiveFigures({
 }) {
   const running = live.status === 'running';
   const grid = plan?.kind === 'presets';
-  const figures = planDirections(plan).map((d) => directionFigure(live, plan, d));
+  const directions = planDirections(plan);
+  const figures = directions.map((d) => directionFigure(live, plan, d));
   const queueDone = live.queueRuns.filter((q) => q.done).length;
   return (
     <>
@@ -106,20 +109,18 @@ export function LiveFigures({
             testId="live-files"
           />
         )}
-        {!grid && planDirections(plan).includes('write') ? (
-          <Fact
-            label="Written"
-            value={formatBytes(live.rates.write?.bytesSoFar ?? 0)}
-            testId="live-written"
-          />
-        ) : null}
-        {!grid && planDirections(plan).includes('read') ? (
-          <Fact
-            label="Read"
-            value={formatBytes(live.rates.read?.bytesSoFar ?? 0)}
-            testId="live-read"
-          />
-        ) : null}
+        {grid
+          ? null
+          : directions
+              .filter((d) => live.phase === d || (live.rates[d]?.bytesSoFar ?? 0) > 0)
+              .map((d) => (
+                <Fact
+                  key={d}
+                  label={d === 'write' ? 'Written' : 'Read'}
+                  value={formatBytes(live.rates[d]?.bytesSoFar ?? 0)}
+                  testId={`live-${nouns[d]}`}
+                />
+              ))}
       </div>
     </>
   );

@@ -145,17 +145,49 @@ export interface CliffMark {
   label: string;
 }
 
+interface StepOfDrop {
+  atBytes: number;
+  rate: number;
+}
+
+/** The steps a finding found on samples (the first at the start), when it has more than one drop. */
+function stepsOf(finding: Finding): StepOfDrop[] | null {
+  const steps = (finding as { steps?: unknown }).steps;
+  if (!Array.isArray(steps) || steps.length < 3) return null;
+  const valid = steps.every(
+    (s: Partial<StepOfDrop> | null) => typeof s?.atBytes === 'number' && typeof s.rate === 'number',
+  );
+  return valid ? (steps as StepOfDrop[]) : null;
+}
+
+/**
+ * Where the chart marks a drop: the place each cliff or throttling finding gives, and every step
+ * of a rate that fell more than once (a static cache, then a dynamic one, then folding).
+ */
 export function cliffMarks(findings: readonly Finding[]): CliffMark[] {
   const marks: CliffMark[] = [];
   for (const finding of findings) {
     if (finding.kind !== 'cliff' && finding.kind !== 'throttling') continue;
+    const label =
+      finding.cause === 'thermal' || finding.kind === 'throttling' ? 'Throttling' : 'Cache cliff';
+    const steps = finding.kind === 'cliff' ? stepsOf(finding) : null;
+    if (steps) {
+      for (let k = 1; k < steps.length; k += 1)
+        marks.push({
+          phase: finding.phase,
+          atBytes: steps[k]!.atBytes,
+          beforeRate: steps[k - 1]!.rate,
+          afterRate: steps[k]!.rate,
+          label: k === 1 ? label : 'Slower again',
+        });
+      continue;
+    }
     marks.push({
       phase: finding.phase,
       atBytes: finding.atBytes,
       beforeRate: finding.beforeRate,
       afterRate: finding.afterRate,
-      label:
-        finding.cause === 'thermal' || finding.kind === 'throttling' ? 'Throttling' : 'Cache cliff',
+      label,
     });
   }
   return marks;

@@ -106,6 +106,8 @@ function annotations(
           display: true,
           content: cliffText(cliff),
           position: 'start',
+          // Steps of one drop sit close together: their labels stack instead of covering each other.
+          yAdjust: index * 24,
           backgroundColor: theme.cliff,
           color: theme.surface,
           font: { size: 11, weight: 'bold' },
