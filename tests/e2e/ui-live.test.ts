@@ -16,7 +16,8 @@ import { repoRoot, startServe } from '../helpers/cli.js';
 import { loopSkipReason } from '../helpers/loopfs.js';
 import { mountThrottledDisk, throttleSkipReason } from '../helpers/throttle.js';
 
-const skip = chromiumMissingReason() ?? loopSkipReason('ext4') ?? throttleSkipReason();
+const noChromium = chromiumMissingReason();
+const skip = noChromium ?? loopSkipReason('ext4') ?? throttleSkipReason();
 if (skip) console.log(`# skipping the live chart UI test: ${skip}`);
 
 const artifacts = path.join(repoRoot, 'test-artifacts');
@@ -28,7 +29,7 @@ before(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-live-data-'));
   mkdirSync(artifacts, { recursive: true });
   process.env.PLUMB_DATA_DIR = dataDir; // inherited by `plumb serve`: results go to a temp dir
-  if (!skip) browser = await launchChromium();
+  if (!noChromium) browser = await launchChromium();
 });
 
 after(async () => {
@@ -127,6 +128,42 @@ test(
   },
 );
 
-test('no console errors or warnings', { skip }, () => {
+test(
+  'the grid shows big Write and Read figures of the run going on, a run count, no bytes written',
+  { skip: noChromium, timeout: 180_000 },
+  async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-live-grid-'));
+    const serving = await startServe();
+    try {
+      const page = await openAppPage(browser!, serving, {
+        colorScheme: 'light',
+        hash: '#/bench',
+        problems,
+      });
+      await page.getByRole('heading', { name: 'Test a disk' }).waitFor();
+      await page.getByLabel('Test files go in').fill(folder);
+      await page.getByRole('button', { name: 'Use this folder' }).click();
+      await page.getByText('Queue-depth grid', { exact: true }).click();
+      await page.getByRole('button', { name: 'Start test' }).click();
+      await page.getByRole('region', { name: /^Read rate, now$/ }).waitFor({ timeout: 60_000 });
+      assert.match((await page.getByTestId('live-big-read').textContent()) ?? '', /B\/s$/);
+      assert.match((await page.getByTestId('live-runs').textContent()) ?? '', /^\d+ \/ \d+$/);
+      assert.equal(await page.getByTestId('live-written').count(), 0, 'no bytes written card');
+      assert.equal(await page.getByTestId('live-files').count(), 0, 'no files card');
+      await page.getByRole('region', { name: /^Write rate, (now|done)$/ }).waitFor({
+        timeout: 90_000,
+      });
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: path.join(artifacts, 'live-grid-light.png'), fullPage: true });
+      await page.getByText('Finished and saved to').waitFor({ timeout: 120_000 });
+      await page.close();
+    } finally {
+      await serving.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  },
+);
+
+test('no console errors or warnings', { skip: noChromium }, () => {
   assert.deepEqual(problems, []);
 });

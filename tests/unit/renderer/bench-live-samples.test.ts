@@ -19,6 +19,7 @@ import {
 import { LivePhaseSamples } from '../../../renderer/src/screens/bench/live-samples.js';
 import {
   directionFigure,
+  gridSecondsLeft,
   planDirections,
 } from '../../../renderer/src/screens/bench/live-figures.js';
 import { cliffMarks, cumulativeCurve } from '../../../renderer/src/screens/bench/series.js';
@@ -320,4 +321,26 @@ test('every step of a drop found on samples is marked where the finding puts it'
     cliffMarks([{ ...base, steps: [{}, {}, {}] }]).map((m) => m.atBytes),
     [592e9],
   );
+});
+
+test('a grid counts down by its runs, at the length the finished ones took', () => {
+  const grid = builtinPlan('presets') as Plan & { kind: 'presets' };
+  const queue = (name: string, seconds: number): BenchEvent => ({
+    type: 'sample',
+    runId: 'r1',
+    phase: 'queue',
+    bytesDone: 0,
+    totalBytes: null,
+    seconds,
+    bytesPerSecond: 1e9,
+    run: name,
+  });
+  let live = newLiveRun('r1', 'presets', '/x');
+  live = applyBenchEvent(live, { type: 'phase-started', runId: 'r1', phase: 'queue' });
+  assert.equal(gridSecondsLeft(live, grid, 0.1), grid.runs.length * 0.5);
+  for (const s of [0.5, 1, 1.5, 2]) live = applyBenchEvent(live, queue(grid.runs[0]!.name, s));
+  live = applyBenchEvent(live, queue(grid.runs[1]!.name, 0.5));
+  // One run took 2 s; the second has run 0.5 s of its 2; the rest are still to come.
+  assert.equal(gridSecondsLeft(live, grid, 0.1), (grid.runs.length - 1) * 2 - 0.5);
+  assert.equal(gridSecondsLeft(live, builtinPlan('standard') as Plan), null);
 });

@@ -6,6 +6,7 @@ import { capitalise } from '../../../../app/common/format.js';
 import { useChartTheme } from './charts/chart-theme.js';
 import { RateChart, type RateSeries } from './charts/RateChart.js';
 import { FindingsList } from './FindingsList.js';
+import { gridSecondsLeft } from './live-figures.js';
 import { LiveFigures, useFrameThrottled } from './LiveFigures.js';
 import { progressFraction, secondsLeft, type LiveRun } from './live-run.js';
 import { planTitle } from './plan-catalogue.js';
@@ -107,7 +108,7 @@ export function LiveRunPanel({
 
   const cliffs = useMemo(() => cliffMarks(live.findings), [live.findings]);
   const fraction = progressFraction(live);
-  const left = secondsLeft(live, elapsed);
+  const left = gridSecondsLeft(live, plan, session.request.scale) ?? secondsLeft(live, elapsed);
   const title = planTitle(live.planName);
 
   if (result) {

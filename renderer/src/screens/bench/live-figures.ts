@@ -71,3 +71,23 @@ export function directionFigure(live: LiveRun, plan: Plan | null, d: Direction):
     note: d === 'read' ? 'Starts after the writes' : 'Starting…',
   };
 }
+
+/**
+ * Seconds left of a queue-depth grid: its runs are timed, so the runs still to come at the length
+ * the finished ones took (before the first ends, the plan's duration at `scale`, as the engine
+ * scales it), less what the current one has run. Null for other plans (they end on bytes).
+ */
+export function gridSecondsLeft(live: LiveRun, plan: Plan | null, scale = 1): number | null {
+  if (plan?.kind !== 'presets' || live.status !== 'running') return null;
+  const current = live.queueRuns.at(-1);
+  const running = current !== undefined && !current.done;
+  const done = live.queueRuns.length - (running ? 1 : 0);
+  const perRun =
+    done > 0 && live.queueOffset > 0
+      ? live.queueOffset / done
+      : Math.max(0.25, plan.durationSeconds * scale);
+  const intoCurrent = running
+    ? Math.max(0, (live.throughput.at(-1)?.x ?? 0) - live.queueOffset)
+    : 0;
+  return Math.max(0, (plan.runs.length - done) * perRun - intoCurrent);
+}
