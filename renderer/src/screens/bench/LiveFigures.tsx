@@ -42,9 +42,9 @@ export function useFrameThrottled<T>(value: T): T {
 
 function Fact({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
-    <div className="live-fact">
-      <span className="live-fact-label">{label}</span>
-      <span className="live-fact-value" data-testid={testId}>
+    <div className="live-figure">
+      <span className="live-figure-label">{label}</span>
+      <span className="live-figure-value" data-testid={testId}>
         {value}
       </span>
     </div>
@@ -73,17 +73,17 @@ export function LiveFigures({
         {figures.map((f) => (
           <section
             key={f.direction}
-            className={`live-big-card live-big-${f.state} live-big-${f.direction}`}
+            className={`headline live-big-card live-big-${f.state} live-big-${f.direction}`}
             aria-label={`${f.direction === 'write' ? 'Write' : 'Read'} rate, ${stateWords[f.state]}`}
           >
-            <span className="live-big-label">
+            <span className="headline-label live-big-label">
               {f.direction === 'write' ? 'Write' : 'Read'}
-              <span className="live-big-state">{stateWords[f.state]}</span>
+              <span className="chip live-big-state">{stateWords[f.state]}</span>
             </span>
-            <span className="live-big-value" data-testid={`live-big-${f.direction}`}>
+            <span className="headline-value live-big-value" data-testid={`live-big-${f.direction}`}>
               {f.rate !== null ? formatRate(f.rate) : f.state === 'next' ? 'Up next' : 'Measuring…'}
             </span>
-            <span className="live-big-note">{f.note}</span>
+            <span className="headline-note live-big-note">{f.note}</span>
           </section>
         ))}
       </div>
