@@ -20,8 +20,8 @@ import { PresetsGridView } from './PresetsGridView.js';
 import {
   ceilingOf,
   cliffMarks,
+  cumulativeCurve,
   queueRunSeries,
-  rateByCumulative,
   rateBySize,
   type Point,
 } from './series.js';
@@ -90,11 +90,13 @@ export function Verdict({
           label: capitalise(phase),
           color: phase === 'write' ? theme.write : theme.read,
           dashed: phase === 'read',
-          points: (axis === 'cumulative' ? rateByCumulative : rateBySize)(document.files, phase),
+          ...(axis === 'cumulative'
+            ? cumulativeCurve(document, phase)
+            : { points: rateBySize(document.files, phase) }),
         }))
         .filter((s) => s.points.length > 0);
     return { cumulative: build('cumulative'), size: build('size') };
-  }, [document.files, theme.write, theme.read]);
+  }, [document, theme.write, theme.read]);
 
   const queueSeries = useMemo<RateSeries[]>(() => {
     if (!document.runs?.length) return [];
