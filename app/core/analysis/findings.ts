@@ -71,7 +71,7 @@ export interface FindingsInput {
 }
 
 /** A drop of the phase's rate, found on samples or on files, before its cause is judged. */
-interface Drop {
+export interface PhaseDrop {
   atBytes: number;
   atSeconds: number | null;
   beforeRate: number;
@@ -90,7 +90,7 @@ const percent = (share: number) => `${(share * 100).toFixed(0)} %`;
  * that only fell; null when neither. Undefined when the samples are too few to read, so the
  * per-file detector is used instead.
  */
-function sampledDrop(phase: Phase, samples: PhaseSamples): Drop | null | undefined {
+function sampledDrop(phase: Phase, samples: PhaseSamples): PhaseDrop | null | undefined {
   const shape = rateShape(samples);
   if (!shape) return undefined;
   const throttling = shape.throttling;
@@ -129,7 +129,7 @@ function sampledDrop(phase: Phase, samples: PhaseSamples): Drop | null | undefin
 }
 
 /** The phase's drop from its per-file rates (results without samples). */
-function fileDrop(phase: Phase, files: readonly PhaseFile[]): Drop | null {
+function fileDrop(phase: Phase, files: readonly SeriesPoint[]): PhaseDrop | null {
   const cliff = cacheCliff(files);
   if (!cliff) return null;
   return {
@@ -140,6 +140,20 @@ function fileDrop(phase: Phase, files: readonly PhaseFile[]): Drop | null {
     confidence: cliff.confidence,
     text: `The ${phase} rate fell from ${formatRate(cliff.beforeRate)} to ${formatRate(cliff.afterRate)} after ${formatBytes(cliff.atBytes)}`,
   };
+}
+
+/**
+ * The phase's drop: from its samples when there are enough to read (the steps of a rate that only
+ * fell, or a repeating slow-down), else from its per-file rates (version 1 results, or a phase of
+ * a few short files). One detector for the final analysis, the live cliff and the recovery probe.
+ */
+export function phaseDrop(
+  phase: Phase,
+  files: readonly SeriesPoint[],
+  samples?: PhaseSamples,
+): PhaseDrop | null {
+  const fromSamples = samples ? sampledDrop(phase, samples) : undefined;
+  return fromSamples === undefined ? fileDrop(phase, files) : fromSamples;
 }
 
 /** Files under this size show rates that mean little on fast SSDs (DESIGN.md). */
@@ -153,9 +167,7 @@ function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: Finding
   const rates = rated.map((f) => f.bytes / f.seconds);
   if (rated.length === 0) return found;
 
-  const samples = input.samples?.[phase];
-  const fromSamples = samples ? sampledDrop(phase, samples) : undefined;
-  const drop = fromSamples === undefined ? fileDrop(phase, rated) : fromSamples;
+  const drop = phaseDrop(phase, rated, input.samples?.[phase]);
   if (drop) {
     const verdict = dropCause({
       atBytes: drop.atBytes,
