@@ -17,7 +17,7 @@
  * disk sustains, the full sizes would take half an hour. The probe's idle time is the plan's.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -98,8 +98,12 @@ describe('plumb bench sustained: samples inside files on a throttled disk', { sk
     allWritten.stop();
     raise?.stop();
     assert.equal(result.status, 0, result.stderr);
+    const loweredAt = await Promise.race([lower.done, Promise.resolve(null)]);
+    assert.ok(loweredAt !== null, 'the throttle was lowered during the run');
 
-    const document = ResultDocument.parse(JSON.parse(await readFile(out, 'utf8')));
+    const text = await readFile(out, 'utf8');
+    if (process.env.PLUMB_DEBUG_SAMPLES) await writeFile(process.env.PLUMB_DEBUG_SAMPLES, text);
+    const document = ResultDocument.parse(JSON.parse(text));
     assert.equal(document.schema, 'plumb.result/2');
     assert.equal(document.scale, scale);
     const samples = document.samplesByPhase?.write;
@@ -114,7 +118,7 @@ describe('plumb bench sustained: samples inside files on a throttled disk', { sk
     const cliff = document.findings.find((f) => f.kind === 'cliff' || f.kind === 'throttling');
     assert.ok(cliff && cliff.kind === 'cliff', JSON.stringify(document.findings));
     console.log(
-      `# found: cliff after ${(cliff.atBytes / MB).toFixed(1)} MB, ${(cliff.beforeRate / MB).toFixed(1)} → ${(cliff.afterRate / MB).toFixed(1)} MB/s; ${cliff.message}`,
+      `# found: cliff after ${(cliff.atBytes / MB).toFixed(1)} MB (lowered at ${(loweredAt / MB).toFixed(1)} MB device bytes), ${(cliff.beforeRate / MB).toFixed(1)} → ${(cliff.afterRate / MB).toFixed(1)} MB/s; ${cliff.message}`,
     );
     assert.ok(within(cliff.atBytes, cliffBytes, 0.05), `cliff at ${cliff.atBytes}`);
     assert.ok(within(cliff.beforeRate, fast, 0.1), `before ${cliff.beforeRate}`);
