@@ -42,6 +42,13 @@ export interface TimedIoOptions {
   cancel?: CancelHandle;
   /** Called from the JS thread about every 100 ms while the transfer runs; a throw stops it. */
   onProgress?: (progress: { bytesDone: number; seconds: number }) => void;
+  /**
+   * Seconds between the samples taken inside the file (default 0.25); 0 takes none (only to
+   * measure what sampling costs).
+   */
+  sampleSeconds?: number;
+  /** Most bytes between two samples (default 20 MiB), whichever of the two comes first. */
+  sampleBytes?: number;
 }
 
 export interface TimedIoResult {
@@ -53,6 +60,12 @@ export interface TimedIoResult {
   chunkBytes: number;
   /** Phase timings from a monotonic clock taken in C++, seconds. */
   seconds: { open: number; transfer: number; flush: number; close: number; total: number };
+  /**
+   * Samples inside the file, in columns: at `seconds[i]` since the call began, `bytes[i]` of the
+   * file had moved. The first at the start of the transfer (0 bytes), the last at its end (after
+   * a write's flush); empty when sampling was off.
+   */
+  samples: { seconds: Float64Array; bytes: Float64Array };
 }
 
 export type QueueOp = 'read' | 'write' | 'randread' | 'randwrite';

@@ -134,6 +134,11 @@ const char* CacheEvictionMethod();
 
 // ---- timedWrite / timedRead -------------------------------------------------------------------
 
+// The sampler's cadence: 4 samples a second, or one per 20 MiB on a drive fast enough to move
+// more than that in a quarter of a second.
+constexpr uint64_t kDefaultSampleNanos = 250'000'000;
+constexpr uint64_t kDefaultSampleBytes = 20ull << 20;
+
 struct TimedIoRequest {
   std::string path;
   uint64_t bytes = 0;       // timedWrite only
@@ -142,6 +147,16 @@ struct TimedIoRequest {
   CancelPtr cancel;
   // Called on the worker thread about every 100 ms.
   std::function<void(uint64_t bytesDone, uint64_t nanos)> onProgress;
+  // Progress samples inside the file: one at least every sampleNanos or every sampleBytes,
+  // whichever comes first (0 nanos: no samples at all, for measuring what sampling costs).
+  uint64_t sampleNanos = kDefaultSampleNanos;
+  uint64_t sampleBytes = kDefaultSampleBytes;
+};
+
+// One progress sample: nanoseconds since the call began, bytes of the file moved by then.
+struct TransferSample {
+  uint64_t nanos;
+  uint64_t bytes;
 };
 
 struct PhaseNanos {
@@ -154,6 +169,9 @@ struct TimedIoOutcome {
   uint32_t alignment = 0;
   uint32_t chunkBytes = 0;
   PhaseNanos nanos;
+  // At the start of the transfer (bytes 0), at the sampler's cadence inside it, and at its end
+  // (after the flush of a write), in order. Empty when sampling was off.
+  std::vector<TransferSample> samples;
 };
 
 // Chosen by measurement (npm run bench:io, "chunk size" table): see timed_transfer.cc.

@@ -9,6 +9,7 @@ import type { QueueRunSpec } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
 import { loadNative } from '../native/load.js';
 import { completeVolumeFacts } from '../volume.js';
+import type { TransferSamples } from './sample-columns.js';
 
 export type CacheMode = 'direct' | 'buffered';
 
@@ -17,6 +18,8 @@ export interface TransferOptions {
   signal: AbortSignal;
   /** Bytes moved so far in this transfer and seconds since it began. */
   onProgress?: (bytesDone: number, seconds: number) => void;
+  /** Most bytes between two samples inside the file (default 20 MiB; see sample-columns.ts). */
+  sampleBytes?: number;
 }
 
 export interface TimedTransfer {
@@ -26,6 +29,8 @@ export interface TimedTransfer {
   cacheMode: CacheMode;
   /** The parts of `seconds`, where the I/O layer knows them. */
   timings?: { open: number; transfer: number; flush: number; close: number };
+  /** Samples inside the file (seconds since the transfer began, bytes of it), where taken. */
+  samples?: TransferSamples;
 }
 
 export interface VolumeFacts {
@@ -115,6 +120,7 @@ export function nativeBenchIO(): BenchIO {
         seconds: total,
         cacheMode: result.cacheMode,
         timings: { open, transfer: moving, flush, close },
+        samples: result.samples,
       };
     } finally {
       link.release();
@@ -139,23 +145,25 @@ export function nativeBenchIO(): BenchIO {
       const stats = await statfs(dir);
       return { totalBytes: stats.blocks * stats.bsize, availableBytes: stats.bavail * stats.bsize };
     },
-    write(file, bytes, { buffered, signal, onProgress }) {
+    write(file, bytes, { buffered, signal, onProgress, sampleBytes }) {
       return transfer(
         (cancel) =>
           native().timedWrite(file, bytes, {
             buffered,
             cancel,
+            sampleBytes,
             onProgress: onProgress && ((p) => onProgress(p.bytesDone, p.seconds)),
           }),
         signal,
       );
     },
-    read(file, { buffered, signal, onProgress }) {
+    read(file, { buffered, signal, onProgress, sampleBytes }) {
       return transfer(
         (cancel) =>
           native().timedRead(file, {
             buffered,
             cancel,
+            sampleBytes,
             onProgress: onProgress && ((p) => onProgress(p.bytesDone, p.seconds)),
           }),
         signal,

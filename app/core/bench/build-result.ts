@@ -4,6 +4,7 @@ import {
   type Finding,
   type QueueRunResult,
   type ResultDocument,
+  type SamplesByPhase,
 } from '../../contract/bench.js';
 import type { EarlierDrop } from '../analysis/drop-cause.js';
 import { findings } from '../analysis/findings.js';
@@ -27,11 +28,15 @@ export interface ResultParts {
   /** Paired runs: the ceiling of each target's interface (default: `ceiling`). */
   targetCeilings?: Partial<Record<'a' | 'b', InterfaceCeiling>>;
   earlierDrops?: Partial<Record<'write' | 'read', EarlierDrop[]>>;
+  /** The plan's --scale (1: a full run). */
+  scale?: number;
+  /** Samples taken inside the files of each phase. */
+  samplesByPhase?: SamplesByPhase;
 }
 
 type AnalyzeOptions = Pick<
   ResultParts,
-  'ceiling' | 'targetCeilings' | 'earlierDrops' | 'recovery'
+  'ceiling' | 'targetCeilings' | 'earlierDrops' | 'recovery' | 'samplesByPhase'
 > & {
   cacheMode: 'direct' | 'buffered';
 };
@@ -82,6 +87,7 @@ export function analyzeFiles(
           ceiling: options.ceiling,
           earlierDrops: options.earlierDrops,
           recoverySeconds: options.recovery ? options.recovery.recoverySeconds : undefined,
+          samples: options.samplesByPhase,
         }),
   };
 }
@@ -94,9 +100,11 @@ export function buildResult(parts: ResultParts): ResultDocument {
     targetCeilings: parts.targetCeilings,
     earlierDrops: parts.earlierDrops,
     recovery: parts.recovery,
+    samplesByPhase: parts.samplesByPhase,
   });
   const document: ResultDocument = {
     schema: resultSchemaVersion,
+    scale: parts.scale ?? 1,
     id: parts.id,
     startedAt: parts.startedAt,
     ...(parts.finishedAt ? { finishedAt: parts.finishedAt } : {}),
@@ -112,5 +120,6 @@ export function buildResult(parts: ResultParts): ResultDocument {
   if (parts.paired) document.paired = parts.paired;
   if (parts.task) document.task = parts.task;
   if (parts.notices?.length) document.notices = parts.notices;
+  if (parts.samplesByPhase) document.samplesByPhase = parts.samplesByPhase;
   return document;
 }

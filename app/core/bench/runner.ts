@@ -164,6 +164,8 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
         environment: environment(volume, context.cacheMode(), target, context.cacheEviction),
         plan: recordedPlan,
         files: context.files,
+        samplesByPhase: context.samples.byPhase(),
+        scale: options.scale ?? 1,
         runs,
         recovery,
         task,
@@ -242,7 +244,7 @@ export async function prepareReadFolder(
     return finish(context, options, async () => {
       context.emit({ type: 'phase-started', phase: 'read' });
       await context.evictBeforeReads(files.map((file) => file.path));
-      const start = io.now();
+      const start = context.startPhase('read', planned);
       for (const file of files) {
         const transfer = await context.timedRead(file.path);
         await context.record('read', transfer, start, files.length);
@@ -255,6 +257,7 @@ export async function prepareReadFolder(
         environment: environment(volume, context.cacheMode(), target, context.cacheEviction),
         plan: { name: 'read-folder', folder: target, fileCount: files.length },
         files: context.files,
+        samplesByPhase: context.samples.byPhase(),
         notices: context.notices,
         ceiling: options.ceiling ?? interfaceCeilingForBus(volume.bus),
         earlierDrops: options.store
