@@ -363,8 +363,11 @@ export const ResultListItem = z.object({
   plan: z.string(),
   volumePath: z.string(),
   files: z.number().int(),
+  /** The headline rates (app/common/headline-rate.ts; the names are kept from version 1). */
   writeMedian: nullableRate,
   readMedian: nullableRate,
+  /** The scale the plan was shrunk by: below 1 is a quick run (app/common/quick-run.ts). */
+  scale: z.number().positive().max(1).optional(),
   findings: z.array(z.string()),
   /** Null for runs without files (the grid) or without an end time (older documents). */
   pace: RunPace.nullable().optional(),
