@@ -218,6 +218,14 @@ export const Finding = z.discriminatedUnion('kind', [
     thresholdBytes: z.number(),
   }),
   z.looseObject({ ...findingBase, kind: z.literal('buffered') }),
+  /** The run was too small to get past the drive's or the OS's caches (cache-reach.ts). */
+  z.looseObject({
+    ...findingBase,
+    kind: z.literal('within-cache'),
+    bytes: z.number().nonnegative(),
+    cacheBytes: z.number().nonnegative(),
+    cache: z.enum(['drive', 'memory']),
+  }),
   z.looseObject({ ...findingBase, kind: z.literal('unstable'), spread: z.number() }),
 ]);
 export type Finding = z.infer<typeof Finding>;
