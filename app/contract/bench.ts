@@ -308,6 +308,10 @@ export const TaskSection = z.object({
   verdict: z.enum(['disk-bound', 'partly-disk-bound', 'cpu-bound']),
   /** The disk direction closest to its measured limit at the CPU-bound rate, if near it. */
   limitedBy: z.enum(['read', 'write']).nullable(),
+  /** Share of the time the disk would be busy at the CPU-bound pace (disk-bound.ts); older results lack it. */
+  diskLoad: z.number().nonnegative().nullable().optional(),
+  /** The resource that limits the task; older results lack it. */
+  limit: z.enum(['cpu', 'disk', 'read', 'write']).optional(),
   message: z.string(),
 });
 export type TaskSection = z.infer<typeof TaskSection>;
