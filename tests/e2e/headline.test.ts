@@ -52,7 +52,7 @@ describe('one headline for one run, everywhere', { skip }, () => {
       rates.every((r) => r !== null && r > 0),
       `headline rates ${rates.join(', ')}`,
     );
-    [write, read] = rates.map((r) => formatRate(r));
+    [write, read] = rates.map((r) => formatRate(r)) as [string, string];
     console.log(`# seed ${seed}: headline write ${write}, read ${read}`);
   });
   after(() => {
@@ -61,7 +61,7 @@ describe('one headline for one run, everywhere', { skip }, () => {
 
   it('the CLI summary and the results list show it, and that the run was quick', () => {
     assert.match(benchOut, new RegExp(`^Headline: write ${write} \\(.*\\), read ${read} \\(`, 'm'));
-    assert.match(benchOut, /^Quick run \(1 %\): /m);
+    assert.match(benchOut, /^Quick run at 1 % of the plan's sizes: /m);
     assert.match(benchOut, /^Plan: At 1 % of the full plan: 160 files of 20\.\d KB to 20\.0 MB/m);
     const list = runPlumb(['results', 'list'], { env });
     assert.equal(list.status, 0, list.stderr);

@@ -3,7 +3,7 @@ import type { PhaseSummary, ResultDocument } from '../../contract/bench.js';
 import { formatBytes, formatRate } from '../../common/format.js';
 import { headline } from '../../common/headline-rate.js';
 import { runPlanDescription } from '../../common/plan-description.js';
-import { quickRunLabel, quickRunNote, runScale } from '../../common/quick-run.js';
+import { quickRunNote, runScale } from '../../common/quick-run.js';
 
 const rate = (value: number | null | undefined) =>
   value === null || value === undefined ? '—' : formatRate(value);
@@ -47,7 +47,7 @@ export function describeResult(document: ResultDocument): string {
       (plan.scale !== undefined ? ` at scale ${plan.scale}` : ''),
   );
   const quick = quickRunNote(document);
-  if (quick) out.push(`${quickRunLabel(document)}: ${quick}`);
+  if (quick) out.push(quick);
   const planWords = runPlanDescription(document.plan, runScale(document));
   if (planWords) out.push(`Plan: ${planWords}`);
   if (v.path !== 'unknown') {
