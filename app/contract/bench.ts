@@ -235,6 +235,14 @@ export const Finding = z.discriminatedUnion('kind', [
     thresholdBytes: z.number(),
   }),
   z.looseObject({ ...findingBase, kind: z.literal('buffered') }),
+  /** The run was too small to get past the drive's or the OS's caches (cache-reach.ts). */
+  z.looseObject({
+    ...findingBase,
+    kind: z.literal('within-cache'),
+    bytes: z.number().nonnegative(),
+    cacheBytes: z.number().nonnegative(),
+    cache: z.enum(['drive', 'memory']),
+  }),
   z.looseObject({ ...findingBase, kind: z.literal('unstable'), spread: z.number() }),
 ]);
 export type Finding = z.infer<typeof Finding>;
@@ -317,6 +325,10 @@ export const TaskSection = z.object({
   verdict: z.enum(['disk-bound', 'partly-disk-bound', 'cpu-bound']),
   /** The disk direction closest to its measured limit at the CPU-bound rate, if near it. */
   limitedBy: z.enum(['read', 'write']).nullable(),
+  /** Share of the time the disk would be busy at the CPU-bound pace (disk-bound.ts); older results lack it. */
+  diskLoad: z.number().nonnegative().nullable().optional(),
+  /** The resource that limits the task; older results lack it. */
+  limit: z.enum(['cpu', 'disk', 'read', 'write']).optional(),
   message: z.string(),
 });
 export type TaskSection = z.infer<typeof TaskSection>;
@@ -423,8 +435,11 @@ export const ResultListItem = z.object({
   plan: z.string(),
   volumePath: z.string(),
   files: z.number().int(),
+  /** The headline rates (app/common/headline-rate.ts; the names are kept from version 1). */
   writeMedian: nullableRate,
   readMedian: nullableRate,
+  /** The scale the plan was shrunk by: below 1 is a quick run (app/common/quick-run.ts). */
+  scale: z.number().positive().max(1).optional(),
   findings: z.array(z.string()),
   /** Null for runs without files (the grid) or without an end time (older documents). */
   pace: RunPace.nullable().optional(),

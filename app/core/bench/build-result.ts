@@ -6,6 +6,8 @@ import {
   type ResultDocument,
   type SamplesByPhase,
 } from '../../contract/bench.js';
+import os from 'node:os';
+import { cacheReach } from '../analysis/cache-reach.js';
 import type { EarlierDrop } from '../analysis/drop-cause.js';
 import { findings } from '../analysis/findings.js';
 import type { InterfaceCeiling } from '../analysis/interface-ceiling.js';
@@ -32,6 +34,8 @@ export interface ResultParts {
   scale?: number;
   /** Samples taken inside the files of each phase. */
   samplesByPhase?: SamplesByPhase;
+  /** The computer's memory (default: os.totalmem()), for the within-cache finding. */
+  ramBytes?: number;
 }
 
 type AnalyzeOptions = Pick<
@@ -92,6 +96,20 @@ export function analyzeFiles(
   };
 }
 
+/** Whether the run got past the drive's and the OS's caches (a finding when it did not). */
+function withinCache(parts: ResultParts): Finding[] {
+  const gridFileBytes = parts.runs?.length
+    ? (parts.plan as { fileBytes?: number }).fileBytes
+    : undefined;
+  return cacheReach({
+    files: parts.files,
+    cacheMode: parts.environment.cacheMode,
+    volumeBytes: parts.environment.volume.totalBytes,
+    ramBytes: parts.ramBytes ?? os.totalmem(),
+    gridFileBytes,
+  });
+}
+
 /** The results document (DESIGN.md) for a finished run. */
 export function buildResult(parts: ResultParts): ResultDocument {
   const { summary, findings: found } = analyzeFiles(parts.files, {
@@ -113,7 +131,7 @@ export function buildResult(parts: ResultParts): ResultDocument {
     plan: parts.plan,
     files: parts.files,
     summary,
-    findings: found,
+    findings: [...found, ...withinCache(parts)],
   };
   if (parts.runs) document.runs = parts.runs;
   if (parts.recovery) document.recovery = parts.recovery;
