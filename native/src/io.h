@@ -134,9 +134,17 @@ const char* CacheEvictionMethod();
 
 // ---- timedWrite / timedRead -------------------------------------------------------------------
 
+// timedWrite's `stamp` option: which file and run each 4 KiB block says it belongs to (stamp.h).
+struct StampSpec {
+  bool enabled = false;
+  uint32_t fileId = 0;
+  uint32_t runTag = 0;
+};
+
 struct TimedIoRequest {
   std::string path;
   uint64_t bytes = 0;       // timedWrite only
+  StampSpec stamp;          // timedWrite only
   uint32_t chunkBytes = 0;  // 0: kDefaultChunkBytes
   bool buffered = false;
   CancelPtr cancel;

@@ -4,7 +4,12 @@
  * with a fake one.
  */
 import { statfs } from 'node:fs/promises';
-import type { CancelHandle, QueueDepthResult, TimedIoResult } from '../../../native/index.js';
+import type {
+  CancelHandle,
+  NativeVerifyFileResult,
+  QueueDepthResult,
+  TimedIoResult,
+} from '../../../native/index.js';
 import type { QueueRunSpec } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
 import { loadNative } from '../native/load.js';
@@ -17,6 +22,8 @@ export interface TransferOptions {
   signal: AbortSignal;
   /** Bytes moved so far in this transfer and seconds since it began. */
   onProgress?: (bytesDone: number, seconds: number) => void;
+  /** Writes only: stamp every 4 KiB block for `verify` (file id, run tag). */
+  stamp?: { fileId: number; runTag: number };
 }
 
 export interface TimedTransfer {
@@ -57,6 +64,12 @@ export interface BenchIO {
   space(dir: string): Promise<SpaceNow>;
   write(file: string, bytes: number, options: TransferOptions): Promise<TimedTransfer>;
   read(file: string, options: TransferOptions): Promise<TimedTransfer>;
+  /** Reads a stamped file back uncached and checks every block (absent: --verify unsupported). */
+  verify?(
+    file: string,
+    stamp: { fileId: number; runTag: number },
+    options: Omit<TransferOptions, 'stamp'>,
+  ): Promise<NativeVerifyFileResult>;
   /** Drops the files read next from the OS cache; resolves with how it was done. */
   evictCache(files: readonly string[]): Promise<string>;
   queueRun(file: string, options: QueueRunOptions): Promise<QueueDepthResult>;
@@ -139,12 +152,13 @@ export function nativeBenchIO(): BenchIO {
       const stats = await statfs(dir);
       return { totalBytes: stats.blocks * stats.bsize, availableBytes: stats.bavail * stats.bsize };
     },
-    write(file, bytes, { buffered, signal, onProgress }) {
+    write(file, bytes, { buffered, signal, onProgress, stamp }) {
       return transfer(
         (cancel) =>
           native().timedWrite(file, bytes, {
             buffered,
             cancel,
+            ...(stamp ? { stamp } : {}),
             onProgress: onProgress && ((p) => onProgress(p.bytesDone, p.seconds)),
           }),
         signal,
@@ -160,6 +174,19 @@ export function nativeBenchIO(): BenchIO {
           }),
         signal,
       );
+    },
+    async verify(file, { fileId, runTag }, { buffered, signal, onProgress }) {
+      const link = linkedCancel(signal);
+      try {
+        return await native().verifyFile(file, fileId, {
+          runTag,
+          buffered,
+          cancel: link.cancel,
+          onProgress: onProgress && ((p) => onProgress(p.bytesDone, p.seconds)),
+        });
+      } finally {
+        link.release();
+      }
     },
     async queueRun(file, options) {
       const link = linkedCancel(options.signal);

@@ -4,6 +4,7 @@ import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
 import { formatBytes } from '../../common/format.js';
 import { cancelledError, type BenchIO, type CacheMode, type TimedTransfer } from './bench-io.js';
 import { guardMessage } from './space-guard.js';
+import type { StampLedger } from './verify.js';
 
 /** An event as a phase emits it; the context adds the runId. */
 export type PhaseEvent = BenchEvent extends infer E
@@ -25,6 +26,8 @@ export interface RunContextOptions {
   emit: (event: BenchEvent) => void;
   /** Bytes moved so far, shared by the contexts of one run (a paired run has one per target). */
   tally?: { bytes: number };
+  /** --verify: the stamps of the files written (verify.ts). */
+  ledger?: StampLedger;
 }
 
 /** A file this run wrote and still holds, oldest first, so rotation can remove it. */
@@ -128,6 +131,7 @@ export class RunContext {
       buffered: this.options.buffered,
       signal: this.options.signal,
       onProgress: this.progress(phase),
+      stamp: phase === 'write' ? this.options.ledger?.stamp(file, bytes) : undefined,
     });
     this.cacheModes.add(result.cacheMode);
     this.tally.bytes += result.bytes;

@@ -99,6 +99,7 @@ Napi::Value StartTimedIo(const Napi::CallbackInfo& info, bool write) {
     throw Napi::TypeError::New(env, "The \"chunkBytes\" option must be a multiple of 512");
   }
   request.buffered = OptionalBool(options, "buffered", false);
+  if (write) request.stamp = OptionalStamp(options, "stamp");
   request.cancel = OptionalCancel(options, "cancel");
   Napi::Function onProgress = OptionalFunction(options, "onProgress");
   auto* worker = new TimedIoWorker(env, write, std::move(request), onProgress);
