@@ -310,6 +310,8 @@ export const VerifyFound = z.object({
   /** For another block: the file and offset it was written as (null otherwise). */
   file: z.string().nullable(),
   offset: z.number().nonnegative().nullable(),
+  /** Bytes into this run's writes where that block was written (null if not this run's). */
+  runOffset: z.number().nonnegative().nullable(),
   /** Whether that block was written by this run (else an earlier one). */
   sameRun: z.boolean(),
 });

@@ -79,6 +79,8 @@ export async function verifyWritten(
         kind: found.kind,
         file: found.sameRun && source ? path.basename(source.path) : null,
         offset: found.offset,
+        runOffset:
+          found.sameRun && source && found.offset !== null ? source.runOffset + found.offset : null,
         sameRun: found.sameRun,
       },
     };
@@ -107,10 +109,12 @@ export function verifyMessage(section: Omit<VerifySection, 'message'>): string {
   const where = `from ${formatBytes(runOffset)} into the run (${file} at ${formatBytes(offset)}) on`;
   const bad = `${formatBytes(section.badBytes)} of ${formatBytes(section.bytesChecked)} read back were wrong.`;
   if (found.kind === 'other-block') {
-    const whose = found.sameRun
-      ? `data written earlier${found.file ? ` (${found.file} at ${formatBytes(found.offset ?? 0)})` : ''}`
-      : 'data of an earlier run';
-    return `Data written was not read back: ${where}, the drive returned ${whose} — this is how fake-capacity drives fail. ${bad}${skipped}`;
+    if (!found.sameRun || found.runOffset === null)
+      return `Data written was not read back: ${where}, the drive returned data of an earlier run. ${bad}${skipped}`;
+    const other = `${found.file} at ${formatBytes(found.offset ?? 0)}, ${formatBytes(found.runOffset)} into the run`;
+    return found.runOffset > runOffset
+      ? `Data written was not kept: ${where}, the drive returned data written later to another place (${other}) — the drive has less room than it claims and stored new data over old, as fake-capacity drives do. ${bad}${skipped}`
+      : `Data written was not read back: ${where}, the drive returned data written earlier (${other}) — this is how fake-capacity drives fail. ${bad}${skipped}`;
   }
   if (found.kind === 'zeros')
     return `Data written was lost: ${where}, the drive returned zeros — a fake-capacity or failing drive. ${bad}${skipped}`;

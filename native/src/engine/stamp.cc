@@ -120,8 +120,8 @@ bool RunVerifyFile(const VerifyRequest& request, VerifyOutcome* out, SysError* e
       const uint8_t* block = buffer.data() + at;
       Header found;
       std::memcpy(&found, block, sizeof found);
-      Header expected{kMagic,      request.stamp.runTag, request.stamp.fileId, kHeaderVersion,
-                      blockOffset, 0};
+      Header expected{kMagic,         request.stamp.runTag, request.stamp.fileId,
+                      kHeaderVersion, blockOffset,          0};
       out->checkedBytes += blockBytes;
       if (std::memcmp(&found, &expected, offsetof(Header, check)) == 0 &&
           found.check == Check(found, BodyHash(block, blockBytes)))

@@ -20,12 +20,9 @@ double Number(uint64_t value) { return static_cast<double>(value); }
 
 const char* FindingName(BlockFinding finding) {
   switch (finding) {
-    case BlockFinding::kOtherBlock:
-      return "other-block";
-    case BlockFinding::kZeros:
-      return "zeros";
-    case BlockFinding::kDamaged:
-      break;
+    case BlockFinding::kOtherBlock: return "other-block";
+    case BlockFinding::kZeros: return "zeros";
+    case BlockFinding::kDamaged: break;
   }
   return "damaged";
 }
@@ -66,17 +63,18 @@ class VerifyWorker : public ProgressWorker<Progress> {
     result.Set("checkedBytes", Number(outcome_.checkedBytes));
     result.Set("badBytes", Number(outcome_.badBytes));
     result.Set("badBlocks", Number(outcome_.badBlocks));
-    result.Set("firstBadOffset",
-               outcome_.anyBad ? Napi::Number::New(env, Number(outcome_.firstBadOffset))
-                               : env.Null());
+    result.Set("firstBadOffset", outcome_.anyBad
+                                     ? Napi::Number::New(env, Number(outcome_.firstBadOffset))
+                                     : env.Null());
     if (outcome_.anyBad) {
       Napi::Object found = Napi::Object::New(env);
       found.Set("kind", FindingName(outcome_.firstBadFinding));
       const bool other = outcome_.firstBadFinding == BlockFinding::kOtherBlock;
       found.Set("fileId", other ? Napi::Number::New(env, outcome_.foundFileId) : env.Null());
-      found.Set("offset", other ? Napi::Number::New(env, Number(outcome_.foundOffset)) : env.Null());
-      found.Set("sameRun", Napi::Boolean::New(
-                               env, other && outcome_.foundRunTag == request_.stamp.runTag));
+      found.Set("offset",
+                other ? Napi::Number::New(env, Number(outcome_.foundOffset)) : env.Null());
+      found.Set("sameRun",
+                Napi::Boolean::New(env, other && outcome_.foundRunTag == request_.stamp.runTag));
       result.Set("firstBadFound", found);
     } else {
       result.Set("firstBadFound", env.Null());
@@ -97,8 +95,9 @@ uint32_t RequireId(const Napi::CallbackInfo& info, size_t index, const char* nam
                            ? info[index].As<Napi::Number>().DoubleValue()
                            : -1;
   if (!std::isfinite(value) || value < 0 || value > 0xffffffffu || value != std::floor(value)) {
-    throw Napi::TypeError::New(info.Env(), std::string("The \"") + name +
-                                               "\" argument must be an integer from 0 to 4294967295");
+    throw Napi::TypeError::New(
+        info.Env(),
+        std::string("The \"") + name + "\" argument must be an integer from 0 to 4294967295");
   }
   return static_cast<uint32_t>(value);
 }
@@ -110,7 +109,8 @@ Napi::Value VerifyFile(const Napi::CallbackInfo& info) {
   request.stamp.enabled = true;
   request.stamp.fileId = RequireId(info, 1, "fileId");
   Napi::Object options = OptionalObject(info, 2, "options");
-  request.stamp.runTag = static_cast<uint32_t>(OptionalInteger(options, "runTag", 0, 0xffffffffu, 0));
+  request.stamp.runTag =
+      static_cast<uint32_t>(OptionalInteger(options, "runTag", 0, 0xffffffffu, 0));
   request.buffered = OptionalBool(options, "buffered", false);
   request.cancel = OptionalCancel(options, "cancel");
   Napi::Function onProgress = OptionalFunction(options, "onProgress");
