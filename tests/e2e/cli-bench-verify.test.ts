@@ -16,7 +16,9 @@ import { builtinPlan } from '../../app/core/bench/builtin-plans.js';
 import { nativeBenchIO } from '../../app/core/bench/bench-io.js';
 import { scalePlan } from '../../app/core/bench/plans.js';
 import { runBenchmark } from '../../app/core/bench/runner.js';
+import { chromiumMissingReason, chromiumPath } from '../helpers/chromium.js';
 import { runPlumb } from '../helpers/cli.js';
+import { pdfText, popplerMissingReason } from '../helpers/pdf.js';
 import { loopSkipReason, mountLoopFs } from '../helpers/loopfs.js';
 import {
   dropCaches,
@@ -146,6 +148,18 @@ describe('plumb bench --verify', () => {
           { file: winner.file, offset: winner.offset },
         );
         assert.match(verify.message, new RegExp(`${winner.file}`));
+      }
+
+      // The PDF report says it too (the result page's Capacity check section, printed).
+      if (!(chromiumMissingReason() ?? popplerMissingReason())) {
+        const pdf = path.join(work, 'fake.pdf');
+        const printed = runPlumb(['report', out, '--pdf', pdf, '--browser', chromiumPath()!], {
+          env,
+        });
+        assert.equal(printed.status, 0, printed.stderr);
+        const text = pdfText(pdf);
+        assert.match(text, /capacity check/i);
+        assert.match(text, /did not come back as written/);
       }
     } finally {
       disk.remove();

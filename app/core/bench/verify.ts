@@ -106,7 +106,7 @@ export function verifyMessage(section: Omit<VerifySection, 'message'>): string {
   if (!section.firstBad)
     return `Every byte written was read back as written: ${formatBytes(section.bytesChecked)} in ${section.files} files, checked in 4 KiB blocks.${skipped}`;
   const { file, offset, runOffset, found } = section.firstBad;
-  const where = `from ${formatBytes(runOffset)} into the run (${file} at ${formatBytes(offset)}) on`;
+  const where = `from ${file} at ${formatBytes(offset)} (${formatBytes(runOffset)} into the run) on`;
   const bad = `${formatBytes(section.badBytes)} of ${formatBytes(section.bytesChecked)} read back were wrong.`;
   if (found.kind === 'other-block') {
     if (!found.sameRun || found.runOffset === null)
