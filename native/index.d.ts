@@ -49,6 +49,45 @@ export interface TimedIoOptions {
   sampleSeconds?: number;
   /** Most bytes between two samples (default 20 MiB), whichever of the two comes first. */
   sampleBytes?: number;
+  /**
+   * timedWrite only: stamp every 4 KiB block with this file id and run tag and the block's offset
+   * (a 32-byte header with a check over the block), for `verifyFile`. Off by default.
+   */
+  stamp?: { fileId: number; runTag?: number };
+}
+
+export interface VerifyFileOptions {
+  /** The run tag the file was written with (default 0). */
+  runTag?: number;
+  buffered?: boolean;
+  cancel?: CancelHandle;
+  /** Called from the JS thread about every 100 ms while the file is read; a throw stops it. */
+  onProgress?: (progress: { bytesDone: number; seconds: number }) => void;
+}
+
+/** What a bad block held: an intact block of another place, zeros, or anything else. */
+export type NativeBlockFinding = 'other-block' | 'zeros' | 'damaged';
+
+export interface NativeVerifyFileResult {
+  path: string;
+  /** Bytes read back (the file's size). */
+  bytes: number;
+  /** Bytes in blocks that carry a stamp (all but a last block under 32 bytes). */
+  checkedBytes: number;
+  /** Bytes in 4 KiB blocks whose stamp or content is not what was written there. */
+  badBytes: number;
+  badBlocks: number;
+  /** Offset of the first bad block in the file, or null when every block is right. */
+  firstBadOffset: number | null;
+  /** What the first bad block held instead (for another block: whose, and whether of this run). */
+  firstBadFound: {
+    kind: NativeBlockFinding;
+    fileId: number | null;
+    offset: number | null;
+    sameRun: boolean;
+  } | null;
+  cacheMode: CacheMode;
+  seconds: number;
 }
 
 export interface TimedIoResult {
@@ -129,6 +168,15 @@ export interface PlumbNative {
   timedWrite(path: string, bytes: number, options?: TimedIoOptions): Promise<TimedIoResult>;
   /** Reads the whole file at `path`, uncached where the OS allows, timed. */
   timedRead(path: string, options?: TimedIoOptions): Promise<TimedIoResult>;
+  /**
+   * Reads a file written by timedWrite with `stamp` back, uncached where the OS allows, and checks
+   * every 4 KiB block is the one written at its place (file id `fileId`, `options.runTag`).
+   */
+  verifyFile(
+    path: string,
+    fileId: number,
+    options?: VerifyFileOptions,
+  ): Promise<NativeVerifyFileResult>;
   /**
    * Keeps `queueDepth` requests in flight per thread on the test file at `path` until the time or
    * byte budget is spent. A test file this call created (or rewrote) is removed if it fails or is

@@ -369,6 +369,41 @@ function migrateResult(input: unknown): unknown {
   return { ...document, schema: resultSchemaVersion, scale };
 }
 
+/** What a drive returned in place of a block written with `--verify` (the first bad one). */
+export const VerifyFound = z.object({
+  kind: z.enum(['other-block', 'zeros', 'damaged']),
+  /** For another block: the file and offset it was written as (null otherwise). */
+  file: z.string().nullable(),
+  offset: z.number().nonnegative().nullable(),
+  /** Bytes into this run's writes where that block was written (null if not this run's). */
+  runOffset: z.number().nonnegative().nullable(),
+  /** Whether that block was written by this run (else an earlier one). */
+  sameRun: z.boolean(),
+});
+
+/** `--verify`: every file read back and every 4 KiB block's stamp (file, offset) checked. */
+export const VerifySection = z.object({
+  files: z.number().int().nonnegative(),
+  /** Files rotated out during the run to stay within the guard, so not read back. */
+  filesNotChecked: z.number().int().nonnegative(),
+  bytesChecked: z.number().nonnegative(),
+  badBytes: z.number().nonnegative(),
+  firstBad: z
+    .object({
+      file: z.string(),
+      /** Offset of the first bad block in that file, and bytes into the run's writes. */
+      offset: z.number().nonnegative(),
+      runOffset: z.number().nonnegative(),
+      found: VerifyFound,
+    })
+    .nullable(),
+  verdict: z.enum(['passed', 'failed']),
+  /** The finding in words. */
+  message: z.string(),
+  seconds: z.number().nonnegative(),
+});
+export type VerifySection = z.infer<typeof VerifySection>;
+
 const ResultDocumentV2 = z.looseObject({
   schema: z.literal(resultSchemaVersion),
   /** The plan's --scale: 1 for a full run, below 1 for a quick run with every size shrunk. */
@@ -406,6 +441,7 @@ const ResultDocumentV2 = z.looseObject({
     .optional(),
   paired: PairedSection.optional(),
   task: TaskSection.optional(),
+  verify: VerifySection.optional(),
   /** Things the run did that a reader should know (rotation, stale folders removed, ...). */
   notices: z.array(z.string()).optional(),
 });
@@ -540,6 +576,8 @@ export const StartBenchInput = z.object({
   pairedWith: z.string().trim().min(1).max(4096).optional(),
   /** Overrides a paired plan's direction. */
   direction: PairedDirection.optional(),
+  /** Read every file back after the run and check each 4 KiB block (files and sustained plans). */
+  verify: z.boolean().optional(),
 });
 export type StartBenchInput = z.input<typeof StartBenchInput>;
 

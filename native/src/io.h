@@ -138,10 +138,17 @@ const char* CacheEvictionMethod();
 // more than that in a quarter of a second.
 constexpr uint64_t kDefaultSampleNanos = 250'000'000;
 constexpr uint64_t kDefaultSampleBytes = 20ull << 20;
+// timedWrite's `stamp` option: which file and run each 4 KiB block says it belongs to (stamp.h).
+struct StampSpec {
+  bool enabled = false;
+  uint32_t fileId = 0;
+  uint32_t runTag = 0;
+};
 
 struct TimedIoRequest {
   std::string path;
   uint64_t bytes = 0;       // timedWrite only
+  StampSpec stamp;          // timedWrite only
   uint32_t chunkBytes = 0;  // 0: kDefaultChunkBytes
   bool buffered = false;
   CancelPtr cancel;

@@ -25,6 +25,7 @@ export interface ResultParts {
   recovery?: ResultDocument['recovery'];
   paired?: ResultDocument['paired'];
   task?: ResultDocument['task'];
+  verify?: ResultDocument['verify'];
   notices?: string[];
   ceiling?: InterfaceCeiling;
   /** Paired runs: the ceiling of each target's interface (default: `ceiling`). */
@@ -137,6 +138,7 @@ export function buildResult(parts: ResultParts): ResultDocument {
   if (parts.recovery) document.recovery = parts.recovery;
   if (parts.paired) document.paired = parts.paired;
   if (parts.task) document.task = parts.task;
+  if (parts.verify) document.verify = parts.verify;
   if (parts.notices?.length) document.notices = parts.notices;
   if (parts.samplesByPhase) document.samplesByPhase = parts.samplesByPhase;
   return document;

@@ -5,6 +5,7 @@ import { formatBytes } from '../../common/format.js';
 import { cancelledError, type BenchIO, type CacheMode, type TimedTransfer } from './bench-io.js';
 import { PhaseSampleColumns, sampleBytesFor, type SampledPhase } from './sample-columns.js';
 import { guardMessage } from './space-guard.js';
+import type { StampLedger } from './verify.js';
 
 /** An event as a phase emits it; the context adds the runId. */
 export type PhaseEvent = BenchEvent extends infer E
@@ -26,6 +27,8 @@ export interface RunContextOptions {
   emit: (event: BenchEvent) => void;
   /** Bytes moved so far, shared by the contexts of one run (a paired run has one per target). */
   tally?: { bytes: number };
+  /** --verify: the stamps of the files written (verify.ts). */
+  ledger?: StampLedger;
 }
 
 /** A file this run wrote and still holds, oldest first, so rotation can remove it. */
@@ -187,6 +190,7 @@ export class RunContext {
       signal: this.options.signal,
       onProgress: this.progress(phase),
       sampleBytes: this.sampleBytes(phase),
+      stamp: phase === 'write' ? this.options.ledger?.stamp(file, bytes) : undefined,
     });
     this.cacheModes.add(result.cacheMode);
     this.tally.bytes += result.bytes;

@@ -2,6 +2,7 @@
 // timed from the monotonic clock around the system calls. A write that fails leaves no file.
 #include <random>
 
+#include "engine/stamp.h"
 #include "io.h"
 
 namespace plumb {
@@ -108,6 +109,7 @@ bool RunTimedWrite(const TimedIoRequest& request, TimedIoOutcome* out, SysError*
   const uint32_t chunk = request.chunkBytes ? request.chunkBytes : kDefaultChunkBytes;
   std::vector<AlignedBuffer> buffers;
   uint64_t stamp = RandomSeed();
+  BlockStamper stamper(request.stamp, request.bytes);  // --verify: which file, which offset
   for (uint32_t i = 0; i < kWriteSlots; ++i) {
     buffers.emplace_back(chunk, kBufferAlignment, true);
     if (!buffers.back().ok()) {
@@ -116,6 +118,7 @@ bool RunTimedWrite(const TimedIoRequest& request, TimedIoOutcome* out, SysError*
       return false;
     }
     FillIncompressible(buffers.back().data(), chunk, stamp + i);
+    stamper.AddSlot(buffers.back().data(), chunk);
   }
   if (Cancelled(request)) {
     *err = CancelledError("timedWrite", request.path);
@@ -148,7 +151,7 @@ bool RunTimedWrite(const TimedIoRequest& request, TimedIoOutcome* out, SysError*
     if (Cancelled(request)) return fail(CancelledError("write", request.path));
     const size_t n = static_cast<size_t>(std::min<uint64_t>(chunk, padded - offset));
     uint8_t* data = buffers[index % kWriteSlots].data();
-    StampBlocks(data, n, &stamp);
+    if (!stamper.Stamp(index % kWriteSlots, data, n, offset)) StampBlocks(data, n, &stamp);
     if (!file.WriteAt(data, n, offset, err)) return fail(*err);
     offset += n;
     progress.Tick(std::min(offset, request.bytes));

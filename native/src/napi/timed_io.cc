@@ -121,6 +121,7 @@ Napi::Value StartTimedIo(const Napi::CallbackInfo& info, bool write) {
   request.sampleNanos = static_cast<uint64_t>(std::llround(sampleSeconds * 1e9));
   request.sampleBytes =
       OptionalInteger(options, "sampleBytes", 4096, kMaxSafeInteger, kDefaultSampleBytes);
+  if (write) request.stamp = OptionalStamp(options, "stamp");
   request.cancel = OptionalCancel(options, "cancel");
   Napi::Function onProgress = OptionalFunction(options, "onProgress");
   auto* worker = new TimedIoWorker(env, write, std::move(request), onProgress);

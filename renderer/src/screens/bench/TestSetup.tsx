@@ -9,7 +9,13 @@ import { estimatePlan, ratesFromHistory, typicalRates } from './estimates.js';
 import { largeWriteBytes, targetWarnings, whatFits } from './target-warnings.js';
 import { readPlanFile } from './plan-catalogue.js';
 import { PlanChoices, readFolderChoice } from './setup/PlanChoices.js';
-import { scaleLabel, scales, SetupOptions, type SetupChoices } from './setup/SetupOptions.js';
+import {
+  canVerify,
+  scaleLabel,
+  scales,
+  SetupOptions,
+  type SetupChoices,
+} from './setup/SetupOptions.js';
 import { SetupStep } from './setup/SetupStep.js';
 import { StartArea, startSummary } from './setup/StartArea.js';
 import { useSetupLists, type SetupMessage } from './setup/use-setup-lists.js';
@@ -44,6 +50,7 @@ export function TestSetup({
     totalText: '',
     timeRecovery: true,
     keepFiles: false,
+    verify: false,
     buffered: false,
     pairedWith: '',
     direction: 'both',
@@ -133,6 +140,7 @@ export function TestSetup({
       keepFiles: choices.keepFiles,
       ...(reserveBytes ? { reserveBytes } : {}),
       ...(plan.kind === 'sustained' && totalBytes ? { totalBytes } : {}),
+      ...(choices.verify && canVerify(plan) ? { verify: true } : {}),
       ...(plan.kind === 'paired'
         ? { pairedWith: choices.pairedWith.trim(), direction: choices.direction }
         : {}),

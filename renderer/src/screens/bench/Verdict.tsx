@@ -14,6 +14,7 @@ import { resultTitle } from './compare.js';
 import { FileTable } from './FileTable.js';
 import { FindingsList } from './FindingsList.js';
 import { PairedVerdict, TaskVerdict } from './PairedTaskVerdict.js';
+import { VerifyVerdict } from './VerifyVerdict.js';
 import { planTitle } from './plan-catalogue.js';
 import { presetGrid } from './presets-grid.js';
 import { PresetsGridView } from './PresetsGridView.js';
@@ -142,6 +143,7 @@ export function Verdict({
 
       {document.paired ? <PairedVerdict section={document.paired} id={document.id} /> : null}
       {document.task ? <TaskVerdict task={document.task} id={document.id} /> : null}
+      {document.verify ? <VerifyVerdict section={document.verify} id={document.id} /> : null}
 
       <section className="verdict-section" aria-labelledby={`${document.id}-findings`}>
         <h3 id={`${document.id}-findings`} className="section-title">
