@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { chromiumMissingReason } from '../helpers/chromium.js';
 import { runPlumb } from '../helpers/cli.js';
 import { clippedContent } from '../helpers/overflow.js';
@@ -64,9 +64,7 @@ const sizes = [
 ] as const;
 
 const go = (page: Page, hash: string) =>
-  page.evaluate((to) => {
-    window.location.hash = to;
-  }, hash);
+  page.evaluate(`window.location.hash = ${JSON.stringify(hash)}`);
 
 /** Each screen as a user reaches it, left in the state to measure. */
 const screens: { name: string; show(page: Page): Promise<void> }[] = [
@@ -134,6 +132,11 @@ const screens: { name: string; show(page: Page): Promise<void> }[] = [
       await page.getByRole('button', { name: 'Scan', exact: true }).click();
       await page.getByRole('table', { name: 'Duplicate groups' }).waitFor({ timeout: 60_000 });
       await page.getByRole('checkbox', { name: /^Select clip\.mov/ }).check();
+      // Free space in the words of the Volumes home.
+      assert.match(
+        (await page.getByTestId('free-space').textContent()) ?? '',
+        /^On this volume: \d[\d.]* [kMGT]?B free of \d[\d.]* [kMGT]?B$/,
+      );
     },
   },
   {
@@ -199,3 +202,40 @@ test(
     assert.deepEqual(ui.problems, []);
   },
 );
+
+/** Inline style through the CSSOM (the app's content policy refuses style tags). */
+const setStyle = (element: Locator, css: string) =>
+  element.evaluate((el: { style: { cssText: string } }, text) => {
+    el.style.cssText = text;
+  }, css);
+
+test('the measure names what a narrow box would clip or push out', { skip }, async () => {
+  const page = await ui.openPage(`#/results/${ids.grid}`, {
+    viewport: { width: 1024, height: 700 },
+  });
+  await page.getByRole('region', { name: 'Queue-depth grid' }).waitFor();
+  assert.deepEqual(await clippedContent(page), []);
+  // The grid as it was drawn before: its card beside the chart, too narrow, hiding its overflow.
+  const grid = page.getByRole('region', { name: 'Queue-depth grid' });
+  await setStyle(grid, 'overflow: hidden; width: 220px');
+  await setStyle(page.locator('.verdict-title'), 'position: relative; left: 1100px');
+  const said = await clippedContent(page);
+  assert.ok(
+    said.some((line) =>
+      /^<section\.card\.grid-card "Queue-depth grid"> .* clips \d+px across$/.test(line),
+    ),
+    said.join('\n'),
+  );
+  assert.ok(
+    said.some((line) => /^<h2\.verdict-title> .* past the window$/.test(line)),
+    said.join('\n'),
+  );
+  await setStyle(grid, 'overflow: visible; width: 220px');
+  assert.ok(
+    (await clippedContent(page)).some((line) =>
+      /grid-card.* spills \d+px out of its box$/.test(line),
+    ),
+    'content over its neighbour is found too',
+  );
+  await page.close();
+});

@@ -1,7 +1,8 @@
 /**
  * What a page hides from its reader by its layout, measured in the browser: content clipped by a
- * box that hides its overflow, content spilling out of its box over its neighbours, and anything reaching past the window's right edge without a
- * scroll container of its own (the page or the main area scrolling sideways does not count).
+ * box that hides its overflow, content spilling out of its box over its neighbours, and anything
+ * reaching past the window's right edge without a scroll container of its own (the page or the
+ * main area scrolling sideways does not count).
  */
 import type { Page } from 'playwright-core';
 
@@ -25,12 +26,11 @@ const measure = `(() => {
     return false;
   };
   const width = document.documentElement.clientWidth;
-  const reported = new Set();
+  const clips = [];
+  const spills = [];
+  const past = new Set();
+  const pastLines = new Map();
   for (const el of document.querySelectorAll('body *')) {
-    if (el.parentElement && reported.has(el.parentElement)) {
-      reported.add(el); // said of its box already
-      continue;
-    }
     if (!el.checkVisibility({ visibilityProperty: true })) continue;
     const rect = el.getBoundingClientRect();
     if (rect.width <= 1 || rect.height <= 1) continue; // visually hidden, for screen readers
@@ -40,26 +40,30 @@ const measure = `(() => {
     const style = getComputedStyle(el);
     const ellipsisWithTooltip = style.textOverflow === 'ellipsis' && !!el.closest('[title]');
     if (/hidden|clip/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1 && !ellipsisWithTooltip) {
-      found.push(describe(el) + ' clips ' + (el.scrollWidth - el.clientWidth) + 'px across');
-      reported.add(el);
+      clips.push(describe(el) + ' clips ' + (el.scrollWidth - el.clientWidth) + 'px across');
     } else if (/hidden|clip/.test(style.overflowY) && el.scrollHeight > el.clientHeight + 1) {
-      found.push(describe(el) + ' clips ' + (el.scrollHeight - el.clientHeight) + 'px down');
-      reported.add(el);
+      clips.push(describe(el) + ' clips ' + (el.scrollHeight - el.clientHeight) + 'px down');
     } else if (
       style.overflowX === 'visible' &&
       style.display !== 'inline' &&
       !/^(table-cell|table-row|contents)$/.test(style.display) &&
-      el.scrollWidth > el.clientWidth + 1 &&
-      el.clientWidth > 0
+      el.clientWidth > 0 &&
+      el.scrollWidth > el.clientWidth + 1
     ) {
       // Not clipped, but out of its box: over its neighbour, or under it.
-      found.push(describe(el) + ' spills ' + (el.scrollWidth - el.clientWidth) + 'px out of its box');
-      reported.add(el);
-    } else if (rect.right > width + 1 && !inOwnScrollBox(el)) {
-      found.push(describe(el) + ' reaches ' + Math.round(rect.right - width) + 'px past the window');
-      reported.add(el);
+      spills.push([el, describe(el) + ' spills ' + (el.scrollWidth - el.clientWidth) + 'px out of its box']);
+    }
+    if (rect.right > width + 1 && !inOwnScrollBox(el)) {
+      past.add(el);
+      pastLines.set(el, describe(el) + ' reaches ' + Math.round(rect.right - width) + 'px past the window');
     }
   }
+  // A spill is named at the innermost box it leaves; content past the window at its outermost.
+  const spilling = spills.map(([el]) => el);
+  for (const [el, line] of spills)
+    if (!spilling.some((other) => other !== el && el.contains(other))) found.push(line);
+  for (const [el, line] of pastLines) if (!past.has(el.parentElement)) found.push(line);
+  found.push(...clips);
   return found;
 })()`;
 
