@@ -143,7 +143,9 @@ const screens: { name: string; show(page: Page): Promise<void> }[] = [
     name: 'trash',
     async show(page) {
       await page.getByRole('button', { name: 'Move copies to Trash…' }).click();
-      await page.getByRole('dialog', { name: /^Move copies to the / }).waitFor();
+      const dialog = page.getByRole('dialog', { name: /^Move copies to the / });
+      await dialog.waitFor();
+      assert.doesNotMatch((await dialog.textContent()) ?? '', /FIDEDUPERANGE|inode|errno/i);
     },
   },
   {
@@ -162,6 +164,7 @@ const screens: { name: string; show(page: Page): Promise<void> }[] = [
       await go(page, '#/planner');
       await page.getByRole('button', { name: 'Compare options' }).click();
       await page.getByRole('heading', { name: 'The options side by side' }).waitFor();
+      assert.doesNotMatch(await page.locator('main').innerText(), /\[seed-\d+\]/);
     },
   },
 ];
