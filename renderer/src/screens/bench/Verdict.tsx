@@ -1,4 +1,7 @@
-/** A finished run read as a verdict: headline figures, findings, charts, every statistic, every file. */
+/**
+ * A finished run read as a verdict: what the disk does in plain words and big figures first, then
+ * findings and charts; every statistic and every file one click away, under "Details".
+ */
 import { useMemo, type ReactNode } from 'react';
 import type { Phase, ResultDocument } from '../../../../app/contract/bench.js';
 import {
@@ -28,6 +31,7 @@ import {
 } from './series.js';
 import { headlineRates, queueHeadlines, type HeadlineTile } from './summary-table.js';
 import { SummaryTable } from './SummaryTable.js';
+import { plainVerdict } from './verdict-sections.js';
 
 const phases: Phase[] = ['write', 'read'];
 
@@ -50,23 +54,23 @@ export function verdictMeta(document: ResultDocument): string[] {
   ].filter((part) => part !== '');
 }
 
-/** Tiles of a files run: median write and read, the steady rate, how much moved. */
+/** Tiles of a files run: the median write and read, how much moved; none for a direction not run. */
 function fileHeadlines(document: ResultDocument): HeadlineTile[] {
   const headline = headlineRates(document);
-  return [
-    { label: 'Write', value: formatRate(headline.write), note: 'median of files' },
-    { label: 'Read', value: formatRate(headline.read), note: 'median of files' },
-    {
-      label: 'Steady write',
-      value: formatRate(document.summary.write.theilSen.rate),
-      note: 'Theil-Sen, large files',
-    },
+  const tiles: (HeadlineTile | null)[] = [
+    headline.write === null
+      ? null
+      : { label: 'Write', value: formatRate(headline.write), note: 'median of files' },
+    headline.read === null
+      ? null
+      : { label: 'Read', value: formatRate(headline.read), note: 'median of files' },
     {
       label: 'Transferred',
       value: formatBytes(document.files.reduce((sum, f) => sum + f.bytes, 0)),
       note: `${document.files.length} files`,
     },
   ];
+  return tiles.filter((tile): tile is HeadlineTile => tile !== null);
 }
 
 export function Verdict({
@@ -125,6 +129,10 @@ export function Verdict({
         </div>
         {actions ? <div className="verdict-actions">{actions}</div> : null}
       </header>
+
+      <p className="verdict-plain" data-testid="verdict-plain">
+        {plainVerdict(document)}
+      </p>
 
       <div className="headline-figures">
         {(hasFiles ? fileHeadlines(document) : queueHeadlines(document.runs ?? [])).map((tile) => (
@@ -201,7 +209,10 @@ export function Verdict({
       ) : null}
 
       {hasFiles ? (
-        <>
+        <details className="verdict-details" open={print}>
+          <summary className="verdict-details-summary">
+            Details: every statistic and every file
+          </summary>
           <section className="verdict-section" aria-labelledby={`${document.id}-summary`}>
             <h3 id={`${document.id}-summary`} className="section-title">
               Summary by method
@@ -214,7 +225,7 @@ export function Verdict({
             </h3>
             <FileTable files={document.files} print={print} />
           </section>
-        </>
+        </details>
       ) : null}
     </article>
   );

@@ -11,6 +11,7 @@ import type {
 } from '../../../../app/contract/space.js';
 import type { PlumbClient } from '../../client.js';
 import { formatBytes, formatDuration } from '../../../../app/common/format.js';
+import { FreeSpace } from '../../shell/FreeSpace.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import {
   confirmationSentences,
@@ -267,6 +268,12 @@ export function DuplicatesPanel({
             result={result}
             savedAt={scan.kind === 'done' ? scan.savedAt : undefined}
             onRescan={() => void startScan(result.root)}
+          />
+          <FreeSpace
+            client={client}
+            path={result.root}
+            refresh={apply.kind}
+            lead="On this volume: "
           />
           <Totals result={result} groups={groups} />
           {applyError ? (

@@ -169,13 +169,13 @@ export function selectionText(summary: SelectionSummary): string {
 }
 
 export const methodNames: Record<DedupeMethod, string> = {
-  'dedupe-range': 'Kernel-verified dedupe (FIDEDUPERANGE)',
+  'dedupe-range': 'Shared by the system, which checks every byte first',
   'clone-rename': 'Clone, verify, then rename',
 };
 
 export const methodExplanations: Record<DedupeMethod, string> = {
   'dedupe-range':
-    'The kernel compares each copy with its keeper byte for byte and shares the storage only where they match; the copy keeps its name, inode and metadata.',
+    'The system compares each copy with the file kept, byte for byte, and shares the storage only where they match; the copy stays the same file, with its name, dates and permissions.',
   'clone-rename':
     'Plumb compares each copy with its keeper byte for byte, clones the keeper to a temporary file in the same folder, verifies it, restores the copy’s metadata and renames it over the copy in one step.',
 };
