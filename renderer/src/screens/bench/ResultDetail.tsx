@@ -5,6 +5,7 @@ import type { PlumbClient } from '../../client.js';
 import { ExportPdfButton } from '../../report/ExportPdfButton.js';
 import { resultTitle } from './compare.js';
 import { saveTextFile } from './download.js';
+import { GridSourceContext } from './PresetsGridView.js';
 import { Verdict } from './Verdict.js';
 
 type Load =
@@ -172,17 +173,26 @@ export function ResultDetail({
         </div>
       ) : null}
       {load.kind === 'ready' ? (
-        <Verdict
-          document={load.document}
-          actions={
-            <ResultActions
-              client={client}
-              document={load.document}
-              onRenamed={(name) => setLoad({ kind: 'ready', document: { ...load.document, name } })}
-              onDeleted={onDeleted}
-            />
-          }
-        />
+        <GridSourceContext.Provider
+          value={{
+            volume: load.document.environment.volume.path,
+            startedAt: load.document.startedAt,
+          }}
+        >
+          <Verdict
+            document={load.document}
+            actions={
+              <ResultActions
+                client={client}
+                document={load.document}
+                onRenamed={(name) =>
+                  setLoad({ kind: 'ready', document: { ...load.document, name } })
+                }
+                onDeleted={onDeleted}
+              />
+            }
+          />
+        </GridSourceContext.Provider>
       ) : null}
     </div>
   );
