@@ -6,7 +6,7 @@
  * and reset. Screenshots of the one-button result and the grid go to test-artifacts/.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -101,6 +101,9 @@ test(
     assert.ok(saved.summary.write.median! > 0 && saved.summary.read.median! > 0);
     assert.equal(saved.files.filter((f) => f.phase === 'read').length, 160);
     await shoot(page, 'speed-test-result');
+    await page.setViewportSize({ width: 800, height: 600 });
+    await shoot(page, 'speed-test-result-800');
+    await page.setViewportSize({ width: 1280, height: 800 });
     await page.getByRole('link', { name: 'See the verdict and details' }).click();
     await page.getByRole('article', { name: /^Verdict: Standard/ }).waitFor();
     assert.match(page.url(), new RegExp(`#/results/${encodeURIComponent(saved.id)}$`));
@@ -163,6 +166,19 @@ test(
     const mbs = (await seqRead.locator('.grid-value').textContent()) ?? '';
     assert.equal(mbs, (best('SEQ1M Q8T1 read') / 1e6).toFixed(2), 'the best pass, in MB/s');
     await shoot(page, 'grid-mbs');
+    // Nothing of the grid is cut off in a small window: the table fits its card.
+    for (const [width, height] of [
+      [1024, 700],
+      [800, 600],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await shoot(page, `grid-${width}`);
+      const [scroll, client] = await verdict
+        .locator('.grid-scroll')
+        .evaluate((el) => [el.scrollWidth, el.clientWidth]);
+      assert.ok(scroll! <= client!, `at ${width} px the grid is ${scroll} px wide in ${client} px`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await verdict.getByText('IOPS', { exact: true }).first().click();
     const iops = (await seqRead.locator('.grid-value').textContent()) ?? '';
@@ -213,6 +229,7 @@ test(
     // IHDR: a 640 × (70 + 44 × 5 + 16) table drawn at twice the size.
     assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [1280, 2 * (70 + 44 * 5 + 16)]);
     assert.ok(png.length > 5000, `a PNG with the figures in it (${png.length} bytes)`);
+    writeFileSync(path.join(artifacts, 'ui-grid-copied.png'), png);
 
     // A box dragged across the chart zooms its x axis; Reset zoom (from the keyboard) restores it.
     const canvas = verdict.getByRole('img', { name: /^Bytes per second over time/ });
@@ -238,6 +255,19 @@ test(
     await page.keyboard.press('Enter');
     await zoomedCanvas.waitFor({ state: 'detached' });
     assert.equal(await canvas.getAttribute('data-zoomed'), 'false');
+    assert.equal(await canvas.getAttribute('data-x-range'), original);
+
+    // Ctrl + wheel zooms too; on the focused chart, 0 resets it.
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -400);
+    await page.keyboard.up('Control');
+    await zoomedCanvas.waitFor();
+    const wheeled = (await canvas.getAttribute('data-x-range'))!.split(':').map(Number);
+    assert.ok(wheeled[1]! - wheeled[0]! < high! - low!, `the wheel zoomed in: ${wheeled}`);
+    await canvas.focus();
+    await page.keyboard.press('0');
+    await zoomedCanvas.waitFor({ state: 'detached' });
     assert.equal(await canvas.getAttribute('data-x-range'), original);
     assert.deepEqual(problems, []);
     await page.close();

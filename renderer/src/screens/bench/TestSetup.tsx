@@ -10,7 +10,8 @@ import { largeWriteBytes, targetWarnings, whatFits } from './target-warnings.js'
 import { readPlanFile } from './plan-catalogue.js';
 import { PlanChoices, readFolderChoice } from './setup/PlanChoices.js';
 import { QuickTest } from './setup/QuickTest.js';
-import { gridSizeProblem, withGridSettings, type GridSettings } from './presets-grid.js';
+import { gridSizeProblem } from './presets-grid.js';
+import { useGridPlans } from './setup/GridOptions.js';
 import { scaleLabel, scales, SetupOptions, type SetupChoices } from './setup/SetupOptions.js';
 import { SetupStep } from './setup/SetupStep.js';
 import { StartArea, startSummary } from './setup/StartArea.js';
@@ -53,17 +54,9 @@ export function TestSetup({
   });
   const [confirming, setConfirming] = useState(false);
   const [starting, setStarting] = useState(false);
-  const [grid, setGrid] = useState<GridSettings>({ fileBytes: 1024 ** 3, count: 1 });
   const { scale, buffered } = choices;
 
-  // The built-in grid with the size and count chosen (itself, sent by name, when unchanged).
-  const plans = useMemo(
-    () =>
-      [...builtins, ...imported].map((p) =>
-        p.kind === 'presets' && builtins.includes(p) ? withGridSettings(p, grid) : p,
-      ),
-    [builtins, imported, grid],
-  );
+  const { plans, grid, setGrid } = useGridPlans(builtins, imported);
   const readFolder = planName === readFolderChoice;
   const plan = readFolder ? undefined : (plans.find((p) => p.name === planName) ?? plans[0]);
   const needsSecond = plan?.kind === 'paired' && choices.pairedWith.trim() === '';

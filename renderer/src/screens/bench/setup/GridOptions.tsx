@@ -1,6 +1,29 @@
 /** The grid's test size and count, as CrystalDiskMark sets them ("1 GiB", "5"). */
-import { useId } from 'react';
-import { gridCounts, gridSizeLabel, gridSizes, type GridSettings } from '../presets-grid.js';
+import { useId, useMemo, useState } from 'react';
+import type { Plan } from '../../../../../app/contract/bench.js';
+import {
+  gridCounts,
+  gridSizeLabel,
+  gridSizes,
+  withGridSettings,
+  type GridSettings,
+} from '../presets-grid.js';
+
+/**
+ * The plans to choose from, the built-in grid with the size and count chosen (itself, sent by
+ * name, while they are its own).
+ */
+export function useGridPlans(builtins: readonly Plan[], imported: readonly Plan[]) {
+  const [grid, setGrid] = useState<GridSettings>({ fileBytes: 1024 ** 3, count: 1 });
+  const plans = useMemo(
+    () =>
+      [...builtins, ...imported].map((p) =>
+        p.kind === 'presets' && builtins.includes(p) ? withGridSettings(p, grid) : p,
+      ),
+    [builtins, imported, grid],
+  );
+  return { plans, grid, setGrid };
+}
 
 export function GridOptions({
   settings,
