@@ -15,6 +15,8 @@ import { GrowingDecimation } from '../../../../app/common/decimate.js';
 import { SampleRateCurve } from '../../../../app/common/sample-rates.js';
 import type { Point } from './series.js';
 
+export type Direction = 'write' | 'read';
+
 export class LivePhaseSamples {
   readonly curve = new SampleRateCurve();
   /** Files of the phase finished; the index of the file being transferred. */
