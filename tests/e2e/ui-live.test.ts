@@ -175,6 +175,44 @@ test(
 );
 
 test(
+  'a standard test: Write now, Read up next; then Write done (its average) while Read is measured',
+  { skip: noChromium, timeout: 240_000 },
+  async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-live-standard-'));
+    const serving = await startServe();
+    try {
+      const page = await openAppPage(browser!, serving, {
+        colorScheme: 'light',
+        hash: '#/bench',
+        problems,
+      });
+      await page.getByRole('heading', { name: 'Test a disk' }).waitFor();
+      await page.getByLabel('Test files go in').fill(folder);
+      await page.getByRole('button', { name: 'Use this folder' }).click();
+      await page.getByText('Standard', { exact: true }).click();
+      await page.getByRole('button', { name: 'Start test' }).click();
+      await page.getByRole('region', { name: 'Write rate, now' }).waitFor({ timeout: 60_000 });
+      await page.getByRole('region', { name: 'Read rate, next' }).waitFor();
+      assert.equal(await page.getByTestId('live-read').count(), 0, 'no Read bytes before reading');
+      await page.getByRole('region', { name: 'Read rate, now' }).waitFor({ timeout: 180_000 });
+      const write = page.getByRole('region', { name: 'Write rate, done' });
+      assert.match((await write.textContent()) ?? '', /B\/s.*average of .* written/);
+      await page.getByTestId('live-big-read').filter({ hasText: /B\/s$/ }).waitFor();
+      await page.waitForTimeout(300);
+      await page.screenshot({
+        path: path.join(artifacts, 'live-standard-read-light.png'),
+        fullPage: true,
+      });
+      await page.getByText('Finished and saved to').waitFor({ timeout: 180_000 });
+      await page.close();
+    } finally {
+      await serving.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  },
+);
+
+test(
   'a result with stored samples draws rate against bytes from them, every step marked where the findings say',
   { skip: noChromium, timeout: 120_000 },
   async () => {
