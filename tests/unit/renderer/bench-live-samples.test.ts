@@ -12,10 +12,10 @@ import { sampleRates, SampleRateCurve } from '../../../app/common/sample-rates.j
 import { decimateMinMax } from '../../../app/common/decimate.js';
 import {
   applyBenchEvent,
-  liveRunFromSnapshot,
   newLiveRun,
   type LiveRun,
 } from '../../../renderer/src/screens/bench/live-run.js';
+import { liveRunFromSnapshot } from '../../../renderer/src/screens/bench/live-snapshot.js';
 import { LivePhaseSamples } from '../../../renderer/src/screens/bench/live-samples.js';
 import {
   directionFigure,
