@@ -238,7 +238,7 @@ test(
     const document = resultDocument(
       'live-samples-result',
       files as FileRecord[],
-      { samples: { write: samples } } as object,
+      { samplesByPhase: { write: samples } } as object,
       found as Finding[],
     );
     const results = path.join(dataDir, 'results');

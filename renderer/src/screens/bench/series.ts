@@ -47,7 +47,7 @@ export function rateByCumulative(files: readonly FileRecord[], phase: Phase): Po
  * undefined for a document without them (version 1), which is then drawn one point per file.
  */
 export function phaseSamples(document: ResultDocument, phase: Phase): PhaseSamples | undefined {
-  const stored = (document as { samples?: Partial<Record<Phase, PhaseSamples>> }).samples?.[phase];
+  const stored = document.samplesByPhase?.[phase];
   return stored && stored.t.length > 1 ? stored : undefined;
 }
 
