@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { BenchEvent, ResultDocument, type Plan } from '../../../app/contract/bench.js';
 import { builtinPlan } from '../../../app/core/bench/builtin-plans.js';
 import { scalePlan } from '../../../app/core/bench/plans.js';
+import { resultJson } from '../../../app/core/bench/results-store.js';
 import { runBenchmark } from '../../../app/core/bench/runner.js';
 import { FakeDrive } from '../../helpers/fake-bench-io.js';
 
@@ -66,6 +67,10 @@ describe('runBenchmark with samples inside files', () => {
     assert.ok(Math.abs(cliff.beforeRate / 700e6 - 1) < 0.02);
     assert.ok(Math.abs(cliff.afterRate / 150e6 - 1) < 0.02);
     assert.equal(cliff.steps?.length, 2);
+    // Stored with each column on one line, and read back the same.
+    const json = resultJson(document);
+    assert.deepEqual(JSON.parse(json), JSON.parse(JSON.stringify(document)));
+    assert.ok(json.split('\n').length < 2000, `${json.split('\n').length} lines`);
     // Live: the sample events say where in the phase they are, and the cliff is marked early.
     const live = events.filter((e) => e.type === 'sample' && e.phase === 'write');
     assert.ok(live.every((e) => e.type === 'sample' && e.t !== undefined && e.file !== undefined));
