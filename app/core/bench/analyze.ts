@@ -10,6 +10,7 @@ import { PlumbError } from '../../contract/errors.js';
 import { interfaceCeilingForBus, type InterfaceCeiling } from '../analysis/interface-ceiling.js';
 import { parseTransfersCsv } from '../analysis/transfers-csv.js';
 import { analyzeFiles } from './build-result.js';
+import { withHeadline } from '../analysis/headline-rate.js';
 
 export interface AnalyzeOptions {
   phase?: Phase;
@@ -31,7 +32,7 @@ export function analyzeCsvText(csv: string, options: AnalyzeOptions): ResultDocu
     cacheMode: 'direct',
     ceiling: options.ceiling,
   });
-  return {
+  return withHeadline({
     schema: resultSchemaVersion,
     id: `csv-${createHash('sha256').update(csv).digest('hex').slice(0, 12)}`,
     startedAt: new Date().toISOString(),
@@ -46,7 +47,7 @@ export function analyzeCsvText(csv: string, options: AnalyzeOptions): ResultDocu
     files,
     summary,
     findings,
-  };
+  });
 }
 
 /** The document with its summary and findings computed afresh (by this version of Plumb). */
@@ -59,7 +60,7 @@ export function reanalyzeDocument(
     ceiling: ceiling ?? interfaceCeilingForBus(document.environment.volume.bus),
     recovery: document.recovery,
   });
-  return { ...document, summary, findings };
+  return withHeadline({ ...document, summary, findings, headline: undefined });
 }
 
 /** Reads a results JSON or a CSV file and analyses it. */

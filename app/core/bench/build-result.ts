@@ -9,6 +9,7 @@ import os from 'node:os';
 import { cacheReach } from '../analysis/cache-reach.js';
 import type { EarlierDrop } from '../analysis/drop-cause.js';
 import { findings } from '../analysis/findings.js';
+import { withHeadline } from '../analysis/headline-rate.js';
 import type { InterfaceCeiling } from '../analysis/interface-ceiling.js';
 import { phaseSummary } from '../analysis/phase-summary.js';
 
@@ -130,5 +131,5 @@ export function buildResult(parts: ResultParts): ResultDocument {
   if (parts.paired) document.paired = parts.paired;
   if (parts.task) document.task = parts.task;
   if (parts.notices?.length) document.notices = parts.notices;
-  return document;
+  return withHeadline(document);
 }
