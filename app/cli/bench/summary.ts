@@ -123,6 +123,10 @@ export function describeResult(document: ResultDocument): string {
       );
     out.push(`  ${t.verdict}: ${t.message}`);
   }
+  if (document.verify) {
+    out.push('');
+    out.push(`Verify: ${document.verify.verdict}. ${document.verify.message}`);
+  }
   out.push('');
   if (document.findings.length === 0) out.push('Findings: none.');
   else {

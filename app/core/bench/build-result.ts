@@ -4,6 +4,7 @@ import {
   type Finding,
   type QueueRunResult,
   type ResultDocument,
+  type SamplesByPhase,
 } from '../../contract/bench.js';
 import os from 'node:os';
 import { cacheReach } from '../analysis/cache-reach.js';
@@ -25,18 +26,23 @@ export interface ResultParts {
   recovery?: ResultDocument['recovery'];
   paired?: ResultDocument['paired'];
   task?: ResultDocument['task'];
+  verify?: ResultDocument['verify'];
   notices?: string[];
   ceiling?: InterfaceCeiling;
   /** Paired runs: the ceiling of each target's interface (default: `ceiling`). */
   targetCeilings?: Partial<Record<'a' | 'b', InterfaceCeiling>>;
   earlierDrops?: Partial<Record<'write' | 'read', EarlierDrop[]>>;
+  /** The plan's --scale (1: a full run). */
+  scale?: number;
+  /** Samples taken inside the files of each phase. */
+  samplesByPhase?: SamplesByPhase;
   /** The computer's memory (default: os.totalmem()), for the within-cache finding. */
   ramBytes?: number;
 }
 
 type AnalyzeOptions = Pick<
   ResultParts,
-  'ceiling' | 'targetCeilings' | 'earlierDrops' | 'recovery'
+  'ceiling' | 'targetCeilings' | 'earlierDrops' | 'recovery' | 'samplesByPhase'
 > & {
   cacheMode: 'direct' | 'buffered';
 };
@@ -87,6 +93,7 @@ export function analyzeFiles(
           ceiling: options.ceiling,
           earlierDrops: options.earlierDrops,
           recoverySeconds: options.recovery ? options.recovery.recoverySeconds : undefined,
+          samples: options.samplesByPhase,
         }),
   };
 }
@@ -113,9 +120,11 @@ export function buildResult(parts: ResultParts): ResultDocument {
     targetCeilings: parts.targetCeilings,
     earlierDrops: parts.earlierDrops,
     recovery: parts.recovery,
+    samplesByPhase: parts.samplesByPhase,
   });
   const document: ResultDocument = {
     schema: resultSchemaVersion,
+    scale: parts.scale ?? 1,
     id: parts.id,
     startedAt: parts.startedAt,
     ...(parts.finishedAt ? { finishedAt: parts.finishedAt } : {}),
@@ -130,6 +139,8 @@ export function buildResult(parts: ResultParts): ResultDocument {
   if (parts.recovery) document.recovery = parts.recovery;
   if (parts.paired) document.paired = parts.paired;
   if (parts.task) document.task = parts.task;
+  if (parts.verify) document.verify = parts.verify;
   if (parts.notices?.length) document.notices = parts.notices;
+  if (parts.samplesByPhase) document.samplesByPhase = parts.samplesByPhase;
   return withHeadline(document);
 }

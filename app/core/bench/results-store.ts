@@ -2,7 +2,7 @@ import { runPace } from './pace.js';
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { ResultDocument, type ResultListItem } from '../../contract/bench.js';
+import { ResultDocument, resultSchemaVersions, type ResultListItem } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
 
 const idPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
@@ -108,7 +108,10 @@ export class ResultsStore {
     const text = await readFile(file, 'utf8');
     const parsed = ResultDocument.safeParse(JSON.parse(text));
     if (!parsed.success)
-      throw new PlumbError('EINVAL', `${file} is not a plumb.result/1 document.`);
+      throw new PlumbError(
+        'EINVAL',
+        `${file} is not a Plumb result (${resultSchemaVersions.join(' or ')}) document.`,
+      );
     return withHeadline(parsed.data);
   }
 

@@ -78,7 +78,8 @@ export function resultDocument(
   };
   // The engine stores each result's headline (app/core/analysis/headline-rate.ts).
   return withHeadline({
-    schema: 'plumb.result/1',
+    schema: 'plumb.result/2',
+    scale: 1,
     id,
     startedAt: '2025-11-22T10:00:00.000Z',
     app: { version: '0.1.0' },

@@ -6,6 +6,7 @@ import { ExportPdfButton } from '../../report/ExportPdfButton.js';
 import { quickRunLabel, quickRunNote } from '../../../../app/common/quick-run.js';
 import { resultTitle } from './compare.js';
 import { saveTextFile } from './download.js';
+import { GridSourceContext } from './PresetsGridView.js';
 import { Verdict } from './Verdict.js';
 
 type Load =
@@ -185,17 +186,26 @@ export function ResultDetail({
       ) : null}
       {load.kind === 'ready' ? <QuickRunBanner document={load.document} /> : null}
       {load.kind === 'ready' ? (
-        <Verdict
-          document={load.document}
-          actions={
-            <ResultActions
-              client={client}
-              document={load.document}
-              onRenamed={(name) => setLoad({ kind: 'ready', document: { ...load.document, name } })}
-              onDeleted={onDeleted}
-            />
-          }
-        />
+        <GridSourceContext.Provider
+          value={{
+            volume: load.document.environment.volume.path,
+            startedAt: load.document.startedAt,
+          }}
+        >
+          <Verdict
+            document={load.document}
+            actions={
+              <ResultActions
+                client={client}
+                document={load.document}
+                onRenamed={(name) =>
+                  setLoad({ kind: 'ready', document: { ...load.document, name } })
+                }
+                onDeleted={onDeleted}
+              />
+            }
+          />
+        </GridSourceContext.Provider>
       ) : null}
     </div>
   );
