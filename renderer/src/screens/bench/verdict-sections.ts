@@ -11,6 +11,7 @@ import type {
 } from '../../../../app/contract/bench.js';
 import { formatRate } from '../../../../app/common/format.js';
 import { findingCards } from './findings-text.js';
+import { headline } from '../../../../app/common/headline-rate.js';
 import { headlineRates, queueHeadlines } from './summary-table.js';
 
 export type Tone = 'good' | 'warning' | 'caution';
@@ -109,7 +110,10 @@ export function plainVerdict(document: ResultDocument): string {
     rates.write !== null && steady !== null && steady > rates.write * 1.5
       ? ` Large files went faster, about ${formatRate(steady)} writing: small ones pay a fixed cost each.`
       : '';
-  const files = Math.max(document.summary.write.count, document.summary.read.count);
+  if (did.length === 0)
+    return `No file of 2 MB or more was timed, so this run gives no rate for the drive: smaller files show fixed costs and caches, not its speed.${attention}`;
+  // What set the headline (app/core/analysis/headline-rate.ts), e.g. "steady rate of 54 files of 2 MB or more".
+  const basis = headline(document, rates.write !== null ? 'write' : 'read').basis;
   const how = document.environment.cacheMode === 'direct' ? 'uncached, ' : '';
-  return `This disk ${did.join(' and ')} (${how}the median of ${files} files).${large}${attention}`;
+  return `This disk ${did.join(' and ')} (${how}${basis}).${large}${attention}`;
 }
