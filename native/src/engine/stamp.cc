@@ -60,6 +60,8 @@ BlockFinding Classify(const uint8_t* block, size_t bytes, const Header& found, V
 
 void BlockStamper::AddSlot(const uint8_t* data, size_t bytes) {
   if (!spec_.enabled) return;
+  // Only the blocks a small file will use (the rest of a slot is never written).
+  bytes = static_cast<size_t>(std::min<uint64_t>(bytes, fileBytes_));
   std::vector<uint64_t> hashes;
   for (size_t at = 0; at + kStampBlockBytes <= bytes; at += kStampBlockBytes)
     hashes.push_back(BodyHash(data + at, kStampBlockBytes));
