@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { formatRate } from '../../app/common/format.js';
 import type { ResultDocument } from '../../app/contract/bench.js';
 import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
 import { repoRoot, startServe } from '../helpers/cli.js';
@@ -99,6 +100,10 @@ test(
     // The figures are the saved run's medians, and the verdict is one click away.
     const saved = savedResult('standard');
     assert.ok(saved.summary.write.median! > 0 && saved.summary.read.median! > 0);
+    assert.deepEqual(figures, [
+      formatRate(saved.summary.write.median),
+      formatRate(saved.summary.read.median),
+    ]);
     assert.equal(saved.files.filter((f) => f.phase === 'read').length, 160);
     await shoot(page, 'speed-test-result');
     await page.setViewportSize({ width: 800, height: 600 });

@@ -47,21 +47,24 @@ export function SpeedResult({
         Speed of {document.environment.volume.path}
       </h2>
       <div className="speed-figures">
-        <div className="speed-figure">
-          <span className="speed-figure-label">Write</span>
-          <span className="speed-figure-value" data-testid="speed-write">
-            {formatRate(write)}
-          </span>
-        </div>
-        <div className="speed-figure">
-          <span className="speed-figure-label">Read</span>
-          <span className="speed-figure-value" data-testid="speed-read">
-            {formatRate(read)}
-          </span>
-        </div>
+        {(
+          [
+            ['Write', write],
+            ['Read', read],
+          ] as const
+        ).map(([label, rate]) => (
+          <div className="speed-figure" key={label}>
+            <span className="speed-figure-label">{label}</span>
+            <span className="speed-figure-value" data-testid={`speed-${label.toLowerCase()}`}>
+              {formatRate(rate)}
+            </span>
+          </div>
+        ))}
       </div>
       <p className="muted">
-        The median of {document.files.length} files written and read back uncached. Saved to
+        Medians of {document.files.filter((f) => f.phase === 'write').length} files, each written
+        and read back{' '}
+        {document.environment.cacheMode === 'direct' ? 'uncached' : 'through the cache'}. Saved to
         Results.
       </p>
       <div className="speed-actions">
