@@ -107,6 +107,16 @@ test(
     const verdict = page.getByRole('article', { name: /^Verdict: Standard/ });
     await verdict.waitFor();
     assert.match((await page.getByTestId('headline-write').textContent()) ?? '', /B\/s$/);
+    // Plain words lead; the statistics and the files are one click away.
+    assert.match(
+      (await verdict.getByTestId('verdict-plain').textContent()) ?? '',
+      /^This disk wrote at about .*B\/s and read at about .*B\/s \(uncached, the median of 160 files\)\./,
+    );
+    assert.equal(
+      await verdict.getByRole('table', { name: 'Summary by method' }).isVisible(),
+      false,
+    );
+    await verdict.getByText('Details: every statistic and every file').click();
     await verdict.getByRole('table', { name: 'Summary by method' }).waitFor();
     assert.equal(await verdict.getByRole('row', { name: /^Theil-Sen rate/ }).count(), 1);
     // The per-file table draws only the rows in view, and sorts on a click.

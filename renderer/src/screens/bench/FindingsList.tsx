@@ -1,5 +1,5 @@
 import type { Finding } from '../../../../app/contract/bench.js';
-import { describeFinding, orderFindings } from './findings-text.js';
+import { findingCards } from './findings-text.js';
 
 export function FindingsList({ findings, emptyText }: { findings: Finding[]; emptyText?: string }) {
   if (findings.length === 0) {
@@ -7,18 +7,15 @@ export function FindingsList({ findings, emptyText }: { findings: Finding[]; emp
   }
   return (
     <ul className="findings" aria-label="Findings">
-      {orderFindings(findings).map((finding, index) => {
-        const text = describeFinding(finding);
-        return (
-          <li key={`${finding.kind}-${index}`} className={`finding finding-${text.tone}`}>
-            <span className="finding-mark" aria-hidden="true" />
-            <div>
-              <strong className="finding-title">{text.title}</strong>
-              <p className="finding-sentence">{text.sentence}</p>
-            </div>
-          </li>
-        );
-      })}
+      {findingCards(findings).map((card) => (
+        <li key={card.key} className={`finding finding-${card.tone}`}>
+          <span className="finding-mark" aria-hidden="true" />
+          <div>
+            <strong className="finding-title">{card.title}</strong>
+            <p className="finding-sentence">{card.sentence}</p>
+          </div>
+        </li>
+      ))}
     </ul>
   );
 }

@@ -12,7 +12,13 @@ import { PlanChoices, readFolderChoice } from './setup/PlanChoices.js';
 import { QuickTest } from './setup/QuickTest.js';
 import { gridSizeProblem } from './presets-grid.js';
 import { useGridPlans } from './setup/GridOptions.js';
-import { scaleLabel, scales, SetupOptions, type SetupChoices } from './setup/SetupOptions.js';
+import {
+  canVerify,
+  scaleLabel,
+  scales,
+  SetupOptions,
+  type SetupChoices,
+} from './setup/SetupOptions.js';
 import { SetupStep } from './setup/SetupStep.js';
 import { StartArea, startSummary } from './setup/StartArea.js';
 import { useSetupLists, type SetupMessage } from './setup/use-setup-lists.js';
@@ -47,6 +53,7 @@ export function TestSetup({
     totalText: '',
     timeRecovery: true,
     keepFiles: false,
+    verify: false,
     buffered: false,
     pairedWith: '',
     direction: 'both',
@@ -152,6 +159,7 @@ export function TestSetup({
       keepFiles: choices.keepFiles,
       ...(reserveBytes ? { reserveBytes } : {}),
       ...(chosen.kind === 'sustained' && totalBytes ? { totalBytes } : {}),
+      ...(!quick && choices.verify && canVerify(chosen) ? { verify: true } : {}),
       ...(chosen.kind === 'paired'
         ? { pairedWith: choices.pairedWith.trim(), direction: choices.direction }
         : {}),

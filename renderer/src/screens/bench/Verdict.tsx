@@ -1,4 +1,7 @@
-/** A finished run read as a verdict: headline figures, findings, charts, every statistic, every file. */
+/**
+ * A finished run read as a verdict: what the disk does in plain words and big figures first, then
+ * findings and charts; every statistic and every file one click away, under "Details".
+ */
 import { useMemo, type ReactNode } from 'react';
 import type { Phase, ResultDocument } from '../../../../app/contract/bench.js';
 import {
@@ -14,19 +17,21 @@ import { resultTitle } from './compare.js';
 import { FileTable } from './FileTable.js';
 import { FindingsList } from './FindingsList.js';
 import { PairedVerdict, TaskVerdict } from './PairedTaskVerdict.js';
+import { VerifyVerdict } from './VerifyVerdict.js';
 import { planTitle } from './plan-catalogue.js';
 import { presetGrid } from './presets-grid.js';
 import { PresetsGridView } from './PresetsGridView.js';
 import {
   ceilingOf,
   cliffMarks,
+  cumulativeCurve,
   queueRunSeries,
-  rateByCumulative,
   rateBySize,
   type Point,
 } from './series.js';
 import { headlineRates, queueHeadlines, type HeadlineTile } from './summary-table.js';
 import { SummaryTable } from './SummaryTable.js';
+import { plainVerdict } from './verdict-sections.js';
 
 const phases: Phase[] = ['write', 'read'];
 
@@ -49,23 +54,23 @@ export function verdictMeta(document: ResultDocument): string[] {
   ].filter((part) => part !== '');
 }
 
-/** Tiles of a files run: median write and read, the steady rate, how much moved. */
+/** Tiles of a files run: the median write and read, how much moved; none for a direction not run. */
 function fileHeadlines(document: ResultDocument): HeadlineTile[] {
   const headline = headlineRates(document);
-  return [
-    { label: 'Write', value: formatRate(headline.write), note: 'median of files' },
-    { label: 'Read', value: formatRate(headline.read), note: 'median of files' },
-    {
-      label: 'Steady write',
-      value: formatRate(document.summary.write.theilSen.rate),
-      note: 'Theil-Sen, large files',
-    },
+  const tiles: (HeadlineTile | null)[] = [
+    headline.write === null
+      ? null
+      : { label: 'Write', value: formatRate(headline.write), note: 'median of files' },
+    headline.read === null
+      ? null
+      : { label: 'Read', value: formatRate(headline.read), note: 'median of files' },
     {
       label: 'Transferred',
       value: formatBytes(document.files.reduce((sum, f) => sum + f.bytes, 0)),
       note: `${document.files.length} files`,
     },
   ];
+  return tiles.filter((tile): tile is HeadlineTile => tile !== null);
 }
 
 export function Verdict({
@@ -90,11 +95,13 @@ export function Verdict({
           label: capitalise(phase),
           color: phase === 'write' ? theme.write : theme.read,
           dashed: phase === 'read',
-          points: (axis === 'cumulative' ? rateByCumulative : rateBySize)(document.files, phase),
+          ...(axis === 'cumulative'
+            ? cumulativeCurve(document, phase)
+            : { points: rateBySize(document.files, phase) }),
         }))
         .filter((s) => s.points.length > 0);
     return { cumulative: build('cumulative'), size: build('size') };
-  }, [document.files, theme.write, theme.read]);
+  }, [document, theme.write, theme.read]);
 
   const queueSeries = useMemo<RateSeries[]>(() => {
     if (!document.runs?.length) return [];
@@ -123,6 +130,10 @@ export function Verdict({
         {actions ? <div className="verdict-actions">{actions}</div> : null}
       </header>
 
+      <p className="verdict-plain" data-testid="verdict-plain">
+        {plainVerdict(document)}
+      </p>
+
       <div className="headline-figures">
         {(hasFiles ? fileHeadlines(document) : queueHeadlines(document.runs ?? [])).map((tile) => (
           <div className="headline" key={tile.label}>
@@ -140,6 +151,7 @@ export function Verdict({
 
       {document.paired ? <PairedVerdict section={document.paired} id={document.id} /> : null}
       {document.task ? <TaskVerdict task={document.task} id={document.id} /> : null}
+      {document.verify ? <VerifyVerdict section={document.verify} id={document.id} /> : null}
 
       <section className="verdict-section" aria-labelledby={`${document.id}-findings`}>
         <h3 id={`${document.id}-findings`} className="section-title">
@@ -197,7 +209,10 @@ export function Verdict({
       ) : null}
 
       {hasFiles ? (
-        <>
+        <details className="verdict-details" open={print}>
+          <summary className="verdict-details-summary">
+            Details: every statistic and every file
+          </summary>
           <section className="verdict-section" aria-labelledby={`${document.id}-summary`}>
             <h3 id={`${document.id}-summary`} className="section-title">
               Summary by method
@@ -210,7 +225,7 @@ export function Verdict({
             </h3>
             <FileTable files={document.files} print={print} />
           </section>
-        </>
+        </details>
       ) : null}
     </article>
   );

@@ -4,9 +4,9 @@ import type { AppAbout } from '../../../../app/contract/app.js';
 import type { VolumeInfo } from '../../../../app/contract/volume.js';
 import type { MountedVolume } from '../../../../app/contract/volumes.js';
 import type { PlumbClient } from '../../client.js';
-import { formatBytes } from '../../../../app/common/format.js';
 import { hasFolderOffer, lastFolder, useFolderOffer } from '../../session.js';
 import { mountOf } from './estimates.js';
+import { freeSpaceText } from '../../shell/free-space.js';
 
 /** A folder to test and what the system says about its volume. */
 export interface Target {
@@ -143,10 +143,7 @@ export function VolumePicker({
                       style={{ width: `${Math.min(100, used * 100)}%` }}
                     />
                   </span>
-                  <span className="choice-detail">
-                    {formatBytes(volume.availableBytes)} free of {formatBytes(volume.totalBytes)}
-                    {volume.readOnly ? ' · read-only' : ''}
-                  </span>
+                  <span className="choice-detail">{freeSpaceText(volume)}</span>
                 </span>
               </label>
             );

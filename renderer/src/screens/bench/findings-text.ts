@@ -1,6 +1,6 @@
 /** Findings as a reader meets them: a short title, the engine's sentence, and how much it matters. */
 import type { Finding } from '../../../../app/contract/bench.js';
-import { formatDuration } from '../../../../app/common/format.js';
+import { formatBytes, formatDuration } from '../../../../app/common/format.js';
 
 export type FindingTone = 'warning' | 'caution' | 'info';
 
@@ -14,8 +14,19 @@ function capitalised(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** "106 write file(s)" in words: "106 files written", "1 file read". */
+function countsInWords(message: string): string {
+  return message.replace(
+    /\b(\d+) (?:(write|read) )?file\(s\)/g,
+    (_all, n: string, phase?: string) => {
+      const files = n === '1' ? 'file' : 'files';
+      return phase ? `${n} ${files} ${phase === 'write' ? 'written' : 'read'}` : `${n} ${files}`;
+    },
+  );
+}
+
 export function describeFinding(finding: Finding): FindingText {
-  const sentence = capitalised(finding.message.trim());
+  const sentence = capitalised(countsInWords(finding.message.trim()));
   switch (finding.kind) {
     case 'cliff':
     case 'throttling': {
@@ -39,6 +50,8 @@ export function describeFinding(finding: Finding): FindingText {
       return { title: 'Small files', sentence, tone: 'info' };
     case 'buffered':
       return { title: 'Through the system cache', sentence, tone: 'caution' };
+    case 'within-cache':
+      return { title: 'Too small to pass the caches', sentence, tone: 'caution' };
     case 'unstable':
       return { title: 'Uneven timings', sentence, tone: 'caution' };
   }
@@ -51,4 +64,76 @@ export function orderFindings(findings: readonly Finding[]): Finding[] {
     .map((finding, index) => ({ finding, index, rank: rank[describeFinding(finding).tone] }))
     .sort((a, b) => a.rank - b.rank || a.index - b.index)
     .map((entry) => entry.finding);
+}
+
+/** A finding card: one finding, or one said of both directions. */
+export interface FindingCard extends FindingText {
+  key: string;
+}
+
+/** The finding's sentence without its direction: "106 files are under…", "Times vary…". */
+function undirected(finding: Finding): string {
+  const phase = finding.phase ?? '';
+  const text = finding.message
+    .trim()
+    .replace(
+      /\b(\d+) (?:write|read) file\(s\)/g,
+      (_all, n: string) => `${n} ${n === '1' ? 'file' : 'files'}`,
+    )
+    .replace(new RegExp(`^${phase} `, 'i'), '');
+  return capitalised(text);
+}
+
+/** What a kind says of both directions when the figures differ: per kind, from its fields. */
+function bothSentence(write: Finding, read: Finding): string {
+  if (write.kind === 'small-files' && read.kind === 'small-files')
+    return `${write.count} files written and ${read.count} read are under ${formatBytes(write.thresholdBytes)}: their rates are dominated by fixed costs and caches, not the drive's speed.`;
+  if (write.kind === 'unstable' && read.kind === 'unstable')
+    return `Times vary widely for files of similar size (the middle 60 % span ${Math.round(write.spread * 100)} % of the expected time writing, ${Math.round(read.spread * 100)} % reading): treat the figures as rough.`;
+  return `Writing: ${undirected(write)} Reading: ${undirected(read)}`;
+}
+
+const mergeable = new Set<Finding['kind']>([
+  'small-files',
+  'unstable',
+  'bimodal',
+  'exceeds-interface',
+]);
+
+/**
+ * The findings as cards, most important first: a kind found in both directions is one card
+ * ("Both write and read: …"), and counts are in words.
+ */
+export function findingCards(findings: readonly Finding[]): FindingCard[] {
+  const ordered = orderFindings(findings);
+  const cards: FindingCard[] = [];
+  const merged = new Set<Finding>();
+  ordered.forEach((finding, index) => {
+    if (merged.has(finding)) return;
+    const text = describeFinding(finding);
+    const other =
+      finding.phase && mergeable.has(finding.kind)
+        ? ordered.find(
+            (f) =>
+              f !== finding &&
+              !merged.has(f) &&
+              f.kind === finding.kind &&
+              f.phase &&
+              f.phase !== finding.phase,
+          )
+        : undefined;
+    if (!other) {
+      cards.push({ ...text, key: `${finding.kind}-${index}` });
+      return;
+    }
+    merged.add(other);
+    const [write, read] = finding.phase === 'write' ? [finding, other] : [other, finding];
+    const same = undirected(write) === undirected(read);
+    cards.push({
+      ...text,
+      key: `${finding.kind}-both-${index}`,
+      sentence: same ? `Both write and read: ${undirected(write)}` : bothSentence(write, read),
+    });
+  });
+  return cards;
 }

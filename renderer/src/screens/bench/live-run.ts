@@ -9,6 +9,8 @@ import type {
   Finding,
   RunningBench,
 } from '../../../../app/contract/bench.js';
+import type { Direction } from './live-figures.js';
+import { LivePhaseSamples } from './live-samples.js';
 import type { Point } from './series.js';
 
 export type LivePhase = 'starting' | 'write' | 'read' | 'queue' | 'recovery';
@@ -40,6 +42,11 @@ export interface LiveRun {
   /** Rate of the transfer going on now. */
   currentRate: number | null;
   files: FileRecord[];
+  /**
+   * Rate against the phase's bytes, from its samples (mutable, shared between states like the
+   * arrays): a phase started again (a second write phase) starts a new one.
+   */
+  rates: Partial<Record<Direction, LivePhaseSamples>>;
   /** Rate over run time, for the "bytes/s over time" chart (queue runs laid end to end). */
   throughput: Point[];
   queueRuns: LiveQueueRun[];
@@ -68,6 +75,7 @@ export function newLiveRun(runId: string, planName: string, target: string): Liv
     seconds: 0,
     currentRate: null,
     files: [],
+    rates: {},
     throughput: [],
     queueRuns: [],
     findings: [],
@@ -102,6 +110,13 @@ function queueSample(run: LiveRun, name: string, seconds: number, rate: number):
   return { queueRuns, queueOffset };
 }
 
+/** `file` added to its phase's samples (made on the first file when the phase start was missed). */
+function fileDone(rates: LiveRun['rates'], file: FileRecord): LiveRun['rates'] {
+  const samples = rates[file.phase] ?? new LivePhaseSamples();
+  samples.fileDone(file);
+  return rates[file.phase] ? rates : { ...rates, [file.phase]: samples };
+}
+
 const isDrop = (finding: Finding) => finding.kind === 'cliff' || finding.kind === 'throttling';
 
 /**
@@ -132,9 +147,17 @@ export function applyBenchEvent(run: LiveRun, event: BenchEvent): LiveRun {
         totalBytes: event.bytes,
       });
     case 'phase-started':
-      return next({ phase: event.phase, currentRate: null });
+      return next({
+        phase: event.phase,
+        currentRate: null,
+        rates:
+          event.phase === 'write' || event.phase === 'read'
+            ? { ...run.rates, [event.phase]: new LivePhaseSamples() }
+            : run.rates,
+      });
     case 'file-done': {
       run.files.push(event.file);
+      const rates = fileDone(run.rates, event.file);
       // Small files finish between progress samples: they move the figures too.
       const fileBytesDone = run.fileBytesDone + event.file.bytes;
       return next({
@@ -142,6 +165,7 @@ export function applyBenchEvent(run: LiveRun, event: BenchEvent): LiveRun {
         fileBytesDone,
         bytesDone: Math.max(run.bytesDone, fileBytesDone),
         currentRate: event.rate ?? run.currentRate,
+        rates,
       });
     }
     case 'sample': {
@@ -160,6 +184,8 @@ export function applyBenchEvent(run: LiveRun, event: BenchEvent): LiveRun {
         if (event.totalBytes !== null) changes.totalBytes = event.totalBytes;
         if (event.bytesPerSecond !== null)
           run.throughput.push({ x: event.seconds, y: event.bytesPerSecond });
+        if (event.phase === 'write' || event.phase === 'read')
+          run.rates[event.phase]?.sample(event.bytesDone - run.fileBytesDone, event.bytesPerSecond);
       }
       return next(changes);
     }
@@ -238,8 +264,11 @@ export function liveRunFromSnapshot(snapshot: RunningBench): LiveRun {
     });
   }
   run.files.push(...snapshot.files);
+  let rates = run.rates;
+  for (const file of snapshot.files) rates = fileDone(rates, file);
   return {
     ...run,
+    rates,
     filesDone: snapshot.filesDone,
     fileBytesDone: snapshot.fileBytesDone,
     bytesDone: snapshot.bytesDone,

@@ -1,8 +1,17 @@
 /**
  * The verdicts of the two-disk and real-task tests in plain words, from the sections the engine
  * computed (`paired`, `task`): the figures and sentences come from core; this picks the headline.
+ * And what any result says of its disk, in one or two sentences to lead its page.
  */
-import type { PairedSection, PairingResult, TaskSection } from '../../../../app/contract/bench.js';
+import type {
+  PairedSection,
+  PairingResult,
+  ResultDocument,
+  TaskSection,
+} from '../../../../app/contract/bench.js';
+import { formatRate } from '../../../../app/common/format.js';
+import { findingCards } from './findings-text.js';
+import { headlineRates, queueHeadlines } from './summary-table.js';
 
 export type Tone = 'good' | 'warning' | 'caution';
 
@@ -74,4 +83,33 @@ export function taskVerdict(task: TaskSection): PlainVerdict {
     tone:
       task.verdict === 'cpu-bound' ? 'good' : task.verdict === 'disk-bound' ? 'warning' : 'caution',
   };
+}
+
+/** What the disk did, in one or two sentences a non-expert reads first. */
+export function plainVerdict(document: ResultDocument): string {
+  const warnings = findingCards(document.findings).filter((card) => card.tone === 'warning');
+  const attention =
+    warnings.length === 0
+      ? ''
+      : ` Read the ${warnings.length === 1 ? 'finding' : `${warnings.length} findings`} below: ${warnings.map((card) => card.title.toLowerCase()).join(', ')}.`;
+  if (document.files.length === 0) {
+    const tiles = queueHeadlines(document.runs ?? []);
+    if (tiles.length === 0) return `The test measured nothing on this disk.${attention}`;
+    const said = tiles.map((tile) => `${tile.label.toLowerCase()} ${tile.value}`);
+    const list = said.length > 1 ? `${said.slice(0, -1).join(', ')} and ${said.at(-1)!}` : said[0]!;
+    return `At its best in the grid below, this disk managed ${list}.${attention}`;
+  }
+  const rates = headlineRates(document);
+  const did = [
+    rates.write === null ? null : `wrote at about ${formatRate(rates.write)}`,
+    rates.read === null ? null : `read at about ${formatRate(rates.read)}`,
+  ].filter((part): part is string => part !== null);
+  const steady = document.summary.write.theilSen.rate;
+  const large =
+    rates.write !== null && steady !== null && steady > rates.write * 1.5
+      ? ` Large files went faster, about ${formatRate(steady)} writing: small ones pay a fixed cost each.`
+      : '';
+  const files = Math.max(document.summary.write.count, document.summary.read.count);
+  const how = document.environment.cacheMode === 'direct' ? 'uncached, ' : '';
+  return `This disk ${did.join(' and ')} (${how}the median of ${files} files).${large}${attention}`;
 }

@@ -19,16 +19,18 @@ const statusText: Record<DiskResult['space'][number]['status'], string> = {
   full: 'Full',
 };
 
+/** A numbered reference to "Where the figures come from"; the source itself in its tooltip. */
 function SourceRef({ id, sources }: { id: string | null; sources: readonly Source[] }) {
-  const source = id ? sources.find((s) => s.id === id) : undefined;
+  const index = id ? sources.findIndex((s) => s.id === id) : -1;
+  const source = sources[index];
   if (!source) return null;
   return (
     <a
       className="plan-source-ref"
       href={`#source-${source.id}`}
-      title={`${source.title} — ${source.where}`}
+      title={`${source.title} — ${source.where} (${source.id})`}
     >
-      [{source.id}]
+      [{index + 1}]
     </a>
   );
 }

@@ -39,9 +39,8 @@ export function SourcesList({ evaluation }: { evaluation: Evaluation }) {
       <h2 id="plan-sources-title">Where the figures come from</h2>
       <ol>
         {evaluation.sources.map((source) => (
-          <li key={source.id} id={`source-${source.id}`}>
-            <span className="plan-source-id">[{source.id}]</span> {source.title}.{' '}
-            <span className="muted">{source.where}.</span>
+          <li key={source.id} id={`source-${source.id}`} title={source.id}>
+            {source.title}. <span className="muted">{source.where}.</span>
           </li>
         ))}
       </ol>

@@ -169,13 +169,13 @@ export function selectionText(summary: SelectionSummary): string {
 }
 
 export const methodNames: Record<DedupeMethod, string> = {
-  'dedupe-range': 'Kernel-verified dedupe (FIDEDUPERANGE)',
+  'dedupe-range': 'Shared by the system, which checks every byte first',
   'clone-rename': 'Clone, verify, then rename',
 };
 
 export const methodExplanations: Record<DedupeMethod, string> = {
   'dedupe-range':
-    'The kernel compares each copy with its keeper byte for byte and shares the storage only where they match; the copy keeps its name, inode and metadata.',
+    'The system compares each copy with the file kept, byte for byte, and shares the storage only where they match; the copy stays the same file, with its name, dates and permissions.',
   'clone-rename':
     'Plumb compares each copy with its keeper byte for byte, clones the keeper to a temporary file in the same folder, verifies it, restores the copy’s metadata and renames it over the copy in one step.',
 };
@@ -266,7 +266,10 @@ export function progressFigures(progress: ScanProgress | null): ProgressFigures 
   };
 }
 
-/** The progress card's figures for a sparse-file listing: the walk, then reading each map. */
+/**
+ * The progress card's figures for a sparse-file listing (the walk, then reading each map) or a
+ * search for candidates (the walk, then reading each large file for zeros).
+ */
 export function sparseProgressFigures(progress: SparseListProgress | null): ProgressFigures {
   if (!progress || progress.phase === 'walk') {
     return {
@@ -277,12 +280,16 @@ export function sparseProgressFigures(progress: SparseListProgress | null): Prog
       phase: progress ? 'Listing files' : 'Starting',
     };
   }
+  const count = `${progress.sparseFiles.toLocaleString('en-US')} ${progress.phase === 'read' ? 'large' : 'sparse'} ${progress.sparseFiles === 1 ? 'file' : 'files'}`;
   return {
     files: progress.files.toLocaleString('en-US'),
     bytes: formatBytes(progress.bytes),
     timeLeft: progress.secondsLeft === null ? 'Estimating…' : formatDuration(progress.secondsLeft),
     fraction: progress.sparseFiles > 0 ? Math.min(1, progress.described / progress.sparseFiles) : 1,
-    phase: `Reading the data and holes of ${progress.sparseFiles.toLocaleString('en-US')} sparse ${progress.sparseFiles === 1 ? 'file' : 'files'}`,
+    phase:
+      progress.phase === 'read'
+        ? `Reading ${count} for runs of zeros`
+        : `Reading the data and holes of ${count}`,
   };
 }
 

@@ -1,7 +1,8 @@
 /** Everything the system says about the volume of one folder the user typed or picked. */
 import type { VolumeInfo } from '../../../../app/contract/volume.js';
-import { formatBytes, formatPercent, yesNoUnknown } from '../../../../app/common/format.js';
+import { formatPercent, yesNoUnknown } from '../../../../app/common/format.js';
 import { VolumeActions } from './VolumeActions.js';
+import { freeSpaceText } from '../../shell/free-space.js';
 
 export function VolumeCard({ info }: { info: VolumeInfo }) {
   const used = info.totalBytes > 0 ? 1 - info.availableBytes / info.totalBytes : 0;
@@ -28,18 +29,9 @@ export function VolumeCard({ info }: { info: VolumeInfo }) {
         <span className="card-subtitle">{info.path}</span>
       </header>
       <div className="space-summary">
-        <div className="space-figures">
-          <div>
-            <span className="figure" data-testid="free-bytes">
-              {formatBytes(info.availableBytes)}
-            </span>
-            <span className="figure-label">free</span>
-          </div>
-          <div>
-            <span className="figure">{formatBytes(info.totalBytes)}</span>
-            <span className="figure-label">total</span>
-          </div>
-        </div>
+        <span className="figure" data-testid="free-bytes">
+          {freeSpaceText(info)}
+        </span>
         <div
           className="meter"
           role="meter"

@@ -1,8 +1,8 @@
 /** The disks the user has, one card each: size, free space, bus, file system, and what to do. */
 import type { MountedVolume } from '../../../../app/contract/volumes.js';
-import { formatBytes } from '../../../../app/common/format.js';
 import { folderFor, mediumText } from '../bench/VolumePicker.js';
 import { VolumeActions } from './VolumeActions.js';
+import { freeSpaceText } from '../../shell/free-space.js';
 
 export function VolumeList({
   volumes,
@@ -33,8 +33,7 @@ export function VolumeList({
               />
             </span>
             <span className="choice-detail" data-testid="volume-space">
-              {formatBytes(volume.availableBytes)} free of {formatBytes(volume.totalBytes)}
-              {volume.readOnly ? ' · read-only' : ''}
+              {freeSpaceText(volume)}
             </span>
             {volume.readOnly ? (
               <span className="choice-detail">Read-only: Plumb cannot test or change it.</span>
