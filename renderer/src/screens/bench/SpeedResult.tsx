@@ -1,7 +1,8 @@
 /** The end of the one-button test: one big read and one big write figure, the verdict a click away. */
 import { useEffect, useRef, useState } from 'react';
 import type { ResultDocument } from '../../../../app/contract/bench.js';
-import { formatRate } from '../../../../app/common/format.js';
+import { formatBytes, formatRate } from '../../../../app/common/format.js';
+import { driveRateMinBytes } from '../../../../app/common/headline-rate.js';
 import type { PlumbClient } from '../../client.js';
 import { headlineRates } from './summary-table.js';
 
@@ -62,10 +63,10 @@ export function SpeedResult({
         ))}
       </div>
       <p className="muted">
-        Medians of {document.files.filter((f) => f.phase === 'write').length} files, each written
-        and read back{' '}
-        {document.environment.cacheMode === 'direct' ? 'uncached' : 'through the cache'}. Saved to
-        Results.
+        {document.files.filter((f) => f.phase === 'write').length} files written, then read back{' '}
+        {document.environment.cacheMode === 'direct' ? 'uncached' : 'through the cache'}; each
+        figure is the bytes over the time of the files of {formatBytes(driveRateMinBytes)} and up.
+        Saved to Results.
       </p>
       <div className="speed-actions">
         <a className="button" href={`#/results/${encodeURIComponent(document.id)}`}>
