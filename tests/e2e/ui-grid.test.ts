@@ -103,8 +103,14 @@ test(
     const headline = headlineRates(saved);
     assert.ok(headline.write! > 0 && headline.read! > 0);
     assert.deepEqual(figures, [formatRate(headline.write), formatRate(headline.read)]);
+    // A run that stayed within a cache says so beside the figures.
+    const withinCache = saved.findings.some((f) => f.kind === 'within-cache');
+    assert.equal(await page.getByTestId('speed-caveat').count(), withinCache ? 1 : 0);
     assert.equal(saved.files.filter((f) => f.phase === 'read').length, 160);
     await shoot(page, 'speed-test-result');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shoot(page, 'speed-test-result-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 800, height: 600 });
     await shoot(page, 'speed-test-result-800');
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -170,6 +176,9 @@ test(
     const mbs = (await seqRead.locator('.grid-value').textContent()) ?? '';
     assert.equal(mbs, (best('SEQ1M Q8T1 read') / 1e6).toFixed(2), 'the best pass, in MB/s');
     await shoot(page, 'grid-mbs');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shoot(page, 'grid-mbs-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     // Nothing of the grid is cut off in a small window: the table fits its card.
     for (const [width, height] of [
       [1024, 700],

@@ -4,6 +4,7 @@ import type { ResultDocument } from '../../../../app/contract/bench.js';
 import { formatBytes, formatRate } from '../../../../app/common/format.js';
 import { driveRateMinBytes } from '../../../../app/common/headline-rate.js';
 import type { PlumbClient } from '../../client.js';
+import { describeFinding } from './findings-text.js';
 import { headlineRates } from './summary-table.js';
 
 export function SpeedResult({
@@ -42,6 +43,9 @@ export function SpeedResult({
       </p>
     );
   const { read, write } = headlineRates(document);
+  // A run that stayed within a cache says so beside its figures, not only on the verdict page.
+  const cached = document.findings.find((f) => f.kind === 'within-cache');
+  const caveat = cached ? describeFinding(cached) : null;
   return (
     <section className="speed-result" aria-labelledby="speed-result-title">
       <h2 id="speed-result-title" className="verdict-title" tabIndex={-1} ref={headingRef}>
@@ -68,6 +72,11 @@ export function SpeedResult({
         figure is the bytes over the time of the files of {formatBytes(driveRateMinBytes)} and up.
         Saved to Results.
       </p>
+      {caveat ? (
+        <p className="banner banner-warning" data-testid="speed-caveat">
+          <strong>{caveat.title}.</strong> {caveat.sentence}
+        </p>
+      ) : null}
       <div className="speed-actions">
         <a className="button" href={`#/results/${encodeURIComponent(document.id)}`}>
           See the verdict and details
