@@ -155,6 +155,10 @@ test(
       await page.waitForTimeout(100);
     }
     await page.getByRole('button', { name: 'Start test' }).click();
+    // Start (a form submit, this time) also hands focus to the live view.
+    await page.waitForFunction(
+      "document.activeElement?.getAttribute('data-testid') === 'live-view'",
+    );
     await page.getByText('Finished and saved to').waitFor({ timeout: 240_000 });
     const verdict = page.getByRole('article', { name: /^Verdict: Queue-depth grid/ });
     await verdict.waitFor();
