@@ -4,6 +4,11 @@ import { sampleIntervals, type PhaseSamples } from './phase-samples.js';
 export interface RateCurve {
   /** Cumulative bytes at the middle of each point's window. */
   bytes: Float64Array;
+  /**
+   * Cumulative bytes at the end of each point's window: the bytes so far when that rate was taken,
+   * where a chart of "the rate over the last second" places it (a drop then starts at its place).
+   */
+  endBytes: Float64Array;
   /** Elapsed seconds at the middle of each point's window. */
   seconds: Float64Array;
   /** Bytes ÷ transfer seconds over the window, bytes/s. */
@@ -33,6 +38,7 @@ function grown(column: Float64Array<ArrayBuffer>, needed: number): Float64Array<
 export class SampleRateCurve {
   length = 0;
   bytes: Float64Array<ArrayBuffer> = new Float64Array(0);
+  endBytes: Float64Array<ArrayBuffer> = new Float64Array(0);
   seconds: Float64Array<ArrayBuffer> = new Float64Array(0);
   rate: Float64Array<ArrayBuffer> = new Float64Array(0);
   // The intervals, for dropping the oldest from the window.
@@ -71,6 +77,7 @@ export class SampleRateCurve {
       this.moved = grown(this.moved, size);
       this.spent = grown(this.spent, size);
       this.bytes = grown(this.bytes, size);
+      this.endBytes = grown(this.endBytes, size);
       this.seconds = grown(this.seconds, size);
       this.rate = grown(this.rate, size);
     }
@@ -87,6 +94,7 @@ export class SampleRateCurve {
       this.from += 1;
     }
     const from = this.from;
+    this.endBytes[i] = startBytes + bytes;
     this.bytes[i] = (this.startBytes[from]! + startBytes + bytes) / 2;
     this.seconds[i] = (this.startSeconds[from]! + startSeconds + seconds) / 2;
     this.rate[i] = this.windowBytes / this.windowTime;
@@ -97,6 +105,7 @@ export class SampleRateCurve {
   curve(): RateCurve {
     return {
       bytes: this.bytes.subarray(0, this.length),
+      endBytes: this.endBytes.subarray(0, this.length),
       seconds: this.seconds.subarray(0, this.length),
       rate: this.rate.subarray(0, this.length),
     };

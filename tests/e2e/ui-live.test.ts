@@ -6,15 +6,30 @@
  * nothing), and the step shows on the chart. Screenshots to test-artifacts/live-*.png.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { formatBytes } from '../../app/common/format.js';
+import { sampleRates } from '../../app/common/sample-rates.js';
+import type { FileRecord, Finding } from '../../app/contract/bench.js';
+import { findings } from '../../app/core/analysis/findings.js';
 import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
 import { repoRoot, startServe } from '../helpers/cli.js';
 import { loopSkipReason } from '../helpers/loopfs.js';
+import {
+  baseSeed,
+  between,
+  fileRecords,
+  seededRandom,
+  sustainedStream,
+} from '../helpers/synthetic-samples.js';
 import { mountThrottledDisk, throttleSkipReason } from '../helpers/throttle.js';
+import { resultDocument } from '../unit/renderer/bench-fixtures.js';
+
+const seed = baseSeed();
+const GB = 1e9;
 
 const noChromium = chromiumMissingReason();
 const skip = noChromium ?? loopSkipReason('ext4') ?? throttleSkipReason();
@@ -76,12 +91,7 @@ test(
 
       // The big Write figure, the rate now; no Read card for a plan that reads nothing.
       const write = page.getByTestId('live-big-write');
-      await page.waitForFunction(
-        () =>
-          /B\/s$/.test(document.querySelector('[data-testid="live-big-write"]')?.textContent ?? ''),
-        undefined,
-        { timeout: 60_000 },
-      );
+      await write.filter({ hasText: /B\/s$/ }).waitFor({ timeout: 60_000 });
       assert.match((await write.textContent()) ?? '', /^[\d.]+ [kMG]?B\/s$/);
       assert.equal(await page.getByTestId('live-big-read').count(), 0, 'no Read card');
       await live.getByRole('region', { name: 'Write rate, now' }).waitFor();
@@ -160,6 +170,113 @@ test(
     } finally {
       await serving.stop();
       rmSync(folder, { recursive: true, force: true });
+    }
+  },
+);
+
+test(
+  'a standard test: Write now, Read up next; then Write done (its average) while Read is measured',
+  { skip: noChromium, timeout: 240_000 },
+  async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-live-standard-'));
+    const serving = await startServe();
+    try {
+      const page = await openAppPage(browser!, serving, {
+        colorScheme: 'light',
+        hash: '#/bench',
+        problems,
+      });
+      await page.getByRole('heading', { name: 'Test a disk' }).waitFor();
+      await page.getByLabel('Test files go in').fill(folder);
+      await page.getByRole('button', { name: 'Use this folder' }).click();
+      await page.getByText('Standard', { exact: true }).click();
+      await page.getByRole('button', { name: 'Start test' }).click();
+      await page.getByRole('region', { name: 'Write rate, now' }).waitFor({ timeout: 60_000 });
+      await page.getByRole('region', { name: 'Read rate, next' }).waitFor();
+      assert.equal(await page.getByTestId('live-read').count(), 0, 'no Read bytes before reading');
+      await page.getByRole('region', { name: 'Read rate, now' }).waitFor({ timeout: 180_000 });
+      const write = page.getByRole('region', { name: 'Write rate, done' });
+      assert.match((await write.textContent()) ?? '', /B\/s.*average of .* written/);
+      await page.getByTestId('live-big-read').filter({ hasText: /B\/s$/ }).waitFor();
+      await page.waitForTimeout(300);
+      await page.screenshot({
+        path: path.join(artifacts, 'live-standard-read-light.png'),
+        fullPage: true,
+      });
+      await page.getByText('Finished and saved to').waitFor({ timeout: 180_000 });
+      await page.close();
+    } finally {
+      await serving.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  },
+);
+
+test(
+  'a result with stored samples draws rate against bytes from them, every step marked where the findings say',
+  { skip: noChromium, timeout: 120_000 },
+  async () => {
+    // Three stages, as lab reviews show them: full speed, a slower cache, then folding.
+    const random = seededRandom(seed);
+    const first = between(random, 20, 60) * GB;
+    const second = first + between(random, 40, 80) * GB;
+    const stream = sustainedStream({
+      random,
+      totalBytes: second * 1.6,
+      cadenceSeconds: 0.02, // thousands of samples: more than a chart draws
+      maxSampleBytes: (second * 1.6) / 20_000,
+      drive: (bytes) => (bytes < first ? 6 * GB : bytes < second ? 2.2 * GB : 1 * GB),
+    });
+    const files = fileRecords(stream).map((f) => ({ ...f, temperatureC: null }));
+    const found = findings({ files, cacheMode: 'direct', samples: { write: stream } });
+    const cliff = found.find((f) => f.kind === 'cliff');
+    assert.ok(
+      cliff?.kind === 'cliff' && cliff.steps?.length === 3,
+      `seed ${seed}: ${JSON.stringify(found)}`,
+    );
+    const samples = { t: stream.t, bytes: stream.bytes, file: stream.file };
+    const document = resultDocument(
+      'live-samples-result',
+      files as FileRecord[],
+      { samplesByPhase: { write: samples } } as object,
+      found as Finding[],
+    );
+    const results = path.join(dataDir, 'results');
+    mkdirSync(results, { recursive: true });
+    writeFileSync(path.join(results, `${document.id}.json`), JSON.stringify(document));
+
+    const serving = await startServe();
+    try {
+      const page = await openAppPage(browser!, serving, {
+        colorScheme: 'light',
+        hash: `#/results/${document.id}`,
+        problems,
+      });
+      const chart = page.getByRole('img', {
+        name: /^Rate against data written\. .* Slower again at /,
+      });
+      await chart.waitFor({ timeout: 30_000 });
+      const name = (await chart.getAttribute('aria-label')) ?? '';
+      for (const step of cliff.steps.slice(1))
+        assert.ok(
+          name.includes(`at ${formatBytes(step.atBytes)}:`),
+          `${formatBytes(step.atBytes)} in ${name}`,
+        );
+      const { samples: drawnFrom, points } = await samplesDrawn(page);
+      assert.equal(
+        drawnFrom,
+        sampleRates(samples).rate.length,
+        'every sample interval is behind the line',
+      );
+      assert.ok(points <= 1600 && points < drawnFrom, `${points} points drawn of ${drawnFrom}`);
+      await page.waitForTimeout(300);
+      await page.screenshot({
+        path: path.join(artifacts, 'live-result-samples-light.png'),
+        fullPage: true,
+      });
+      await page.close();
+    } finally {
+      await serving.stop();
     }
   },
 );

@@ -12,10 +12,10 @@ import { sampleRates, SampleRateCurve } from '../../../app/common/sample-rates.j
 import { decimateMinMax } from '../../../app/common/decimate.js';
 import {
   applyBenchEvent,
-  liveRunFromSnapshot,
   newLiveRun,
   type LiveRun,
 } from '../../../renderer/src/screens/bench/live-run.js';
+import { liveRunFromSnapshot } from '../../../renderer/src/screens/bench/live-snapshot.js';
 import { LivePhaseSamples } from '../../../renderer/src/screens/bench/live-samples.js';
 import {
   directionFigure,
@@ -276,12 +276,15 @@ test('the result page draws stored samples as a thinned line, per-file points wi
   const perFile = cumulativeCurve(v1, 'write');
   assert.equal(perFile.points.length, files.length);
   assert.equal(perFile.line, undefined);
-  const v2 = { ...v1, samples: { write: native } };
+  const v2 = { ...v1, samplesByPhase: { write: native } };
   const sampled = cumulativeCurve(v2, 'write', 100);
   assert.equal(sampled.line, true);
   assert.equal(sampled.samples, sampleRates(native).rate.length);
   assert.ok(sampled.points.length <= 200);
-  const broken = { ...v1, samples: { write: { t: [0, 2, 1], bytes: [0, 1, 2] } } };
+  const broken = {
+    ...v1,
+    samplesByPhase: { write: { t: [0, 2, 1], bytes: [0, 1, 2], file: [0, 0, 0] } },
+  };
   assert.equal(cumulativeCurve(broken, 'write').points.length, files.length);
 });
 
@@ -318,7 +321,7 @@ test('every step of a drop found on samples is marked where the finding puts it'
     [592e9],
   );
   assert.deepEqual(
-    cliffMarks([{ ...base, steps: [{}, {}, {}] }]).map((m) => m.atBytes),
+    cliffMarks([{ ...base, steps: [{}, {}, {}] as unknown as typeof steps }]).map((m) => m.atBytes),
     [592e9],
   );
 });

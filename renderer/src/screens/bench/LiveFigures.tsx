@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Plan } from '../../../../app/contract/bench.js';
 import { formatBytes, formatDuration, formatRate } from '../../../../app/common/format.js';
 import { directionFigure, planDirections, type DirectionFigure } from './live-figures.js';
-import type { LiveRun } from './live-run.js';
+import { bytesSoFar, type LiveRun } from './live-run.js';
 import './live.css';
 
 const nouns = { write: 'written', read: 'read' } as const;
@@ -117,7 +117,7 @@ export function LiveFigures({
                 <Fact
                   key={d}
                   label={d === 'write' ? 'Written' : 'Read'}
-                  value={formatBytes(live.rates[d]?.bytesSoFar ?? 0)}
+                  value={formatBytes(bytesSoFar(live, d))}
                   testId={`live-${nouns[d]}`}
                 />
               ))}

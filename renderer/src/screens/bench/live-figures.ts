@@ -2,8 +2,7 @@
 import type { Plan } from '../../../../app/contract/bench.js';
 import { formatBytes } from '../../../../app/common/format.js';
 import type { LiveRun } from './live-run.js';
-
-export type Direction = 'write' | 'read';
+import type { Direction } from './live-samples.js';
 
 /** The directions a plan moves data in (a read-folder run, without a plan, only reads). */
 export function planDirections(plan: Plan | null): Direction[] {

@@ -3,14 +3,8 @@
  * the point arrays are append-only and shared between successive states, so following a run of
  * 10,000 files costs one push per event, not a copy.
  */
-import type {
-  BenchEvent,
-  FileRecord,
-  Finding,
-  RunningBench,
-} from '../../../../app/contract/bench.js';
-import type { Direction } from './live-figures.js';
-import { LivePhaseSamples } from './live-samples.js';
+import type { BenchEvent, FileRecord, Finding } from '../../../../app/contract/bench.js';
+import { LivePhaseSamples, type Direction } from './live-samples.js';
 import type { Point } from './series.js';
 
 export type LivePhase = 'starting' | 'write' | 'read' | 'queue' | 'recovery';
@@ -111,7 +105,7 @@ function queueSample(run: LiveRun, name: string, seconds: number, rate: number):
 }
 
 /** `file` added to its phase's samples (made on the first file when the phase start was missed). */
-function fileDone(rates: LiveRun['rates'], file: FileRecord): LiveRun['rates'] {
+export function fileDone(rates: LiveRun['rates'], file: FileRecord): LiveRun['rates'] {
   const samples = rates[file.phase] ?? new LivePhaseSamples();
   samples.fileDone(file);
   return rates[file.phase] ? rates : { ...rates, [file.phase]: samples };
@@ -228,82 +222,7 @@ export function secondsLeft(run: LiveRun, elapsed = run.seconds): number | null 
   return Math.max(0, (run.totalBytes - run.bytesDone) / averageRate);
 }
 
-/** Bytes written so far: the write phase's running total (reads move bytes but write none). */
-export function bytesWritten(run: LiveRun): number {
-  let written = 0;
-  for (let i = run.files.length - 1; i >= 0; i -= 1) {
-    const file = run.files[i]!;
-    if (file.phase === 'write') {
-      written = file.cumulativeBytes;
-      break;
-    }
-  }
-  return run.phase === 'write' ? Math.max(written, run.bytesDone) : written;
-}
-
-/** A run going on elsewhere (or before a reload), as `bench.running` reports it, to follow on. */
-export function liveRunFromSnapshot(snapshot: RunningBench): LiveRun {
-  let run: LiveRun = {
-    ...newLiveRun(snapshot.runId, snapshot.planName, snapshot.target),
-    phase: snapshot.phase,
-    plannedFiles: snapshot.plannedFiles,
-    notices: [...snapshot.notices],
-    findings: snapshot.findings.reduce<Finding[]>(withFinding, []),
-  };
-  // Replaying the samples rebuilds the rate-over-time points and the queue-depth runs.
-  for (const sample of snapshot.samples) {
-    run = applyBenchEvent(run, {
-      type: 'sample',
-      runId: snapshot.runId,
-      phase: sample.phase,
-      bytesDone: 0,
-      totalBytes: null,
-      seconds: sample.seconds,
-      bytesPerSecond: sample.bytesPerSecond,
-      ...(sample.run === undefined ? {} : { run: sample.run }),
-    });
-  }
-  run.files.push(...snapshot.files);
-  let rates = run.rates;
-  for (const file of snapshot.files) rates = fileDone(rates, file);
-  return {
-    ...run,
-    rates,
-    filesDone: snapshot.filesDone,
-    fileBytesDone: snapshot.fileBytesDone,
-    bytesDone: snapshot.bytesDone,
-    totalBytes: snapshot.totalBytes,
-    seconds: snapshot.seconds,
-    currentRate: snapshot.currentRate,
-    version: run.version + 1,
-  };
-}
-
-/**
- * Whether an event that arrived while `bench.running` was answering is already in its snapshot
- * (the snapshot is taken a moment before the reply leaves, so a few events may be in both).
- */
-export function inSnapshot(snapshot: RunningBench, event: BenchEvent): boolean {
-  switch (event.type) {
-    case 'plan-started':
-      return true;
-    case 'phase-started':
-      return event.phase === snapshot.phase;
-    case 'file-done': {
-      const text = JSON.stringify(event.file);
-      return snapshot.files.slice(-50).some((file) => JSON.stringify(file) === text);
-    }
-    case 'sample': {
-      if (event.phase === 'queue')
-        return snapshot.samples.some((s) => s.run === event.run && s.seconds === event.seconds);
-      const last = snapshot.samples.findLast((s) => s.phase !== 'queue');
-      return last !== undefined && event.seconds <= last.seconds;
-    }
-    case 'finding':
-      return snapshot.findings.some((f) => f.message === event.finding.message);
-    case 'notice':
-      return snapshot.notices.includes(event.message);
-    default:
-      return false;
-  }
+/** Bytes of one direction so far, from its samples and files (reads move bytes but write none). */
+export function bytesSoFar(run: LiveRun, direction: Direction): number {
+  return run.rates[direction]?.bytesSoFar ?? 0;
 }

@@ -15,6 +15,8 @@ import { GrowingDecimation } from '../../../../app/common/decimate.js';
 import { SampleRateCurve } from '../../../../app/common/sample-rates.js';
 import type { Point } from './series.js';
 
+export type Direction = 'write' | 'read';
+
 export class LivePhaseSamples {
   readonly curve = new SampleRateCurve();
   /** Files of the phase finished; the index of the file being transferred. */
@@ -87,7 +89,11 @@ export class LivePhaseSamples {
    */
   drawn(buckets: number): Point[] {
     if (this.decimation?.buckets !== buckets) this.decimation = new GrowingDecimation(buckets);
-    const { x, y } = this.decimation.update(this.curve.bytes, this.curve.rate, this.curve.length);
+    const { x, y } = this.decimation.update(
+      this.curve.endBytes,
+      this.curve.rate,
+      this.curve.length,
+    );
     const out: Point[] = new Array(x.length);
     for (let i = 0; i < x.length; i += 1) out[i] = { x: x[i]!, y: y[i]! };
     return out;

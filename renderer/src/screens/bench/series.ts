@@ -47,7 +47,7 @@ export function rateByCumulative(files: readonly FileRecord[], phase: Phase): Po
  * undefined for a document without them (version 1), which is then drawn one point per file.
  */
 export function phaseSamples(document: ResultDocument, phase: Phase): PhaseSamples | undefined {
-  const stored = (document as { samples?: Partial<Record<Phase, PhaseSamples>> }).samples?.[phase];
+  const stored = document.samplesByPhase?.[phase];
   return stored && stored.t.length > 1 ? stored : undefined;
 }
 
@@ -61,7 +61,7 @@ export interface CumulativeCurve {
 
 /**
  * Rate against the phase's cumulative bytes: from the stored samples, windowed as the analysis
- * windows them and thinned to at most 2 × `buckets` points for drawing; per file otherwise (and
+ * windows them (each rate at the bytes so far when it was taken, as the live chart draws it) and thinned to at most 2 × `buckets` points for drawing; per file otherwise (and
  * when the stored samples cannot be read).
  */
 export function cumulativeCurve(
@@ -74,7 +74,7 @@ export function cumulativeCurve(
     try {
       const curve = sampleRates(samples);
       if (curve.rate.length > 0) {
-        const thin = decimateMinMax(curve.bytes, curve.rate, buckets);
+        const thin = decimateMinMax(curve.endBytes, curve.rate, buckets);
         const points = Array.from(thin.x, (x, i) => ({ x, y: thin.y[i]! }));
         return { points, line: true, samples: curve.rate.length };
       }
