@@ -216,6 +216,15 @@ try {
       }
     }
     rows.push(row);
+    // Each row as soon as it is measured: a run stopped later (a 1M-file tree takes long) keeps it.
+    console.log(
+      `bench:space: ${row.name}: warm ${median(row.warm).toFixed(2)} s, cold ${
+        row.cold.length ? `${median(row.cold).toFixed(2)} s` : '—'
+      }, peak ${(row.peak / 1e6).toFixed(0)} MB, ${row.groups} groups` +
+        (row.read.length
+          ? `, content read ${row.read.map((r) => r?.files ?? '?').join(', ')} files`
+          : ''),
+    );
   }
   console.log('');
   const width = Math.max(...rows.map((row) => row.name.length));

@@ -4,10 +4,11 @@
  * disk slow enough to catch the scan mid-hash: the server reads an ext4 loop device through a
  * cgroup block throttle (3 MB/s), with the page cache dropped first. The progress card must show
  * a time left, Cancel must end the scan within a couple of seconds, and the next scan must work.
- * The sparse-file listing is cancelled the same way, mid-walk on a slower throttle.
+ * The sparse-file listing is cancelled the same way, mid-walk on a slower throttle, and so is the
+ * search for sparse candidates while it reads a large file for zeros.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
@@ -39,6 +40,7 @@ before(async () => {
   if (skip) return;
   fs = mountLoopFs('ext4', { sizeBytes: 256 * MiB });
   // True copies of equal size: telling them apart takes reading every byte (72 MiB in all).
+  mkdirSync(path.join(fs.dir, 'images'));
   for (let i = 0; i < groups; i += 1) {
     const original = randomFile(path.join(fs.dir, 'photos', `raw-${i}.dng`), fileBytes);
     plainCopy(original, path.join(fs.dir, 'backup', `raw-${i}.dng`));
@@ -48,6 +50,10 @@ before(async () => {
     mkdirSync(path.join(fs.dir, 'many', `f${i}`), { recursive: true });
     writeFileSync(path.join(fs.dir, 'many', `f${i}`, 'note.txt'), `${i}\n`);
   }
+  // A disk image of written zeros, just above the 64 MB the search for candidates reads.
+  const image = openSync(path.join(fs.dir, 'images', 'vm.img'), 'w');
+  for (let i = 0; i < 65; i += 1) writeSync(image, Buffer.alloc(MiB));
+  closeSync(image);
   throttle = createWriteThrottle(fs.device!, 1e12);
   server = await startServe([], { cgroupProcsFile: throttle.procsFile });
   browser = await launchChromium();
@@ -167,6 +173,53 @@ test(
     throttle!.setReadBytesPerSecond(1e12);
     await page.getByRole('button', { name: 'List sparse files' }).click();
     await page.getByText(`No sparse files in ${folder}.`, { exact: false }).waitFor();
+    await page.close();
+    assert.deepEqual(problems, []);
+  },
+);
+
+test(
+  'the search for runs of zeros shows its reading and time left, and stops within two seconds of Cancel',
+  { skip, timeout: 120_000 },
+  async () => {
+    const problems: string[] = [];
+    const page = await openSpacePage(problems);
+    await page.getByRole('tab', { name: 'Sparse files' }).click();
+    const folder = path.join(fs!.dir, 'images');
+    await page.getByLabel('Folder to list sparse files in').fill(folder);
+    await page.getByRole('button', { name: 'List sparse files' }).click();
+    await page.getByText(`No sparse files in ${folder}.`, { exact: false }).waitFor();
+
+    // 65 MiB read from the device at 3 MB/s: about twenty seconds, so Cancel lands mid-file.
+    dropPageCache();
+    throttle!.setReadBytesPerSecond(3e6);
+    await page.getByRole('button', { name: 'Look for runs of zeros' }).click();
+    const card = page.getByRole('article', { name: `Looking for runs of zeros in ${folder}` });
+    await card.waitFor();
+    const bar = card.getByRole('progressbar', { name: 'Search for runs of zeros' });
+    const timeLeft = card.getByTestId('candidates-time-left');
+    for (const deadline = Date.now() + 30_000; ; await page.waitForTimeout(100)) {
+      const phase = await bar.getAttribute('aria-valuetext');
+      const left = (await timeLeft.textContent()) ?? '';
+      if (phase === 'Reading 1 large file for runs of zeros' && /\d/.test(left)) break;
+      if (Date.now() > deadline)
+        throw new Error(`the reading never reported a time left (${phase}, "${left}")`);
+    }
+
+    const clicked = Date.now();
+    await card.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByTestId('sparse-candidates-cancelled').waitFor({ timeout: 10_000 });
+    const seconds = (Date.now() - clicked) / 1000;
+    console.log(`the search for runs of zeros stopped ${seconds.toFixed(2)} s after Cancel`);
+    assert.ok(seconds < 2, `cancel took ${seconds.toFixed(2)} s`);
+    assert.equal(await page.getByTestId('sparse-candidates').count(), 0);
+
+    // At the disk's own speed the search runs to the end and names the image.
+    throttle!.setReadBytesPerSecond(1e12);
+    await page.getByRole('button', { name: 'Look for runs of zeros' }).click();
+    const list = page.getByTestId('sparse-candidates');
+    await list.waitFor({ timeout: 60_000 });
+    assert.match((await list.textContent()) ?? '', /vm\.img frees 68\.2 MB of 68\.2 MB allocated/);
     await page.close();
     assert.deepEqual(problems, []);
   },

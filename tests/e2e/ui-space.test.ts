@@ -1,7 +1,8 @@
 /**
  * The Space view end to end in real Chromium through `plumb serve`, on a real XFS reflink loop
  * mount: scan a folder of copies, read the three totals, turn two groups into clones through the
- * confirmation, see the measured saving, and find every file intact; then list a sparse file with
+ * confirmation (keeping, in one group, the copy chosen in its row: the others end on its blocks),
+ * see the measured saving, and find every file intact; then list a sparse file with
  * its map and punch a file's zeros into holes. Screenshots light and dark.
  */
 import assert from 'node:assert/strict';
@@ -22,6 +23,7 @@ import type { Browser, Page } from 'playwright-core';
 import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
 import { repoRoot, startServe } from '../helpers/cli.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
+import { loadNative } from '../../app/core/native/load.js';
 import { plainCopy, randomFile, reflinkCopy, sha256 } from '../helpers/space-files.js';
 
 const skip = chromiumMissingReason() ?? loopSkipReason('xfs');
@@ -141,6 +143,14 @@ test(
     assert.match((await rows.nth(3).textContent()) ?? '', /notes\.pdf/);
     await shoot(page, 'groups-light');
 
+    // Keep the backup's video rather than the scan's choice (the oldest): chosen in its row.
+    const chosen = files[1]!;
+    const blocksOf = async (file: string) =>
+      (await loadNative().fileSharing(file)).extents!.map((e) => [e.physical, e.length]);
+    const chosenBlocks = await blocksOf(chosen);
+    const keep = page.getByLabel('File of video.mov to keep');
+    assert.equal(await keep.inputValue(), files[0]);
+    await keep.selectOption(chosen);
     await page.getByRole('checkbox', { name: 'Select video.mov and its 2 copies' }).check();
     await page.getByRole('checkbox', { name: 'Select photo.raw and its 2 copies' }).check();
     assert.equal(
@@ -173,6 +183,9 @@ test(
     await shoot(page, 'applied-light');
 
     assert.deepEqual(files.map(sha256), before, 'every file keeps its content');
+    for (const file of files.slice(0, 3)) {
+      assert.deepEqual(await blocksOf(file), chosenBlocks, `${file} is on the kept copy's blocks`);
+    }
 
     // A fresh scan: the cloned copies now count as shared, only the notes are left to reclaim.
     await page.getByRole('button', { name: 'Scan again' }).click();

@@ -8,7 +8,8 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from '
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { SparseListProgress } from '../../app/contract/space.js';
+import type { SparseListProgress } from '../../app/contract/space.js';
+import { followSparseJob } from '../helpers/sparse-progress.js';
 import { createDispatcher, type CallContext } from '../../app/core/dispatch.js';
 import { createHandlers } from '../../app/core/services.js';
 
@@ -35,23 +36,11 @@ interface Found {
 function look(
   folder: string,
   listId: string,
-  onEvent: (progress: SparseListProgress) => void = () => undefined,
+  onEvent?: (progress: SparseListProgress) => void,
 ): { done: Promise<Found>; events: SparseListProgress[] } {
-  const events: SparseListProgress[] = [];
-  const context: CallContext = {
-    emit: (name, payload) => {
-      assert.equal(name, 'space.sparse.progress');
-      const progress = SparseListProgress.parse(payload);
-      events.push(progress);
-      onEvent(progress);
-    },
-  };
-  const done = dispatcher.call(
-    'space.sparse.candidates',
-    { path: folder, minBytes: 2 * MiB, listId },
-    context,
-  ) as Promise<Found>;
-  return { done, events };
+  const input = { path: folder, minBytes: 2 * MiB, listId };
+  const job = followSparseJob(dispatcher, 'space.sparse.candidates', input, onEvent);
+  return { done: job.done as Promise<Found>, events: job.events };
 }
 
 const cancel = (listId: string) =>

@@ -7,10 +7,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { SparseListProgress } from '../../app/contract/space.js';
+import type { SparseListProgress } from '../../app/contract/space.js';
 import { createDispatcher, type CallContext } from '../../app/core/dispatch.js';
 import { createHandlers } from '../../app/core/services.js';
 import { holeFile } from '../helpers/space-files.js';
+import { followSparseJob } from '../helpers/sparse-progress.js';
 
 const dispatcher = createDispatcher(createHandlers('web'));
 const root = mkdtempSync(path.join(tmpdir(), 'plumb-sparse-list-'));
@@ -21,22 +22,8 @@ await dispatcher.call('session.choosePath', { path: root }, { emit: () => undefi
 const sparseFile = (file: string) => holeFile(file, 4 << 20);
 
 /** Calls space.sparse.list, collecting its progress (checked against the contract's schema). */
-function list(
-  folder: string,
-  listId: string,
-  onEvent: (progress: SparseListProgress) => void = () => undefined,
-): { done: Promise<unknown>; events: SparseListProgress[] } {
-  const events: SparseListProgress[] = [];
-  const context: CallContext = {
-    emit: (name, payload) => {
-      assert.equal(name, 'space.sparse.progress');
-      const progress = SparseListProgress.parse(payload);
-      events.push(progress);
-      onEvent(progress);
-    },
-  };
-  return { done: dispatcher.call('space.sparse.list', { path: folder, listId }, context), events };
-}
+const list = (folder: string, listId: string, onEvent?: (progress: SparseListProgress) => void) =>
+  followSparseJob(dispatcher, 'space.sparse.list', { path: folder, listId }, onEvent);
 
 const cancel = (listId: string) =>
   dispatcher.call('space.sparse.cancel', { listId }, { emit: () => undefined });

@@ -10,9 +10,15 @@
 namespace plumb {
 namespace {
 
-// FILETIME (100 ns ticks since 1601) as milliseconds since 1970, as Node reports times.
+// FILETIME (100 ns ticks since 1601) as milliseconds since 1970, to the last bit as Node reports
+// them: libuv splits the ticks into whole seconds and nanoseconds, and Node adds sec * 1e3 and
+// nsec / 1e6 as doubles. Dividing the ticks by 1e4 instead rounded differently about one time in
+// four, and then every file looked "changed since the scan" to a dedupe or a Trash batch.
 double Milliseconds(LARGE_INTEGER ticks) {
-  return static_cast<double>(ticks.QuadPart - 116444736000000000LL) / 10000.0;
+  const uint64_t since1970 = static_cast<uint64_t>(ticks.QuadPart) - 116444736000000000ULL;
+  const uint64_t seconds = since1970 / 10000000ULL;
+  const uint64_t nanoseconds = (since1970 - seconds * 10000000ULL) * 100ULL;
+  return static_cast<double>(seconds) * 1e3 + static_cast<double>(nanoseconds) / 1e6;
 }
 
 bool StatHandle(const std::string& path, FolderEntry* out, SysError* err) {

@@ -314,6 +314,37 @@ test('sparse listing progress: the walk has no end to show; reading maps has a b
   assert.equal(none.fraction, 1);
 });
 
+test('sparse candidates progress: the same walk, then the large files read for zeros', () => {
+  const base = { listId: 'c', files: 1200, bytes: 3.2e11, seconds: 9 };
+  assert.deepEqual(
+    sparseProgressFigures({
+      ...base,
+      phase: 'read',
+      sparseFiles: 3,
+      described: 1,
+      secondsLeft: 42,
+    }),
+    {
+      files: '1,200',
+      bytes: '320 GB',
+      timeLeft: '42 s',
+      fraction: 1 / 3,
+      phase: 'Reading 3 large files for runs of zeros',
+    },
+  );
+  const one = sparseProgressFigures({
+    ...base,
+    phase: 'read',
+    sparseFiles: 1,
+    described: 0,
+    secondsLeft: null,
+  });
+  assert.deepEqual(
+    [one.phase, one.timeLeft],
+    ['Reading 1 large file for runs of zeros', 'Estimating…'],
+  );
+});
+
 function figuresInput() {
   return {
     scanId: 's',
