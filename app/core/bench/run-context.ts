@@ -5,7 +5,6 @@ import { formatBytes } from '../../common/format.js';
 import { cancelledError, type BenchIO, type CacheMode, type TimedTransfer } from './bench-io.js';
 import { PhaseSampleColumns, sampleBytesFor, type SampledPhase } from './sample-columns.js';
 import { guardMessage } from './space-guard.js';
-import type { StampLedger } from './verify.js';
 
 /** An event as a phase emits it; the context adds the runId. */
 export type PhaseEvent = BenchEvent extends infer E
@@ -27,8 +26,11 @@ export interface RunContextOptions {
   emit: (event: BenchEvent) => void;
   /** Bytes moved so far, shared by the contexts of one run (a paired run has one per target). */
   tally?: { bytes: number };
-  /** --verify: the stamps of the files written (verify.ts). */
-  ledger?: StampLedger;
+  /**
+   * --verify: gives each file written its stamp (verify.ts's StampLedger; named by its shape, as
+   * verify.ts reads the run's context).
+   */
+  ledger?: { stamp(file: string, bytes: number): { fileId: number; runTag: number } };
 }
 
 /** A file this run wrote and still holds, oldest first, so rotation can remove it. */

@@ -119,6 +119,7 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
 
   const run = (): Promise<ResultDocument> => {
     const startedAt = new Date().toISOString();
+    const ledger = options.verify ? new StampLedger() : undefined;
     const context = new RunContext({
       io,
       runId,
@@ -128,7 +129,7 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
       reserveBytes: reserve,
       plannedBytes: plannedBytes(plan, seed, sustained),
       emit,
-      ledger: options.verify ? new StampLedger() : undefined,
+      ledger,
     });
     context.emit({
       type: 'plan-started',
@@ -154,7 +155,7 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
           recovery = await runSustainedPlan(context, folder, plan, seed, sustained!);
         else if (plan.kind === 'task') task = await runTaskPlan(context, folder, plan, seed);
         else runs = await runPresetsPlan(context, folder, plan);
-        if (context.options.ledger) verify = await verifyWritten(context, context.options.ledger);
+        if (ledger) verify = await verifyWritten(context, ledger);
       } finally {
         if (options.keepFiles) context.notice(`Test files kept in ${folder} (--keep-files).`);
         else await removeTestFolder(folder);
@@ -234,6 +235,7 @@ export async function prepareReadFolder(
   const planned = files.reduce((sum, f) => sum + f.bytes, 0);
   const run = (): Promise<ResultDocument> => {
     const startedAt = new Date().toISOString();
+    const ledger = options.verify ? new StampLedger() : undefined;
     const context = new RunContext({
       io,
       runId,
