@@ -26,8 +26,10 @@ const GB = 1e9;
 /** A drive with a cache of `cacheBytes` (written at `before`, then `after`), drawn at random. */
 function cliffDraw(random: () => number, maxSampleBytes?: (total: number) => number) {
   const total = defaultTotal(random);
-  const before = logBetween(random, 0.15 * GB, 7 * GB);
-  const after = logBetween(random, 0.1 * GB, 0.7 * before);
+  // From a USB stick's 30 MB/s to a TB5 SSD's 7 GB/s, falling by 30 % or more (at most 70-fold,
+  // and not below 20 MB/s).
+  const before = logBetween(random, 0.03 * GB, 7 * GB);
+  const after = logBetween(random, Math.max(0.02 * GB, before / 70), 0.7 * before);
   const sampleStep = Math.min(before * 0.25, maxSampleBytes?.(total) ?? total / 1000);
   // Uniform and log-uniform halves, so small caches are drawn as often as large ones.
   const low = maxSampleBytes ? 0.5 * GB : Math.max(0.5 * GB, 20 * sampleStep);
@@ -154,7 +156,7 @@ describe('rateShape: a cache cliff on samples of the sustained plan', () => {
 describe('rateShape: heat throttling on samples', () => {
   /** A drive that runs fast, then slows for `slowShare` of every `period` seconds. */
   function sawtooth(random: () => number) {
-    const fast = logBetween(random, 0.3 * GB, 7 * GB);
+    const fast = logBetween(random, 0.03 * GB, 7 * GB);
     const slow = fast * between(random, 0.25, 0.65);
     const period = logBetween(random, 3, 30);
     // Each slow and fast stretch lasts at least 1.25 s: five samples at 4 a second.
@@ -254,7 +256,7 @@ describe('rateShape: a steady drive', () => {
     for (let draw = 0; draw < draws; draw += 1) {
       const random = seededRandom(seed + 4000 + draw);
       const total = defaultTotal(random);
-      const rate = logBetween(random, 0.1 * GB, 7 * GB);
+      const rate = logBetween(random, 0.03 * GB, 7 * GB);
       const noise = between(random, 0.02, 0.15);
       const stream = sustainedStream({
         random,
