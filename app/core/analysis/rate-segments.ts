@@ -186,9 +186,13 @@ function sideShare(
  * log-rates (outliers clipped) partitioned by PELT with a penalty of `penaltyFactor` · σ² · ln m
  * (σ the blocks' robust noise, so a noisier drive needs a bigger change to count), then changes
  * too small (under `minChange`), too unsure (under `minConfidence`), or that leave a segment under
- * `minSegmentBytes` merged away, weakest first. Each remaining change is placed between samples
- * and inside the interval that straddles it. Works on log-rate, so a fall from 7 GB/s to 2.2 GB/s
- * and one from 700 MB/s to 220 MB/s are alike. Null when the samples hold fewer than two blocks.
+ * `minSegmentBytes` merged away, weakest first. The blocks only serve the search: then, on every
+ * sample interval (segment-refine.ts), each segment's rate is measured on its own whole intervals
+ * (trimmed), segments of fewer than `minSegmentSamples` (a short slow-down between two fast
+ * stretches excepted) or within the intervals' noise of a neighbour are merged, and each change is
+ * placed between samples and inside the interval that straddles it. Works on log-rate, so a fall
+ * from 7 GB/s to 2.2 GB/s and one from 700 MB/s to 220 MB/s are alike. Null when the samples hold
+ * fewer than two blocks.
  */
 export function rateSegments(
   samples: PhaseSamples,
