@@ -1,5 +1,5 @@
 import { median } from 'simple-statistics';
-import { pelt } from './pelt.js';
+import { peltChunked } from './pelt.js';
 import { sampleIntervals, type PhaseSamples, type SampleIntervals } from './phase-samples.js';
 import { consolidate, intervalSigma, locateChange } from './segment-refine.js';
 
@@ -210,7 +210,7 @@ export function rateSegments(
   if (m < 2) return null;
   const { logRate } = blocks;
   const sigma = noiseSigma(logRate);
-  const starts = pelt(
+  const starts = peltChunked(
     clipOutliers(logRate, sigma),
     minBlocks,
     penaltyFactor * sigma * sigma * Math.log(m),
