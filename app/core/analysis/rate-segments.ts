@@ -1,7 +1,7 @@
 import { median } from 'simple-statistics';
 import { peltChunked } from './pelt.js';
 import { sampleIntervals, type PhaseSamples, type SampleIntervals } from './phase-samples.js';
-import { consolidate, intervalSigma, locateChange } from './segment-refine.js';
+import { consolidate, intervalSigma, locateChange, noiseSigma } from './segment-refine.js';
 
 /** A stretch of a phase at one rate. */
 export interface RateSegment {
@@ -116,15 +116,6 @@ function poolBlocks(intervals: SampleIntervals, maxBlocks: number): Blocks {
   };
 }
 
-/** Robust noise of a series with steps: the median absolute first difference, as a σ. */
-function noiseSigma(values: ArrayLike<number>): number {
-  const differences: number[] = [];
-  for (let i = 1; i < values.length; i += 1)
-    differences.push(Math.abs(values[i]! - values[i - 1]!));
-  if (differences.length === 0) return 0.005;
-  return Math.max((1.4826 * median(differences)) / Math.SQRT2, 0.005);
-}
-
 /**
  * Each value pulled to within 3σ of the median of its five neighbours, so a lone stall (one
  * block ten times slower) costs a squared-error segmentation no more than a modest deviation,
@@ -209,7 +200,7 @@ export function rateSegments(
   const m = blocks.count;
   if (m < 2) return null;
   const { logRate } = blocks;
-  const sigma = noiseSigma(logRate);
+  const sigma = noiseSigma((j) => logRate[j]!, m);
   const starts = peltChunked(
     clipOutliers(logRate, sigma),
     minBlocks,
