@@ -128,7 +128,8 @@ function spanRate(
   const logs = new Float64Array(hi - lo);
   for (let i = lo; i < hi; i += 1) logs[i - lo] = logRateOf(intervals, i);
   logs.sort();
-  const cut = Math.floor(logs.length / 4);
+  // At least one off each end from three on: of three, one a stall, the median.
+  const cut = logs.length >= 3 ? Math.max(1, Math.floor(logs.length / 4)) : 0;
   let sum = 0;
   for (let j = cut; j < logs.length - cut; j += 1) sum += logs[j]!;
   return Math.exp(sum / (logs.length - 2 * cut));
