@@ -201,11 +201,9 @@ export function rateSegments(
   if (m < 2) return null;
   const { logRate } = blocks;
   const sigma = noiseSigma((j) => logRate[j]!, m);
-  const starts = peltChunked(
-    clipOutliers(logRate, sigma),
-    minBlocks,
-    penaltyFactor * sigma * sigma * Math.log(m),
-  );
+  // Outliers clipped for the search and for the confidence: a stall is not a vote against a change.
+  const clipped = clipOutliers(logRate, sigma);
+  const starts = peltChunked(clipped, minBlocks, penaltyFactor * sigma * sigma * Math.log(m));
 
   const blockBytes = new Float64Array(m + 1);
   const blockSeconds = new Float64Array(m + 1);
@@ -234,8 +232,8 @@ export function rateSegments(
     const step = Math.abs(a.level - b.level);
     const midpoint = (a.level + b.level) / 2;
     const confidence = Math.min(
-      sideShare(logRate, a.first, b.first, a.level, midpoint),
-      sideShare(logRate, b.first, end(k), b.level, midpoint),
+      sideShare(clipped, a.first, b.first, a.level, midpoint),
+      sideShare(clipped, b.first, end(k), b.level, midpoint),
     );
     const shortest = Math.min(
       blockBytes[b.first]! - blockBytes[a.first]!,
@@ -299,8 +297,8 @@ export function rateSegments(
       startSeconds = at.seconds;
       const midpoint = (before.level + draft.level) / 2;
       confidence = Math.min(
-        sideShare(logRate, before.first, draft.first, before.level, midpoint),
-        sideShare(logRate, draft.first, to, draft.level, midpoint),
+        sideShare(clipped, before.first, draft.first, before.level, midpoint),
+        sideShare(clipped, draft.first, to, draft.level, midpoint),
       );
     }
     return {
