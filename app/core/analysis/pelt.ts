@@ -44,3 +44,26 @@ export function pelt(values: Float64Array, minLength: number, penalty: number): 
   for (let end = m; end > 0; end = previous[end]!) starts.push(previous[end]!);
   return starts.reverse();
 }
+
+/**
+ * PELT over consecutive chunks of at most `chunk` values, every chunk's start kept as a segment
+ * start. On a stretch without changes PELT prunes nothing (a split never costs more squared error
+ * than no split) and takes O(m²); in chunks it takes O(m · chunk). The caller merges away the
+ * chunk starts that are not changes (rateSegments does, weakest first).
+ */
+export function peltChunked(
+  values: Float64Array,
+  minLength: number,
+  penalty: number,
+  chunk = 1000,
+): number[] {
+  const count = Math.max(1, Math.ceil(values.length / chunk));
+  const size = Math.ceil(values.length / count);
+  const starts: number[] = [];
+  for (let from = 0; from < values.length; from += size) {
+    const to = Math.min(values.length, from + size);
+    for (const start of pelt(values.subarray(from, to), minLength, penalty))
+      starts.push(from + start);
+  }
+  return starts;
+}

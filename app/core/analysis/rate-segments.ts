@@ -1,7 +1,7 @@
 import { median } from 'simple-statistics';
-import { pelt } from './pelt.js';
+import { peltChunked } from './pelt.js';
 import { sampleIntervals, type PhaseSamples, type SampleIntervals } from './phase-samples.js';
-import { consolidate, intervalSigma, locateChange } from './segment-refine.js';
+import { consolidate, intervalSigma, locateChange, noiseSigma } from './segment-refine.js';
 
 /** A stretch of a phase at one rate. */
 export interface RateSegment {
@@ -116,15 +116,6 @@ function poolBlocks(intervals: SampleIntervals, maxBlocks: number): Blocks {
   };
 }
 
-/** Robust noise of a series with steps: the median absolute first difference, as a σ. */
-function noiseSigma(values: ArrayLike<number>): number {
-  const differences: number[] = [];
-  for (let i = 1; i < values.length; i += 1)
-    differences.push(Math.abs(values[i]! - values[i - 1]!));
-  if (differences.length === 0) return 0.005;
-  return Math.max((1.4826 * median(differences)) / Math.SQRT2, 0.005);
-}
-
 /**
  * Each value pulled to within 3σ of the median of its five neighbours, so a lone stall (one
  * block ten times slower) costs a squared-error segmentation no more than a modest deviation,
@@ -186,9 +177,13 @@ function sideShare(
  * log-rates (outliers clipped) partitioned by PELT with a penalty of `penaltyFactor` · σ² · ln m
  * (σ the blocks' robust noise, so a noisier drive needs a bigger change to count), then changes
  * too small (under `minChange`), too unsure (under `minConfidence`), or that leave a segment under
- * `minSegmentBytes` merged away, weakest first. Each remaining change is placed between samples
- * and inside the interval that straddles it. Works on log-rate, so a fall from 7 GB/s to 2.2 GB/s
- * and one from 700 MB/s to 220 MB/s are alike. Null when the samples hold fewer than two blocks.
+ * `minSegmentBytes` merged away, weakest first. The blocks only serve the search: then, on every
+ * sample interval (segment-refine.ts), each segment's rate is measured on its own whole intervals
+ * (trimmed), segments of fewer than `minSegmentSamples` (a short slow-down between two fast
+ * stretches excepted) or within the intervals' noise of a neighbour are merged, and each change is
+ * placed between samples and inside the interval that straddles it. Works on log-rate, so a fall
+ * from 7 GB/s to 2.2 GB/s and one from 700 MB/s to 220 MB/s are alike. Null when the samples hold
+ * fewer than two blocks.
  */
 export function rateSegments(
   samples: PhaseSamples,
@@ -205,12 +200,10 @@ export function rateSegments(
   const m = blocks.count;
   if (m < 2) return null;
   const { logRate } = blocks;
-  const sigma = noiseSigma(logRate);
-  const starts = pelt(
-    clipOutliers(logRate, sigma),
-    minBlocks,
-    penaltyFactor * sigma * sigma * Math.log(m),
-  );
+  const sigma = noiseSigma((j) => logRate[j]!, m);
+  // Outliers clipped for the search and for the confidence: a stall is not a vote against a change.
+  const clipped = clipOutliers(logRate, sigma);
+  const starts = peltChunked(clipped, minBlocks, penaltyFactor * sigma * sigma * Math.log(m));
 
   const blockBytes = new Float64Array(m + 1);
   const blockSeconds = new Float64Array(m + 1);
@@ -239,8 +232,8 @@ export function rateSegments(
     const step = Math.abs(a.level - b.level);
     const midpoint = (a.level + b.level) / 2;
     const confidence = Math.min(
-      sideShare(logRate, a.first, b.first, a.level, midpoint),
-      sideShare(logRate, b.first, end(k), b.level, midpoint),
+      sideShare(clipped, a.first, b.first, a.level, midpoint),
+      sideShare(clipped, b.first, end(k), b.level, midpoint),
     );
     const shortest = Math.min(
       blockBytes[b.first]! - blockBytes[a.first]!,
@@ -304,8 +297,8 @@ export function rateSegments(
       startSeconds = at.seconds;
       const midpoint = (before.level + draft.level) / 2;
       confidence = Math.min(
-        sideShare(logRate, before.first, draft.first, before.level, midpoint),
-        sideShare(logRate, draft.first, to, draft.level, midpoint),
+        sideShare(clipped, before.first, draft.first, before.level, midpoint),
+        sideShare(clipped, draft.first, to, draft.level, midpoint),
       );
     }
     return {

@@ -33,15 +33,38 @@ export interface RateShape {
 }
 
 /**
- * The stretches of a phase below the midpoint (in log-rate) of its fastest and slowest, as runs
- * of consecutive segments: the slow-downs.
+ * The threshold between slow and fast: the log-rate that splits the segments into the two groups
+ * most apart (Otsu's method, each segment weighing its seconds), halfway between their means, so
+ * one odd segment (a stall of a second, far slower than the throttled rate) does not set it as the
+ * slowest segment would.
  */
+function slowThreshold(segments: readonly RateSegment[]): number {
+  const sorted = segments
+    .map((s) => ({ level: Math.log(s.rate), weight: Math.max(s.seconds, 1e-9) }))
+    .sort((a, b) => a.level - b.level);
+  const totalWeight = sorted.reduce((sum, s) => sum + s.weight, 0);
+  const totalSum = sorted.reduce((sum, s) => sum + s.weight * s.level, 0);
+  let best = -Infinity;
+  let threshold = (sorted[0]!.level + sorted.at(-1)!.level) / 2;
+  let weight = 0;
+  let sum = 0;
+  for (let k = 0; k < sorted.length - 1; k += 1) {
+    weight += sorted[k]!.weight;
+    sum += sorted[k]!.weight * sorted[k]!.level;
+    const low = sum / weight;
+    const high = (totalSum - sum) / (totalWeight - weight);
+    const between = weight * (totalWeight - weight) * (high - low) ** 2;
+    if (between > best) [best, threshold] = [between, (low + high) / 2];
+  }
+  return threshold;
+}
+
+/** The stretches of a phase below the slow threshold, as runs of consecutive segments: the slow-downs. */
 function slowEpisodes(segments: readonly RateSegment[]): { first: number; last: number }[] {
-  const logs = segments.map((s) => Math.log(s.rate));
-  const midpoint = (Math.max(...logs) + Math.min(...logs)) / 2;
+  const midpoint = slowThreshold(segments);
   const episodes: { first: number; last: number }[] = [];
-  logs.forEach((level, k) => {
-    if (level >= midpoint) return;
+  segments.forEach((segment, k) => {
+    if (Math.log(segment.rate) >= midpoint) return;
     const open = episodes.at(-1);
     if (open && open.last === k - 1) open.last = k;
     else episodes.push({ first: k, last: k });

@@ -12,17 +12,20 @@ const logRateOf = (intervals: SampleIntervals, i: number) =>
   Math.log(intervals.bytes[i]! / intervals.seconds[i]!);
 
 /**
- * Robust noise of single intervals' log-rates: the median absolute difference of neighbours, as a
- * σ (steps and stalls are too rare to move a median), from at most about 20,000 pairs.
+ * Robust noise of a series with steps: the median absolute difference of neighbours (at most
+ * about 20,000 pairs, every `stride`-th), as a σ: steps and stalls are too rare to move a median.
  */
-export function intervalSigma(intervals: SampleIntervals): number {
-  const stride = Math.max(1, Math.floor(intervals.count / 20_000));
+export function noiseSigma(value: (i: number) => number, count: number): number {
+  const stride = Math.max(1, Math.floor(count / 20_000));
   const differences: number[] = [];
-  for (let i = 1; i < intervals.count; i += stride)
-    differences.push(Math.abs(logRateOf(intervals, i) - logRateOf(intervals, i - 1)));
+  for (let i = 1; i < count; i += stride) differences.push(Math.abs(value(i) - value(i - 1)));
   if (differences.length === 0) return 0.005;
   return Math.max((1.4826 * median(differences)) / Math.SQRT2, 0.005);
 }
+
+/** The noise of single intervals' log-rates. */
+export const intervalSigma = (intervals: SampleIntervals) =>
+  noiseSigma((i) => logRateOf(intervals, i), intervals.count);
 
 /**
  * Where, between intervals `fromInterval` and `toInterval`, the rate changed from `before` to
@@ -125,7 +128,8 @@ function spanRate(
   const logs = new Float64Array(hi - lo);
   for (let i = lo; i < hi; i += 1) logs[i - lo] = logRateOf(intervals, i);
   logs.sort();
-  const cut = Math.floor(logs.length / 4);
+  // At least one off each end from three on: of three, one a stall, the median.
+  const cut = logs.length >= 3 ? Math.max(1, Math.floor(logs.length / 4)) : 0;
   let sum = 0;
   for (let j = cut; j < logs.length - cut; j += 1) sum += logs[j]!;
   return Math.exp(sum / (logs.length - 2 * cut));

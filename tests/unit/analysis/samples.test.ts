@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { cacheCliff } from '../../../app/core/analysis/cache-cliff.js';
 import { decimateMinMax } from '../../../app/core/analysis/decimate.js';
 import { findings } from '../../../app/core/analysis/findings.js';
-import { pelt } from '../../../app/core/analysis/pelt.js';
+import { pelt, peltChunked } from '../../../app/core/analysis/pelt.js';
 import { sampleIntervals } from '../../../app/core/analysis/phase-samples.js';
 import { rateShape } from '../../../app/core/analysis/rate-shape.js';
 import { probeRecovery } from '../../../app/core/analysis/recovery-time.js';
@@ -55,6 +55,30 @@ describe('pelt', () => {
     const flat = Float64Array.from({ length: 200 }, () => 0.05 * normal(random));
     assert.deepEqual(pelt(flat, 4, 6 * 0.05 ** 2 * Math.log(200)), [0], `seed ${seed}`);
     assert.deepEqual(pelt(values.subarray(0, 7), 4, 0), [0]);
+  });
+  it('in chunks, finds the same changes plus the chunk starts, wherever the changes fall', () => {
+    const random = seededRandom(seed);
+    // Changes drawn anywhere, at least 8 apart, some next to a chunk start.
+    const starts = [0];
+    while (starts.at(-1)! < 2900) starts.push(starts.at(-1)! + 8 + Math.floor(random() * 400));
+    starts.pop();
+    starts.push(997, 1004);
+    starts.sort((a, b) => a - b);
+    const kept = starts.filter((s, i) => i === 0 || s - starts[i - 1]! >= 8);
+    const levels = kept.map((_, k) => (k % 2 === 0 ? 1 : 0));
+    const values = Float64Array.from({ length: 3000 }, (_, i) => {
+      const k = kept.findLastIndex((s) => s <= i);
+      return levels[k]! + 0.05 * normal(random);
+    });
+    const penalty = 6 * 0.05 ** 2 * Math.log(3000);
+    const found = peltChunked(values, 4, penalty, 1000);
+    // A change closer to a chunk start than the shortest segment (4) cannot be placed in its
+    // chunk: the chunk start stands for it (rateSegments places it again on the samples).
+    const near = (list: number[], i: number) => list.some((s) => Math.abs(s - i) < 4);
+    for (const change of kept) assert.ok(near(found, change), `seed ${seed}: ${change} missed`);
+    for (const start of found)
+      assert.ok(near([...kept, 1000, 2000], start), `seed ${seed}: ${start} is no change`);
+    assert.ok(found.includes(1000) && found.includes(2000), `seed ${seed}: chunk starts kept`);
   });
 });
 
