@@ -1,24 +1,15 @@
 import { median } from 'simple-statistics';
 import { peltChunked } from './pelt.js';
 import { sampleIntervals, type PhaseSamples, type SampleIntervals } from './phase-samples.js';
-import { consolidate, intervalSigma, locateChange, noiseSigma } from './segment-refine.js';
+import {
+  consolidate,
+  intervalSigma,
+  locateChange,
+  noiseSigma,
+  type RateSegment,
+} from './segment-refine.js';
 
-/** A stretch of a phase at one rate. */
-export interface RateSegment {
-  /** Cumulative bytes and elapsed seconds where the rate changed to this one (0, 0 for the first). */
-  startBytes: number;
-  startSeconds: number;
-  /** Median rate of its blocks, bytes/s (the blocks that straddle a change left out). */
-  rate: number;
-  /** Transfer seconds and bytes in it (gaps between files not counted). */
-  seconds: number;
-  bytes: number;
-  /**
-   * Share of blocks on the side of the midpoint rate they belong to, the worse of this segment and
-   * the one before (0–1); 1 for the first segment.
-   */
-  confidence: number;
-}
+export type { RateSegment };
 
 export interface SegmentOptions {
   /** Smallest change of rate between neighbouring segments, as a share of the higher (default 0.15). */

@@ -6,7 +6,23 @@
  */
 import { median } from 'simple-statistics';
 import type { SampleIntervals } from './phase-samples.js';
-import type { RateSegment } from './rate-segments.js';
+
+/** A stretch of a phase at one rate (rate-segments.ts finds them; this file refines and measures them). */
+export interface RateSegment {
+  /** Cumulative bytes and elapsed seconds where the rate changed to this one (0, 0 for the first). */
+  startBytes: number;
+  startSeconds: number;
+  /** Median rate of its blocks, bytes/s (the blocks that straddle a change left out). */
+  rate: number;
+  /** Transfer seconds and bytes in it (gaps between files not counted). */
+  seconds: number;
+  bytes: number;
+  /**
+   * Share of blocks on the side of the midpoint rate they belong to, the worse of this segment and
+   * the one before (0–1); 1 for the first segment.
+   */
+  confidence: number;
+}
 
 const logRateOf = (intervals: SampleIntervals, i: number) =>
   Math.log(intervals.bytes[i]! / intervals.seconds[i]!);

@@ -235,7 +235,6 @@ export async function prepareReadFolder(
   const planned = files.reduce((sum, f) => sum + f.bytes, 0);
   const run = (): Promise<ResultDocument> => {
     const startedAt = new Date().toISOString();
-    const ledger = options.verify ? new StampLedger() : undefined;
     const context = new RunContext({
       io,
       runId,
