@@ -113,6 +113,23 @@ export function Verdict({
   }, [document.runs, theme.write]);
 
   const title = resultTitle(document);
+  // On paper in full (a printed table repeats its header only outside a disclosure).
+  const methodSections = (
+    <>
+      <section className="verdict-section" aria-labelledby={`${document.id}-summary`}>
+        <h3 id={`${document.id}-summary`} className="section-title">
+          Summary by method
+        </h3>
+        <SummaryTable summary={document.summary} />
+      </section>
+      <section className="verdict-section" aria-labelledby={`${document.id}-files`}>
+        <h3 id={`${document.id}-files`} className="section-title">
+          Every file
+        </h3>
+        <FileTable files={document.files} print={print} />
+      </section>
+    </>
+  );
   return (
     <article className="verdict" aria-label={`Verdict: ${title}`}>
       <header className="verdict-header">
@@ -204,23 +221,13 @@ export function Verdict({
         </div>
       ) : null}
 
-      {hasFiles ? (
-        <details className="verdict-details" open={print}>
+      {hasFiles && print ? methodSections : null}
+      {hasFiles && !print ? (
+        <details className="verdict-details">
           <summary className="verdict-details-summary">
             Details: every statistic and every file
           </summary>
-          <section className="verdict-section" aria-labelledby={`${document.id}-summary`}>
-            <h3 id={`${document.id}-summary`} className="section-title">
-              Summary by method
-            </h3>
-            <SummaryTable summary={document.summary} />
-          </section>
-          <section className="verdict-section" aria-labelledby={`${document.id}-files`}>
-            <h3 id={`${document.id}-files`} className="section-title">
-              Every file
-            </h3>
-            <FileTable files={document.files} print={print} />
-          </section>
+          {methodSections}
         </details>
       ) : null}
     </article>
