@@ -101,6 +101,19 @@ const screens: { name: string; show(page: Page): Promise<void> }[] = [
     },
   },
   {
+    name: 'live-grid',
+    async show(page) {
+      await go(page, '#/bench');
+      await page.getByRole('button', { name: 'New test' }).click();
+      await page.getByText('Queue-depth grid', { exact: true }).click();
+      await page.getByRole('button', { name: 'Start test' }).click();
+      await page.getByRole('cell', { name: /^SEQ1M Q8T1 read: \d/ }).waitFor({ timeout: 60_000 });
+      // No test files in a queue-depth run: no "Written 0 B", no file count.
+      assert.equal(await page.getByTestId('live-written').isVisible(), false);
+      assert.equal(await page.getByTestId('live-files').isVisible(), false);
+    },
+  },
+  {
     name: 'grid',
     async show(page) {
       await go(page, `#/results/${ids.grid}`);
