@@ -61,6 +61,7 @@ const sizes = [
   { width: 800, height: 600 },
   { width: 1024, height: 700 },
   { width: 1280, height: 800 },
+  { width: 3840, height: 2160 }, // a 4K display at 100 %
 ] as const;
 
 const go = (page: Page, hash: string) =>
