@@ -1,5 +1,5 @@
 /**
- * The result page in plain words: findings said once when both directions say the same, counts
+ * Plain words: findings said once when both directions say the same, counts
  * in words, and a verdict in a sentence or two that names only the directions the test ran.
  */
 import assert from 'node:assert/strict';
@@ -8,6 +8,10 @@ import type { Finding } from '../../../app/contract/bench.js';
 import { formatRate } from '../../../app/common/format.js';
 import { findingCards } from '../../../renderer/src/screens/bench/findings-text.js';
 import { plainVerdict } from '../../../renderer/src/screens/bench/verdict-sections.js';
+import {
+  methodExplanations,
+  methodNames,
+} from '../../../renderer/src/screens/space/duplicates-view.js';
 import { modelFiles, resultDocument } from './bench-fixtures.js';
 
 const smallFiles = (phase: 'write' | 'read', count: number): Finding => ({
@@ -76,4 +80,12 @@ test('the verdict says what the disk did in a sentence, naming only the directio
   const written = plainVerdict(writeOnly);
   assert.match(written, /^This disk wrote at about /);
   assert.doesNotMatch(written, /read|—/);
+});
+
+test('the confirmation names each way of sharing storage in words, not system calls', () => {
+  const said = Object.entries(methodNames).map(
+    ([method, name]) => `${name}. ${methodExplanations[method as keyof typeof methodNames]}`,
+  );
+  assert.equal(said.length, 2);
+  for (const text of said) assert.doesNotMatch(text, /FIDEDUPERANGE|inode|metadata|kernel|ioctl/i);
 });
