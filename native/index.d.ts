@@ -42,6 +42,52 @@ export interface TimedIoOptions {
   cancel?: CancelHandle;
   /** Called from the JS thread about every 100 ms while the transfer runs; a throw stops it. */
   onProgress?: (progress: { bytesDone: number; seconds: number }) => void;
+  /**
+   * Seconds between the samples taken inside the file (default 0.25); 0 takes none (only to
+   * measure what sampling costs).
+   */
+  sampleSeconds?: number;
+  /** Most bytes between two samples (default 20 MiB), whichever of the two comes first. */
+  sampleBytes?: number;
+  /**
+   * timedWrite only: stamp every 4 KiB block with this file id and run tag and the block's offset
+   * (a 32-byte header with a check over the block), for `verifyFile`. Off by default.
+   */
+  stamp?: { fileId: number; runTag?: number };
+}
+
+export interface VerifyFileOptions {
+  /** The run tag the file was written with (default 0). */
+  runTag?: number;
+  buffered?: boolean;
+  cancel?: CancelHandle;
+  /** Called from the JS thread about every 100 ms while the file is read; a throw stops it. */
+  onProgress?: (progress: { bytesDone: number; seconds: number }) => void;
+}
+
+/** What a bad block held: an intact block of another place, zeros, or anything else. */
+export type NativeBlockFinding = 'other-block' | 'zeros' | 'damaged';
+
+export interface NativeVerifyFileResult {
+  path: string;
+  /** Bytes read back (the file's size). */
+  bytes: number;
+  /** Bytes in blocks that carry a stamp (all but a last block under 32 bytes). */
+  checkedBytes: number;
+  /** Bytes in 4 KiB blocks whose stamp or content is not what was written there. */
+  badBytes: number;
+  badBlocks: number;
+  /** Offset of the first bad block in the file, or null when every block is right. */
+  firstBadOffset: number | null;
+  /** What the first bad block held instead (for another block: whose, and whether of this run). */
+  firstBadFound: {
+    kind: NativeBlockFinding;
+    fileId: number | null;
+    offset: number | null;
+    sameRun: boolean;
+  } | null;
+  cacheMode: CacheMode;
+  seconds: number;
 }
 
 export interface TimedIoResult {
@@ -53,6 +99,12 @@ export interface TimedIoResult {
   chunkBytes: number;
   /** Phase timings from a monotonic clock taken in C++, seconds. */
   seconds: { open: number; transfer: number; flush: number; close: number; total: number };
+  /**
+   * Samples inside the file, in columns: at `seconds[i]` since the call began, `bytes[i]` of the
+   * file had moved. The first at the start of the transfer (0 bytes), the last at its end (after
+   * a write's flush); empty when sampling was off.
+   */
+  samples: { seconds: Float64Array; bytes: Float64Array };
 }
 
 export type QueueOp = 'read' | 'write' | 'randread' | 'randwrite';
@@ -116,6 +168,15 @@ export interface PlumbNative {
   timedWrite(path: string, bytes: number, options?: TimedIoOptions): Promise<TimedIoResult>;
   /** Reads the whole file at `path`, uncached where the OS allows, timed. */
   timedRead(path: string, options?: TimedIoOptions): Promise<TimedIoResult>;
+  /**
+   * Reads a file written by timedWrite with `stamp` back, uncached where the OS allows, and checks
+   * every 4 KiB block is the one written at its place (file id `fileId`, `options.runTag`).
+   */
+  verifyFile(
+    path: string,
+    fileId: number,
+    options?: VerifyFileOptions,
+  ): Promise<NativeVerifyFileResult>;
   /**
    * Keeps `queueDepth` requests in flight per thread on the test file at `path` until the time or
    * byte budget is spent. A test file this call created (or rewrote) is removed if it fails or is

@@ -129,41 +129,43 @@ const plumbJson = {
 const dataDir = mkdtempSync(path.join(tmpdir(), 'plumb-bench-space-data-'));
 const dataEnv = { ...process.env, PLUMB_DATA_DIR: dataDir };
 const noCache = () => rmSync(path.join(dataDir, 'space-scans'), { recursive: true, force: true });
-const tools = [
-  {
-    name: 'plumb space scan (node bin/plumb.js)',
-    command: process.execPath,
-    args: (dir) => [path.join(root, 'bin', 'plumb.js'), 'space', 'scan', dir, '--json'],
-    env: dataEnv,
-    prepare: noCache,
-    ...plumbJson,
-  },
-  {
-    name: 'plumb space rescan, unchanged (node bin/plumb.js)',
-    command: process.execPath,
-    args: (dir) => [path.join(root, 'bin', 'plumb.js'), 'space', 'scan', dir, '--json'],
-    env: dataEnv,
-    ...plumbJson,
-  },
-  {
-    name: 'fclones group',
-    command: which('fclones'),
-    args: (dir) => ['group', dir],
-    groups: (out) => out.split('\n').filter((l) => /^[0-9a-f]+, \d+ B/.test(l)).length,
-  },
-  {
-    name: 'jdupes -r',
-    command: which('jdupes'),
-    args: (dir) => ['-r', '-q', dir],
-    groups: (out) => out.split(/\n\s*\n/).filter((block) => block.trim()).length,
-  },
-].filter((tool) => {
-  if (tool.command) return true;
-  console.log(
-    `bench:space: ${tool.missing ?? `${tool.name.split(' ')[0]} is not installed`}; ${tool.name} is left out.`,
-  );
-  return false;
-});
+// Looked up after the tree is built, so a peer installed while a big tree is being written counts.
+const findTools = () =>
+  [
+    {
+      name: 'plumb space scan (node bin/plumb.js)',
+      command: process.execPath,
+      args: (dir) => [path.join(root, 'bin', 'plumb.js'), 'space', 'scan', dir, '--json'],
+      env: dataEnv,
+      prepare: noCache,
+      ...plumbJson,
+    },
+    {
+      name: 'plumb space rescan, unchanged (node bin/plumb.js)',
+      command: process.execPath,
+      args: (dir) => [path.join(root, 'bin', 'plumb.js'), 'space', 'scan', dir, '--json'],
+      env: dataEnv,
+      ...plumbJson,
+    },
+    {
+      name: 'fclones group',
+      command: which('fclones'),
+      args: (dir) => ['group', dir],
+      groups: (out) => out.split('\n').filter((l) => /^[0-9a-f]+, \d+ B/.test(l)).length,
+    },
+    {
+      name: 'jdupes -r',
+      command: which('jdupes'),
+      args: (dir) => ['-r', '-q', dir],
+      groups: (out) => out.split(/\n\s*\n/).filter((block) => block.trim()).length,
+    },
+  ].filter((tool) => {
+    if (tool.command) return true;
+    console.log(
+      `bench:space: ${tool.missing ?? `${tool.name.split(' ')[0]} is not installed`}; ${tool.name} is left out.`,
+    );
+    return false;
+  });
 
 const dir = values.dir
   ? path.resolve(values.dir)
@@ -177,6 +179,7 @@ try {
     buildTree(dir);
     console.log(`bench:space: built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
+  const tools = findTools();
   const canDrop = dropCaches();
   if (!canDrop) console.log('bench:space: cannot drop caches (not root): cold runs are skipped.');
   const rows = [];

@@ -138,7 +138,18 @@ export type QueueRunSpec = z.output<typeof QueueRunSpec>;
 
 // ── The results document ─────────────────────────────────────────────────────────────────────
 
-export const resultSchemaVersion = 'plumb.result/1';
+/**
+ * Version 2 added the samples taken inside files (`samplesByPhase`) and the run's `scale` at the
+ * top level. Version 1 documents still open everywhere: they are migrated as they are read
+ * (`scale` from the plan, no samples), so the rest of Plumb sees one shape.
+ */
+export const resultSchemaVersion = 'plumb.result/2';
+/** Every version this Plumb opens, oldest first. */
+export const resultSchemaVersions = ['plumb.result/1', resultSchemaVersion] as const;
+
+export function isResultSchema(value: unknown): boolean {
+  return (resultSchemaVersions as readonly unknown[]).includes(value);
+}
 
 export const Phase = z.enum(['write', 'read']);
 export type Phase = z.infer<typeof Phase>;
@@ -196,6 +207,12 @@ export const Finding = z.discriminatedUnion('kind', [
     cause: z.enum(['cache', 'thermal', 'unknown']),
     reason: z.string(),
     recoverySeconds: z.number().nullable(),
+    /** From samples: every step of the rate, the first at the start (a cache running out). */
+    steps: z.array(z.object({ atBytes: z.number(), atSeconds: z.number(), rate })).optional(),
+    /** From samples: a rate that fell and came back again and again while the phase went on. */
+    repeating: z
+      .object({ count: z.number(), periodSeconds: z.number(), slowShare: z.number() })
+      .optional(),
   }),
   z.looseObject({
     ...findingBase,
@@ -218,6 +235,14 @@ export const Finding = z.discriminatedUnion('kind', [
     thresholdBytes: z.number(),
   }),
   z.looseObject({ ...findingBase, kind: z.literal('buffered') }),
+  /** The run was too small to get past the drive's or the OS's caches (cache-reach.ts). */
+  z.looseObject({
+    ...findingBase,
+    kind: z.literal('within-cache'),
+    bytes: z.number().nonnegative(),
+    cacheBytes: z.number().nonnegative(),
+    cache: z.enum(['drive', 'memory']),
+  }),
   z.looseObject({ ...findingBase, kind: z.literal('unstable'), spread: z.number() }),
 ]);
 export type Finding = z.infer<typeof Finding>;
@@ -300,12 +325,91 @@ export const TaskSection = z.object({
   verdict: z.enum(['disk-bound', 'partly-disk-bound', 'cpu-bound']),
   /** The disk direction closest to its measured limit at the CPU-bound rate, if near it. */
   limitedBy: z.enum(['read', 'write']).nullable(),
+  /** Share of the time the disk would be busy at the CPU-bound pace (disk-bound.ts); older results lack it. */
+  diskLoad: z.number().nonnegative().nullable().optional(),
+  /** The resource that limits the task; older results lack it. */
+  limit: z.enum(['cpu', 'disk', 'read', 'write']).optional(),
   message: z.string(),
 });
 export type TaskSection = z.infer<typeof TaskSection>;
 
-export const ResultDocument = z.looseObject({
+/**
+ * Progress samples of one phase, in columns (app/core/analysis/phase-samples.ts): at `t[i]`
+ * seconds since the phase started, `bytes[i]` bytes of the phase had moved, inside the phase's
+ * file `file[i]` (its index among the phase's per-file records; for the recovery phase, the
+ * probe's index in `recovery.probes`). Each file has a sample where its transfer began and one
+ * where it ended (after a write's flush), and in between one at least every 0.25 s or every
+ * 20 MiB (never more than a thousandth of the planned bytes); the time between two files is not
+ * transfer time. `t` is rounded to 0.1 ms, bytes are exact.
+ */
+export const SampleColumns = z
+  .object({
+    t: z.array(z.number().nonnegative()),
+    bytes: z.array(z.number().nonnegative()),
+    file: z.array(z.number().int().nonnegative()),
+  })
+  .refine((c) => c.bytes.length === c.t.length && c.file.length === c.t.length, {
+    message: 'the sample columns t, bytes and file must have one entry per sample each',
+  });
+export type SampleColumns = z.infer<typeof SampleColumns>;
+
+export const SamplesByPhase = z.object({
+  write: SampleColumns.optional(),
+  read: SampleColumns.optional(),
+  recovery: SampleColumns.optional(),
+});
+export type SamplesByPhase = z.infer<typeof SamplesByPhase>;
+
+/** A version 1 document in the shape of the current one; anything else is left as it is. */
+function migrateResult(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null) return input;
+  const document = input as { schema?: unknown; plan?: { scale?: unknown } };
+  if (document.schema !== 'plumb.result/1') return input;
+  const scale = typeof document.plan?.scale === 'number' ? document.plan.scale : 1;
+  return { ...document, schema: resultSchemaVersion, scale };
+}
+
+/** What a drive returned in place of a block written with `--verify` (the first bad one). */
+export const VerifyFound = z.object({
+  kind: z.enum(['other-block', 'zeros', 'damaged']),
+  /** For another block: the file and offset it was written as (null otherwise). */
+  file: z.string().nullable(),
+  offset: z.number().nonnegative().nullable(),
+  /** Bytes into this run's writes where that block was written (null if not this run's). */
+  runOffset: z.number().nonnegative().nullable(),
+  /** Whether that block was written by this run (else an earlier one). */
+  sameRun: z.boolean(),
+});
+
+/** `--verify`: every file read back and every 4 KiB block's stamp (file, offset) checked. */
+export const VerifySection = z.object({
+  files: z.number().int().nonnegative(),
+  /** Files rotated out during the run to stay within the guard, so not read back. */
+  filesNotChecked: z.number().int().nonnegative(),
+  bytesChecked: z.number().nonnegative(),
+  badBytes: z.number().nonnegative(),
+  firstBad: z
+    .object({
+      file: z.string(),
+      /** Offset of the first bad block in that file, and bytes into the run's writes. */
+      offset: z.number().nonnegative(),
+      runOffset: z.number().nonnegative(),
+      found: VerifyFound,
+    })
+    .nullable(),
+  verdict: z.enum(['passed', 'failed']),
+  /** The finding in words. */
+  message: z.string(),
+  seconds: z.number().nonnegative(),
+});
+export type VerifySection = z.infer<typeof VerifySection>;
+
+const ResultDocumentV2 = z.looseObject({
   schema: z.literal(resultSchemaVersion),
+  /** The plan's --scale: 1 for a full run, below 1 for a quick run with every size shrunk. */
+  scale: z.number().positive().max(1),
+  /** Samples inside the files of each phase; absent in migrated version 1 documents. */
+  samplesByPhase: SamplesByPhase.optional(),
   id: z.string().min(1),
   /** A label the user gave the run (results.rename). */
   name: z.string().optional(),
@@ -337,10 +441,14 @@ export const ResultDocument = z.looseObject({
     .optional(),
   paired: PairedSection.optional(),
   task: TaskSection.optional(),
+  verify: VerifySection.optional(),
   /** Things the run did that a reader should know (rotation, stale folders removed, ...). */
   notices: z.array(z.string()).optional(),
 });
-export type ResultDocument = z.infer<typeof ResultDocument>;
+
+/** A results document of any version this Plumb opens, parsed into the current shape. */
+export const ResultDocument = z.preprocess(migrateResult, ResultDocumentV2);
+export type ResultDocument = z.infer<typeof ResultDocumentV2>;
 
 /** Per phase, the rate of the bytes and the wall seconds each file costs beyond them. */
 const PhasePace = z.object({ bytesPerSecond: z.number().positive(), fileSeconds: z.number() });
@@ -363,8 +471,11 @@ export const ResultListItem = z.object({
   plan: z.string(),
   volumePath: z.string(),
   files: z.number().int(),
+  /** The headline rates (app/common/headline-rate.ts; the names are kept from version 1). */
   writeMedian: nullableRate,
   readMedian: nullableRate,
+  /** The scale the plan was shrunk by: below 1 is a quick run (app/common/quick-run.ts). */
+  scale: z.number().positive().max(1).optional(),
   findings: z.array(z.string()),
   /** Null for runs without files (the grid) or without an end time (older documents). */
   pace: RunPace.nullable().optional(),
@@ -409,6 +520,13 @@ export const BenchEvent = z.discriminatedUnion('type', [
     bytesPerSecond: nullableRate,
     /** The queue-depth run this sample belongs to. */
     run: z.string().optional(),
+    /**
+     * Write, read and recovery: the sample in the phase's columns (see SampleColumns): seconds
+     * since the phase started, bytes of the phase moved, and the index of the file.
+     */
+    t: z.number().nonnegative().optional(),
+    phaseBytes: z.number().nonnegative().optional(),
+    file: z.number().int().nonnegative().optional(),
   }),
   z.object({ type: z.literal('finding'), runId, finding: Finding }),
   z.object({ type: z.literal('notice'), runId, message: z.string() }),
@@ -458,6 +576,8 @@ export const StartBenchInput = z.object({
   pairedWith: z.string().trim().min(1).max(4096).optional(),
   /** Overrides a paired plan's direction. */
   direction: PairedDirection.optional(),
+  /** Read every file back after the run and check each 4 KiB block (files and sustained plans). */
+  verify: z.boolean().optional(),
 });
 export type StartBenchInput = z.input<typeof StartBenchInput>;
 

@@ -160,6 +160,8 @@ export const DedupeInput = z.object({
   scanId: z.string().min(1),
   /** Only these groups; all groups when absent. */
   groupIds: z.array(z.string()).optional(),
+  /** The file to keep per group id (the others become its clones); the scan's keeper otherwise. */
+  keepers: z.record(z.string(), z.string()).optional(),
   /** Dry run unless true. */
   apply: z.boolean().default(false),
 });
@@ -290,11 +292,13 @@ const ListIdField = z.string().trim().min(1).max(200);
 
 /**
  * How far a sparse-file listing has got: first the walk (files and bytes seen), then each sparse
- * file's data/hole map is read (`described` of `sparseFiles`).
+ * file's data/hole map is read (`describe`: `described` of `sparseFiles`). A search for sparse
+ * candidates reports the same walk, then reads each large file for zeros (`read`: `described`
+ * of `sparseFiles` large files read, time left from the bytes read).
  */
 export const SparseListProgress = z.object({
   listId: z.string(),
-  phase: z.enum(['walk', 'describe']),
+  phase: z.enum(['walk', 'describe', 'read']),
   files: z.number().int().nonnegative(),
   bytes: Bytes,
   /** Sparse files the walk found; 0 until it is over. */
@@ -366,17 +370,22 @@ export const spaceOperations = {
     input: z.object({ path: PathField, listId: ListIdField.optional() }),
     output: z.array(SparseFile),
   },
-  /** Stops a listing started with that listId; it then fails with code ECANCELED. */
+  /** Stops a listing (or a candidates search) started with that listId; it then fails with ECANCELED. */
   'space.sparse.cancel': {
     input: z.object({ listId: ListIdField }),
     output: z.object({ cancelled: z.boolean() }),
   },
   /**
    * Large files under a folder that are not sparse but hold runs of zeros that punching would
-   * free (each read in full), most first, with the warning that apps may write them back.
+   * free (each read in full), most first, with the warning that apps may write them back. With a
+   * `listId`, it reports through `space.sparse.progress` and space.sparse.cancel stops it.
    */
   'space.sparse.candidates': {
-    input: z.object({ path: PathField, minBytes: Bytes.optional() }),
+    input: z.object({
+      path: PathField,
+      minBytes: Bytes.optional(),
+      listId: ListIdField.optional(),
+    }),
     output: z.object({ candidates: z.array(SparseCandidate), warning: z.string() }),
   },
   'space.sparse.create': {

@@ -134,14 +134,36 @@ const char* CacheEvictionMethod();
 
 // ---- timedWrite / timedRead -------------------------------------------------------------------
 
+// The sampler's cadence: 4 samples a second, or one per 20 MiB on a drive fast enough to move
+// more than that in a quarter of a second.
+constexpr uint64_t kDefaultSampleNanos = 250'000'000;
+constexpr uint64_t kDefaultSampleBytes = 20ull << 20;
+// timedWrite's `stamp` option: which file and run each 4 KiB block says it belongs to (stamp.h).
+struct StampSpec {
+  bool enabled = false;
+  uint32_t fileId = 0;
+  uint32_t runTag = 0;
+};
+
 struct TimedIoRequest {
   std::string path;
   uint64_t bytes = 0;       // timedWrite only
+  StampSpec stamp;          // timedWrite only
   uint32_t chunkBytes = 0;  // 0: kDefaultChunkBytes
   bool buffered = false;
   CancelPtr cancel;
   // Called on the worker thread about every 100 ms.
   std::function<void(uint64_t bytesDone, uint64_t nanos)> onProgress;
+  // Progress samples inside the file: one at least every sampleNanos or every sampleBytes,
+  // whichever comes first (0 nanos: no samples at all, for measuring what sampling costs).
+  uint64_t sampleNanos = kDefaultSampleNanos;
+  uint64_t sampleBytes = kDefaultSampleBytes;
+};
+
+// One progress sample: nanoseconds since the call began, bytes of the file moved by then.
+struct TransferSample {
+  uint64_t nanos;
+  uint64_t bytes;
 };
 
 struct PhaseNanos {
@@ -154,6 +176,9 @@ struct TimedIoOutcome {
   uint32_t alignment = 0;
   uint32_t chunkBytes = 0;
   PhaseNanos nanos;
+  // At the start of the transfer (bytes 0), at the sampler's cadence inside it, and at its end
+  // (after the flush of a write), in order. Empty when sampling was off.
+  std::vector<TransferSample> samples;
 };
 
 // Chosen by measurement (npm run bench:io, "chunk size" table): see timed_transfer.cc.

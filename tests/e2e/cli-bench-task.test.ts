@@ -48,6 +48,27 @@ describe('plumb bench --plan task', () => {
       `${task.compressionRatio}`,
     );
     assert.match(task.message, /on this volume and .* in memory/);
+    // The processor is weighed: with the disk busy at most half the time at the in-memory pace
+    // (its read and write rates as measured in the same run), the processor limits the task.
+    // Bytes over seconds of the phase's files, as task.ts measures the disk (reads: every repeat).
+    const rateOf = (phase: 'write' | 'read') => {
+      const files = document.files.filter((f) => f.phase === phase);
+      return (
+        files.reduce((sum, f) => sum + f.bytes, 0) / files.reduce((sum, f) => sum + f.seconds, 0)
+      );
+    };
+    const load =
+      task.memoryRate / rateOf('read') +
+      (task.memoryRate * task.compressionRatio) / rateOf('write');
+    console.log(
+      `# memory ${(task.memoryRate / 1e6).toFixed(1)} MB/s on ${task.workers} threads, disk load ${(load * 100).toFixed(0)} %: ${task.verdict}`,
+    );
+    assert.ok(Math.abs(task.diskLoad! - load) <= 1e-9 * load);
+    if (load <= 0.5) {
+      assert.equal(task.verdict, 'cpu-bound');
+      assert.equal(task.limit, 'cpu');
+      assert.match(task.message, /the processor limits it/);
+    } else assert.notEqual(task.limit, undefined);
     assert.deepEqual(await readdir(target), []);
   });
 

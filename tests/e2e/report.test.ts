@@ -25,6 +25,7 @@ import { runBenchmark } from '../../app/core/bench/runner.js';
 import { seriesPalette } from '../../renderer/src/screens/bench/compare.js';
 import { findingCards } from '../../renderer/src/screens/bench/findings-text.js';
 import { formatRate } from '../../app/common/format.js';
+import { headlineRates } from '../../app/common/headline-rate.js';
 import { chromiumMissingReason, chromiumPath } from '../helpers/chromium.js';
 import { repoRoot, runPlumb } from '../helpers/cli.js';
 import { FakeDrive } from '../helpers/fake-bench-io.js';
@@ -141,6 +142,7 @@ describe('plumb report', { skip }, () => {
       assert.ok(text.includes(formatRate(rate)), `headline rate ${formatRate(rate)}`);
     for (const sentence of sentences(measured.findings))
       assert.ok(text.includes(sentence), `finding: ${sentence}`);
+    assert.ok(text.includes('Quick run (0.1 %)'), 'the run at --scale 0.001 is labelled quick');
     assert.match(text, /Page 1 of \d+/, 'page numbers');
     assert.match(text, /every file/i, 'the per-file appendix');
     assert.deepEqual(pdfPageSize(out), { width: 595.92, height: 842.88 }, 'A4');
@@ -189,7 +191,8 @@ describe('plumb report', { skip }, () => {
     assert.ok(text.includes('Comparison of 2 benchmark results'));
     assert.ok(text.includes(measured.environment.volume.path));
     for (const document of [measured, cliffResult]) {
-      assert.ok(text.includes(formatRate(document.summary.write.median)));
+      // Each run's headline (all bytes over all seconds of its files of 2 MB or more).
+      assert.ok(text.includes(formatRate(headlineRates(document).write)));
       for (const sentence of sentences(document.findings))
         assert.ok(text.includes(sentence), `finding: ${sentence}`);
     }
@@ -230,8 +233,10 @@ describe('plumb report', { skip }, () => {
     const run = runPlumb(['report', measuredFile, '--csv', csv, '--json', json], { env });
     assert.equal(run.status, 0, run.stderr);
     const lines = readFileSync(csv, 'utf8').trim().split('\n');
-    assert.equal(lines[0], 'phase,bytes,seconds,cumulativeBytes,t,temperatureC');
-    assert.equal(lines.length, measured.files.length + 1);
+    // A quick run (--scale 0.001) says so on a comment line before the header.
+    assert.match(lines[0]!, /^# Quick run at 0\.1 % of the plan's sizes/);
+    assert.equal(lines[1], 'phase,bytes,seconds,cumulativeBytes,t,temperatureC');
+    assert.equal(lines.length, measured.files.length + 2);
     assert.deepEqual(JSON.parse(readFileSync(json, 'utf8')), measured);
   });
 

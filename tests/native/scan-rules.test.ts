@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import type { ScanOptions } from '../../app/contract/space.js';
 import { tempPrefix } from '../../app/core/space/journal.js';
-import { scanFolder, sparsePathsUnder } from '../../app/core/space/scan.js';
+import { pathsUnder, scanFolder } from '../../app/core/space/scan.js';
 import { listSparse } from '../../app/core/space/sparse.js';
 import { holeFile } from '../helpers/space-files.js';
 
@@ -98,7 +98,7 @@ test('the sparse listing walks everywhere but into temporary clones, once per fi
   };
   gap('gap-60k', 60 * 1024);
   gap('gap-64k', 64 * 1024);
-  const found = await sparsePathsUnder(dir);
+  const found = await pathsUnder(dir, { sparse: true });
   assert.deepEqual(
     found.map((file) => path.relative(dir, file)).sort(),
     ['plain/disk.img', 'plain/gap-64k', ...listed]
@@ -113,13 +113,13 @@ test('the sparse listing walks everywhere but into temporary clones, once per fi
 });
 
 test('the sparse listing: a missing folder is a clear error, a cancel stops it', async () => {
-  await assert.rejects(sparsePathsUnder(path.join(root, 'no-such-folder')), {
+  await assert.rejects(pathsUnder(path.join(root, 'no-such-folder'), { sparse: true }), {
     code: 'ENOENT',
     message: /no-such-folder/,
   });
   const controller = new AbortController();
   controller.abort();
-  await assert.rejects(sparsePathsUnder(root, { signal: controller.signal }), {
+  await assert.rejects(pathsUnder(root, { sparse: true }, { signal: controller.signal }), {
     code: 'ECANCELED',
     message: 'The sparse-file search was cancelled.',
   });

@@ -258,3 +258,32 @@ test('evictCache drops the files from the page cache (fincore shows none residen
     return true;
   });
 });
+
+test('samples inside the file: from the start to the end, at least every sampleBytes, in bulk', async () => {
+  const file = path.join(dir, 'sampled.bin');
+  const bytes = 48 * MiB + 4096;
+  const written = await native.timedWrite(file, bytes, { chunkBytes: MiB, sampleBytes: 3 * MiB });
+  const { seconds, bytes: moved } = written.samples;
+  assert.ok(seconds instanceof Float64Array && moved instanceof Float64Array);
+  assert.equal(seconds.length, moved.length);
+  assert.equal(moved[0], 0, 'the first sample is where the transfer began');
+  assert.equal(moved.at(-1), bytes, 'the last is where it ended');
+  assert.ok(seconds[0]! >= written.seconds.open - 1e-9);
+  // The last one is taken after the flush: the flush's time counts for the bytes before it.
+  assert.ok(Math.abs(seconds.at(-1)! - (written.seconds.total - written.seconds.close)) < 1e-3);
+  for (let i = 1; i < moved.length; i += 1) {
+    assert.ok(seconds[i]! >= seconds[i - 1]! && moved[i]! > moved[i - 1]!, `sample ${i}`);
+    // At most one 1 MiB chunk beyond the bound (samples are taken between chunks).
+    assert.ok(moved[i]! - moved[i - 1]! <= 4 * MiB, `gap ${moved[i]! - moved[i - 1]!}`);
+  }
+  const read = await native.timedRead(file, { chunkBytes: MiB, sampleBytes: 3 * MiB });
+  assert.equal(read.samples.bytes[0], 0);
+  assert.equal(read.samples.bytes.at(-1), bytes);
+  assert.ok(read.samples.bytes.length >= Math.floor(bytes / (4 * MiB)));
+
+  // Off (only to measure what sampling costs): none taken.
+  const off = await native.timedRead(file, { sampleSeconds: 0 });
+  assert.equal(off.samples.seconds.length, 0);
+  assert.throws(() => native.timedRead(file, { sampleSeconds: 0.0001 }), /sampleSeconds/);
+  assert.throws(() => native.timedRead(file, { sampleBytes: 10 }), /sampleBytes/);
+});

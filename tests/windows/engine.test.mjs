@@ -317,6 +317,93 @@ describe('sharing on a volume that cannot share', () => {
   });
 });
 
+describe('the Recycle Bin', () => {
+  /**
+   * Wine's IFileOperation is a stub: its methods answer E_NOTIMPL (0x80004001), which the addon
+   * reports as code EWIN2147500033. Only that, and only under Wine, skips a case.
+   */
+  const wineStub = 'EWIN2147500033';
+  const whyWine = (error) =>
+    `Wine's IFileOperation is a stub (E_NOTIMPL), so nothing can be recycled under Wine: ${error.message}`;
+
+  /** The bin of a file's drive, as Windows names it on NTFS ("C:\\$Recycle.Bin\\<SID>\\..."). */
+  const inDrivesBin = (recycled, file) =>
+    recycled
+      .toLowerCase()
+      .startsWith(path.join(path.parse(file).root, '$Recycle.Bin').toLowerCase());
+
+  test('recycleFile moves a file out of its folder into its drive’s bin, with its $I record', async (t) => {
+    const folder = path.join(dir, 'recycle');
+    mkdirSync(folder, { recursive: true });
+    const file = path.join(folder, 'photo copy.bin');
+    const data = randomBytes(64 * 1024);
+    writeFileSync(file, data);
+    let moved;
+    try {
+      moved = await native.recycleFile(file);
+    } catch (error) {
+      if (underWine && error.code === wineStub) {
+        // Even where it cannot recycle, nothing is lost: the file is where it was.
+        assert.deepEqual(readFileSync(file), data);
+        return t.skip(whyWine(error));
+      }
+      throw error;
+    }
+    assert.deepEqual(readdirSync(folder), [], 'the file left its folder');
+    assert.ok(inDrivesBin(moved.recycledPath, file), moved.recycledPath);
+    assert.match(path.basename(moved.recycledPath), /^\$R/);
+    assert.deepEqual(readFileSync(moved.recycledPath), data);
+    assert.match(path.basename(moved.infoPath), /^\$I/);
+    // The $I record names where the file came from (UTF-16), so Explorer can restore it.
+    const record = readFileSync(moved.infoPath).toString('utf16le').toLowerCase();
+    assert.ok(record.includes('photo copy.bin'), moved.infoPath);
+    rmSync(moved.recycledPath, { force: true });
+    rmSync(moved.infoPath, { force: true });
+  });
+
+  test('plumb space trash --apply moves the copy to the bin, --empty deletes it from there', (t) => {
+    const tree = path.join(dir, 'trash-cli');
+    const data = randomBytes(256 * 1024);
+    mkdirSync(path.join(tree, 'backup'), { recursive: true });
+    const kept = path.join(tree, 'video.mov');
+    const copy = path.join(tree, 'backup', 'video.mov');
+    writeFileSync(kept, data);
+    writeFileSync(copy, data);
+    const plumb = (args) =>
+      spawnSync(process.execPath, [path.join(root, 'bin', 'plumb.js'), ...args], {
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          PLUMB_NATIVE_PATH: addonPath,
+          PLUMB_STATE_DIR: path.join(dir, 'state'),
+        },
+        timeout: 600_000,
+      });
+    const run = plumb(['space', 'trash', tree, '--apply', '--json']);
+    assert.equal(run.status === 0 || run.status === 1, true, run.stderr);
+    const report = JSON.parse(run.stdout).trash;
+    assert.equal(report.trash.kind, 'recycle-bin');
+    assert.equal(report.actions.length, 1);
+    const [action] = report.actions;
+    if (underWine && action.code === wineStub) {
+      assert.equal(action.status, 'failed');
+      assert.deepEqual([readFileSync(kept), readFileSync(copy)], [data, data]);
+      return t.skip(whyWine({ message: action.reason }));
+    }
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(action.status, 'moved', JSON.stringify(action));
+    const moved = action.target === copy ? copy : kept;
+    assert.equal(existsSync(moved), false, 'the copy left its folder');
+    assert.ok(inDrivesBin(action.trashedPath, moved), action.trashedPath);
+    assert.deepEqual(readFileSync(action.trashedPath), data);
+    const empty = plumb(['space', 'trash', '--empty', report.batchId, '--apply', '--json']);
+    assert.equal(empty.status, 0, empty.stderr);
+    assert.equal(JSON.parse(empty.stdout).counts.deleted, 1);
+    assert.equal(existsSync(action.trashedPath), false, 'deleted from the bin');
+    assert.deepEqual(readFileSync(moved === copy ? kept : copy), data, 'the kept file stays');
+  });
+});
+
 describe('errors', () => {
   test('reading a missing file rejects ENOENT with syscall and path', async () => {
     const missing = path.join(dir, 'missing.bin');

@@ -1,6 +1,9 @@
 /** The human-readable account of a results document: the same for bench, read, analyze and show. */
 import type { PhaseSummary, ResultDocument } from '../../contract/bench.js';
 import { formatBytes, formatRate } from '../../common/format.js';
+import { headline } from '../../common/headline-rate.js';
+import { runPlanDescription } from '../../common/plan-description.js';
+import { quickRunNote, runScale } from '../../common/quick-run.js';
 
 const rate = (value: number | null | undefined) =>
   value === null || value === undefined ? '—' : formatRate(value);
@@ -43,9 +46,21 @@ export function describeResult(document: ResultDocument): string {
       (plan.seed !== undefined ? ` (seed ${plan.seed})` : '') +
       (plan.scale !== undefined ? ` at scale ${plan.scale}` : ''),
   );
+  const quick = quickRunNote(document);
+  if (quick) out.push(quick);
+  const planWords = runPlanDescription(document.plan, runScale(document));
+  if (planWords) out.push(`Plan: ${planWords}`);
   if (v.path !== 'unknown') {
     out.push(
       `On ${v.path} (${v.fsType ?? 'unknown fs'}, bus ${v.bus ?? 'unknown'}, ${formatBytes(v.freeBytes)} free of ${formatBytes(v.totalBytes)}), ${document.environment.cacheMode} I/O`,
+    );
+  }
+  const headlines = (['write', 'read'] as const)
+    .map((phase) => ({ phase, ...headline(document, phase) }))
+    .filter((h) => h.rate !== null);
+  if (headlines.length) {
+    out.push(
+      `Headline: ${headlines.map((h) => `${h.phase} ${rate(h.rate)} (${h.basis})`).join(', ')}`,
     );
   }
   const phases = (['write', 'read'] as const).filter((p) => document.summary[p].count > 0);
@@ -106,6 +121,10 @@ export function describeResult(document: ResultDocument): string {
         `  ${run.where.padEnd(6)}  ${rate(run.rate).padStart(11)}  ${run.seconds.toFixed(2)} s`,
       );
     out.push(`  ${t.verdict}: ${t.message}`);
+  }
+  if (document.verify) {
+    out.push('');
+    out.push(`Verify: ${document.verify.verdict}. ${document.verify.message}`);
   }
   out.push('');
   if (document.findings.length === 0) out.push('Findings: none.');

@@ -33,6 +33,7 @@ export const benchCommand: Command = {
   usage: [
     'plumb bench DIR [--plan standard|series|sustained|presets|task|PLAN.json] [--scale F] [--total SIZE]',
     '                [--json OUT.json] [--keep-files] [--buffered] [--reserve SIZE] [--interface ID] [--seed N]',
+    '                [--verify]',
     'plumb bench DIR --plan paired --with DIR2 [--direction same|opposite|both] [options above]',
     '',
     'Plans: standard   160 files, 2 MB to 2 GB, written then read back uncached',
@@ -51,6 +52,8 @@ export const benchCommand: Command = {
     '  --json OUT      also write the results document to OUT ("-" prints it instead of the summary)',
     '  --keep-files    leave the test files in DIR/plumb-test-*',
     '  --buffered      go through the OS cache (flushed) instead of direct I/O',
+    '  --verify        standard, series, sustained: read every file back and check each 4 KiB',
+    '                  block is the one written there (catches fake-capacity and failing drives)',
     '  --reserve SIZE  free space to leave on the volume (default: the larger of 10 % and 1 GB)',
     '  --interface ID  interface ceiling to check rates against: usb3-gen1, sata, usb3-gen2,',
     '                  usb3-gen2x2, tb3, usb4, tb5 (default: from the bus the OS reports)',
@@ -65,6 +68,7 @@ export const benchCommand: Command = {
         json: { type: 'string' },
         'keep-files': { type: 'boolean' },
         buffered: { type: 'boolean' },
+        verify: { type: 'boolean' },
         reserve: { type: 'string' },
         interface: { type: 'string' },
         seed: { type: 'string' },
@@ -107,6 +111,7 @@ export const benchCommand: Command = {
         seed,
         pairedWith: values.with,
         direction,
+        verify: values.verify ?? false,
       },
       { signal: io.signal, emit: (event) => progress.handle(event), store, io: nativeBenchIO() },
     ).catch(withGuardFlags);

@@ -1,5 +1,5 @@
 import { readInputFile } from '../../core/input-file.js';
-import { ResultDocument, resultSchemaVersion } from '../../contract/bench.js';
+import { isResultSchema, ResultDocument, resultSchemaVersion } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
 import type { Scenario } from '../../contract/planner.js';
 import { Paper } from '../../contract/report.js';
@@ -16,7 +16,7 @@ const usage = `plumb report RESULT [RESULT...] | SCENARIO.json  [--pdf OUT.pdf] 
                     [--paper a4|letter] [--browser PATH]
 
   One result gives its report, two or more a comparison, a planner scenario file the plan.
-  RESULT is a results document (plumb.result/1 JSON) or a stored result's id (any unique beginning).
+  RESULT is a results document (plumb.result/1 or /2 JSON) or a stored result's id (any unique beginning).
 
   --pdf OUT       print the report to a PDF with the Chrome, Chromium or Edge on this computer
   --csv OUT       the per-file rows of one result: phase,bytes,seconds,cumulativeBytes,t,temperatureC
@@ -54,13 +54,13 @@ async function readSource(argument: string, store: ResultsStore): Promise<Source
     });
   }
   const schema = (data as { schema?: unknown } | null)?.schema;
-  if (schema === resultSchemaVersion) {
+  if (isResultSchema(schema)) {
     const parsed = ResultDocument.safeParse(data);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new PlumbError(
         'EINVAL',
-        `${argument} is not a valid ${resultSchemaVersion} document: ${issue.path.join('.')}: ${issue.message}.`,
+        `${argument} is not a valid ${String(schema)} document: ${issue.path.join('.')}: ${issue.message}.`,
       );
     }
     return { kind: 'result', document: parsed.data };

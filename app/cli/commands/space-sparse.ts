@@ -30,7 +30,9 @@ function progressPrinter(io: CommandIO): SparseListHooks['onProgress'] {
     const line =
       p.phase === 'walk'
         ? `walking: ${p.files} files, ${formatBytes(p.bytes)}`
-        : `reading maps: ${p.described} of ${p.sparseFiles} sparse files${left}`;
+        : p.phase === 'read'
+          ? `reading large files for zeros: ${p.described} of ${p.sparseFiles}${left}`
+          : `reading maps: ${p.described} of ${p.sparseFiles} sparse files${left}`;
     io.stderr.write(`\r\x1b[K${line}`);
   };
 }
@@ -79,7 +81,11 @@ export async function sparseSubcommand(args: string[], io: CommandIO): Promise<n
     return exitCode.ok;
   }
   if (values.candidates) {
-    const found = await sparseCandidates(target, { signal: io.signal });
+    const found = await sparseCandidates(target, {
+      signal: io.signal,
+      onProgress: progressPrinter(io),
+    });
+    if (io.stderr.isTTY) io.stderr.write('\r\x1b[K');
     const lines = found.candidates.map(
       (c) =>
         `${c.path}: punching its zero blocks would free ${formatBytes(c.zeroBytes)} of ${formatBytes(c.allocatedBytes)} allocated`,

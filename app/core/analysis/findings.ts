@@ -3,7 +3,8 @@ import { formatBytes, formatRate } from '../../common/format.js';
 import { cacheCliff, type SeriesPoint } from './cache-cliff.js';
 import { dropCause, type DropCause, type EarlierDrop } from './drop-cause.js';
 import type { InterfaceCeiling } from './interface-ceiling.js';
-import type { PhaseSamples } from './phase-samples.js';
+import { sampleIntervals, type PhaseSamples } from './phase-samples.js';
+import type { SegmentOptions } from './rate-segments.js';
 import { rateShape } from './rate-shape.js';
 import { sizeAdjustedRatios, sizeAdjustedSpread } from './size-adjusted-spread.js';
 import { theilSen } from './theil-sen.js';
@@ -71,7 +72,7 @@ export interface FindingsInput {
 }
 
 /** A drop of the phase's rate, found on samples or on files, before its cause is judged. */
-interface Drop {
+export interface PhaseDrop {
   atBytes: number;
   atSeconds: number | null;
   beforeRate: number;
@@ -85,13 +86,30 @@ interface Drop {
 
 const percent = (share: number) => `${(share * 100).toFixed(0)} %`;
 
+/** The sampler's time cadence (native/src/io.h), seconds. */
+const sampleCadenceSeconds = 0.25;
+
+/**
+ * Segments are looked for on blocks of about the sampler's quarter second: where the samples are
+ * finer (a short run, whose thousandth is under a chunk, gets one per chunk), one chunk's time
+ * says more about how the OS or the drive batches writes than about its rate (a kernel throttle
+ * passes a chunk in 2 ms, then holds the next for 150 ms). The change is still placed on the
+ * samples themselves.
+ */
+function segmentOptions(samples: PhaseSamples): SegmentOptions {
+  const intervals = sampleIntervals(samples);
+  let seconds = 0;
+  for (let i = 0; i < intervals.count; i += 1) seconds += intervals.seconds[i]!;
+  return { maxBlocks: Math.min(4000, Math.max(16, Math.round(seconds / sampleCadenceSeconds))) };
+}
+
 /**
  * The phase's drop from its samples: a repeating slow-down (throttling), or the steps of a rate
  * that only fell; null when neither. Undefined when the samples are too few to read, so the
  * per-file detector is used instead.
  */
-function sampledDrop(phase: Phase, samples: PhaseSamples): Drop | null | undefined {
-  const shape = rateShape(samples);
+function sampledDrop(phase: Phase, samples: PhaseSamples): PhaseDrop | null | undefined {
+  const shape = rateShape(samples, segmentOptions(samples));
   if (!shape) return undefined;
   const throttling = shape.throttling;
   if (throttling) {
@@ -129,7 +147,7 @@ function sampledDrop(phase: Phase, samples: PhaseSamples): Drop | null | undefin
 }
 
 /** The phase's drop from its per-file rates (results without samples). */
-function fileDrop(phase: Phase, files: readonly PhaseFile[]): Drop | null {
+function fileDrop(phase: Phase, files: readonly SeriesPoint[]): PhaseDrop | null {
   const cliff = cacheCliff(files);
   if (!cliff) return null;
   return {
@@ -140,6 +158,20 @@ function fileDrop(phase: Phase, files: readonly PhaseFile[]): Drop | null {
     confidence: cliff.confidence,
     text: `The ${phase} rate fell from ${formatRate(cliff.beforeRate)} to ${formatRate(cliff.afterRate)} after ${formatBytes(cliff.atBytes)}`,
   };
+}
+
+/**
+ * The phase's drop: from its samples when there are enough to read (the steps of a rate that only
+ * fell, or a repeating slow-down), else from its per-file rates (version 1 results, or a phase of
+ * a few short files). One detector for the final analysis, the live cliff and the recovery probe.
+ */
+export function phaseDrop(
+  phase: Phase,
+  files: readonly SeriesPoint[],
+  samples?: PhaseSamples,
+): PhaseDrop | null {
+  const fromSamples = samples ? sampledDrop(phase, samples) : undefined;
+  return fromSamples === undefined ? fileDrop(phase, files) : fromSamples;
 }
 
 /** Files under this size show rates that mean little on fast SSDs (DESIGN.md). */
@@ -153,9 +185,7 @@ function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: Finding
   const rates = rated.map((f) => f.bytes / f.seconds);
   if (rated.length === 0) return found;
 
-  const samples = input.samples?.[phase];
-  const fromSamples = samples ? sampledDrop(phase, samples) : undefined;
-  const drop = fromSamples === undefined ? fileDrop(phase, rated) : fromSamples;
+  const drop = phaseDrop(phase, rated, input.samples?.[phase]);
   if (drop) {
     const verdict = dropCause({
       atBytes: drop.atBytes,

@@ -1,6 +1,7 @@
 import { median } from 'simple-statistics';
 import { pelt } from './pelt.js';
 import { sampleIntervals, type PhaseSamples, type SampleIntervals } from './phase-samples.js';
+import { consolidate, intervalSigma, locateChange } from './segment-refine.js';
 
 /** A stretch of a phase at one rate. */
 export interface RateSegment {
@@ -24,6 +25,8 @@ export interface SegmentOptions {
   minChange?: number;
   /** Fewest blocks in a segment (default 4: one odd second is never a segment). */
   minSegmentBlocks?: number;
+  /** Fewest whole sample intervals in a segment (default 8): a rate from fewer is not a rate. */
+  minSegmentSamples?: number;
   /** Fewest bytes in a segment (default a thousandth of the phase: the sampler's coarsest step). */
   minSegmentBytes?: number;
   /**
@@ -179,62 +182,6 @@ function sideShare(
 }
 
 /**
- * Where, inside the blocks around a change, the rate changed: the split between sample intervals
- * that best separates the two levels (least absolute deviation, so one odd interval cannot move
- * it), then inside the interval that straddles it, the share of its bytes at the rate before,
- * from its duration and the two rates.
- */
-function locateChange(
-  intervals: SampleIntervals,
-  fromInterval: number,
-  toInterval: number,
-  before: number,
-  after: number,
-): { bytes: number; seconds: number } {
-  const logBefore = Math.log(before);
-  const logAfter = Math.log(after);
-  const deviation = (i: number, level: number) =>
-    Math.abs(Math.log(intervals.bytes[i]! / intervals.seconds[i]!) - level);
-  let cost = 0;
-  for (let i = fromInterval; i < toInterval; i += 1) cost += deviation(i, logAfter);
-  let bestCost = cost;
-  let split = fromInterval;
-  for (let p = fromInterval + 1; p <= toInterval; p += 1) {
-    cost += deviation(p - 1, logBefore) - deviation(p - 1, logAfter);
-    if (cost < bestCost) {
-      bestCost = cost;
-      split = p;
-    }
-  }
-  const shareBefore = (i: number) => {
-    const b = intervals.bytes[i]!;
-    const share = (intervals.seconds[i]! - b / after) / (b / before - b / after);
-    // Far outside both rates (a stall in it): its timing says nothing, so its middle.
-    if (share < -0.5 || share > 1.5) return 0.5;
-    return Math.min(1, Math.max(0, share));
-  };
-  // The change is in the last interval before the split or the first after: take the one
-  // whose timing is most between the two rates.
-  let interval = split;
-  let share = 0;
-  if (split > fromInterval && split < toInterval) {
-    const lastShare = shareBefore(split - 1);
-    const firstShare = shareBefore(split);
-    const lastMiss = (1 - lastShare) * intervals.bytes[split - 1]!;
-    const firstMiss = firstShare * intervals.bytes[split]!;
-    if (lastMiss > firstMiss) [interval, share] = [split - 1, lastShare];
-    else [interval, share] = [split, firstShare];
-  } else if (split === toInterval) {
-    [interval, share] = [split - 1, 1];
-  }
-  const atBytes = intervals.bytes[interval]! * share;
-  return {
-    bytes: intervals.startBytes[interval]! + atBytes,
-    seconds: intervals.startSeconds[interval]! + atBytes / before,
-  };
-}
-
-/**
  * The phase cut into stretches of steady rate: sample intervals pooled into blocks, their
  * log-rates (outliers clipped) partitioned by PELT with a penalty of `penaltyFactor` · σ² · ln m
  * (σ the blocks' robust noise, so a noisier drive needs a bigger change to count), then changes
@@ -332,6 +279,7 @@ export function rateSegments(
     if (weakest < drafts.length) relevel(weakest);
   }
 
+  const fineSigma = intervalSigma(intervals);
   const segments = drafts.map((draft, k) => {
     const to = end(k);
     let seconds = 0;
@@ -350,6 +298,7 @@ export function rateSegments(
         blocks.firstInterval[toBlock]!,
         Math.exp(before.level),
         Math.exp(draft.level),
+        Infinity,
       );
       startBytes = at.bytes;
       startSeconds = at.seconds;
@@ -368,26 +317,10 @@ export function rateSegments(
       confidence,
     };
   });
-  intervalLevels(intervals, segments);
-  return segments;
-}
-
-/**
- * Each segment's rate made again from the sample intervals wholly inside it (their median
- * rate), now that the changes are placed: blocks pooled from many intervals would let the one that
- * straddles a change weigh on a short segment's rate. A segment with no whole interval keeps its
- * blocks' rate.
- */
-function intervalLevels(intervals: SampleIntervals, segments: RateSegment[]): void {
-  let i = 0;
-  segments.forEach((segment, k) => {
-    const end = k + 1 < segments.length ? segments[k + 1]!.startBytes : Infinity;
-    const rates: number[] = [];
-    while (i < intervals.count && intervals.startBytes[i]! < segment.startBytes) i += 1;
-    for (; i < intervals.count; i += 1) {
-      if (intervals.startBytes[i]! + intervals.bytes[i]! > end) break;
-      rates.push(intervals.bytes[i]! / intervals.seconds[i]!);
-    }
-    if (rates.length > 0) segment.rate = median(rates);
+  return consolidate(intervals, segments, {
+    minSamples: options.minSegmentSamples ?? 8,
+    minChange,
+    minScore,
+    sigma: fineSigma,
   });
 }

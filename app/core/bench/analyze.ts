@@ -4,7 +4,12 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { ResultDocument, resultSchemaVersion, type Phase } from '../../contract/bench.js';
+import {
+  ResultDocument,
+  resultSchemaVersion,
+  resultSchemaVersions,
+  type Phase,
+} from '../../contract/bench.js';
 import { readInputFile } from '../input-file.js';
 import { PlumbError } from '../../contract/errors.js';
 import { interfaceCeilingForBus, type InterfaceCeiling } from '../analysis/interface-ceiling.js';
@@ -33,6 +38,7 @@ export function analyzeCsvText(csv: string, options: AnalyzeOptions): ResultDocu
   });
   return {
     schema: resultSchemaVersion,
+    scale: 1,
     id: `csv-${createHash('sha256').update(csv).digest('hex').slice(0, 12)}`,
     startedAt: new Date().toISOString(),
     app: { version: options.appVersion },
@@ -58,6 +64,7 @@ export function reanalyzeDocument(
     cacheMode: document.environment.cacheMode,
     ceiling: ceiling ?? interfaceCeilingForBus(document.environment.volume.bus),
     recovery: document.recovery,
+    samplesByPhase: document.samplesByPhase,
   });
   return { ...document, summary, findings };
 }
@@ -86,7 +93,7 @@ export async function analyzeFile(file: string, options: AnalyzeOptions): Promis
       const issue = parsed.error.issues[0];
       throw new PlumbError(
         'EINVAL',
-        `${file} is not a ${resultSchemaVersion} document (${issue?.path.join('.') || 'top'}: ${issue?.message}).`,
+        `${file} is not a Plumb result (${resultSchemaVersions.join(' or ')}) document (${issue?.path.join('.') || 'top'}: ${issue?.message}).`,
       );
     }
     return reanalyzeDocument(parsed.data, options.ceiling);

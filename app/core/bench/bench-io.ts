@@ -4,11 +4,17 @@
  * with a fake one.
  */
 import { statfs } from 'node:fs/promises';
-import type { CancelHandle, QueueDepthResult, TimedIoResult } from '../../../native/index.js';
+import type {
+  CancelHandle,
+  NativeVerifyFileResult,
+  QueueDepthResult,
+  TimedIoResult,
+} from '../../../native/index.js';
 import type { QueueRunSpec } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
 import { loadNative } from '../native/load.js';
 import { completeVolumeFacts } from '../volume.js';
+import type { TransferSamples } from './sample-columns.js';
 
 export type CacheMode = 'direct' | 'buffered';
 
@@ -17,6 +23,10 @@ export interface TransferOptions {
   signal: AbortSignal;
   /** Bytes moved so far in this transfer and seconds since it began. */
   onProgress?: (bytesDone: number, seconds: number) => void;
+  /** Most bytes between two samples inside the file (default 20 MiB; see sample-columns.ts). */
+  sampleBytes?: number;
+  /** Writes only: stamp every 4 KiB block for `verify` (file id, run tag). */
+  stamp?: { fileId: number; runTag: number };
 }
 
 export interface TimedTransfer {
@@ -26,6 +36,8 @@ export interface TimedTransfer {
   cacheMode: CacheMode;
   /** The parts of `seconds`, where the I/O layer knows them. */
   timings?: { open: number; transfer: number; flush: number; close: number };
+  /** Samples inside the file (seconds since the transfer began, bytes of it), where taken. */
+  samples?: TransferSamples;
 }
 
 export interface VolumeFacts {
@@ -57,6 +69,12 @@ export interface BenchIO {
   space(dir: string): Promise<SpaceNow>;
   write(file: string, bytes: number, options: TransferOptions): Promise<TimedTransfer>;
   read(file: string, options: TransferOptions): Promise<TimedTransfer>;
+  /** Reads a stamped file back uncached and checks every block (absent: --verify unsupported). */
+  verify?(
+    file: string,
+    stamp: { fileId: number; runTag: number },
+    options: Omit<TransferOptions, 'stamp'>,
+  ): Promise<NativeVerifyFileResult>;
   /** Drops the files read next from the OS cache; resolves with how it was done. */
   evictCache(files: readonly string[]): Promise<string>;
   queueRun(file: string, options: QueueRunOptions): Promise<QueueDepthResult>;
@@ -115,6 +133,7 @@ export function nativeBenchIO(): BenchIO {
         seconds: total,
         cacheMode: result.cacheMode,
         timings: { open, transfer: moving, flush, close },
+        samples: result.samples,
       };
     } finally {
       link.release();
@@ -139,27 +158,43 @@ export function nativeBenchIO(): BenchIO {
       const stats = await statfs(dir);
       return { totalBytes: stats.blocks * stats.bsize, availableBytes: stats.bavail * stats.bsize };
     },
-    write(file, bytes, { buffered, signal, onProgress }) {
+    write(file, bytes, { buffered, signal, onProgress, sampleBytes, stamp }) {
       return transfer(
         (cancel) =>
           native().timedWrite(file, bytes, {
             buffered,
             cancel,
+            sampleBytes,
+            ...(stamp ? { stamp } : {}),
             onProgress: onProgress && ((p) => onProgress(p.bytesDone, p.seconds)),
           }),
         signal,
       );
     },
-    read(file, { buffered, signal, onProgress }) {
+    read(file, { buffered, signal, onProgress, sampleBytes }) {
       return transfer(
         (cancel) =>
           native().timedRead(file, {
             buffered,
             cancel,
+            sampleBytes,
             onProgress: onProgress && ((p) => onProgress(p.bytesDone, p.seconds)),
           }),
         signal,
       );
+    },
+    async verify(file, { fileId, runTag }, { buffered, signal, onProgress }) {
+      const link = linkedCancel(signal);
+      try {
+        return await native().verifyFile(file, fileId, {
+          runTag,
+          buffered,
+          cancel: link.cancel,
+          onProgress: onProgress && ((p) => onProgress(p.bytesDone, p.seconds)),
+        });
+      } finally {
+        link.release();
+      }
     },
     async queueRun(file, options) {
       const link = linkedCancel(options.signal);

@@ -4,7 +4,10 @@ import {
   type Finding,
   type QueueRunResult,
   type ResultDocument,
+  type SamplesByPhase,
 } from '../../contract/bench.js';
+import os from 'node:os';
+import { cacheReach } from '../analysis/cache-reach.js';
 import type { EarlierDrop } from '../analysis/drop-cause.js';
 import { findings } from '../analysis/findings.js';
 import type { InterfaceCeiling } from '../analysis/interface-ceiling.js';
@@ -22,16 +25,23 @@ export interface ResultParts {
   recovery?: ResultDocument['recovery'];
   paired?: ResultDocument['paired'];
   task?: ResultDocument['task'];
+  verify?: ResultDocument['verify'];
   notices?: string[];
   ceiling?: InterfaceCeiling;
   /** Paired runs: the ceiling of each target's interface (default: `ceiling`). */
   targetCeilings?: Partial<Record<'a' | 'b', InterfaceCeiling>>;
   earlierDrops?: Partial<Record<'write' | 'read', EarlierDrop[]>>;
+  /** The plan's --scale (1: a full run). */
+  scale?: number;
+  /** Samples taken inside the files of each phase. */
+  samplesByPhase?: SamplesByPhase;
+  /** The computer's memory (default: os.totalmem()), for the within-cache finding. */
+  ramBytes?: number;
 }
 
 type AnalyzeOptions = Pick<
   ResultParts,
-  'ceiling' | 'targetCeilings' | 'earlierDrops' | 'recovery'
+  'ceiling' | 'targetCeilings' | 'earlierDrops' | 'recovery' | 'samplesByPhase'
 > & {
   cacheMode: 'direct' | 'buffered';
 };
@@ -82,8 +92,23 @@ export function analyzeFiles(
           ceiling: options.ceiling,
           earlierDrops: options.earlierDrops,
           recoverySeconds: options.recovery ? options.recovery.recoverySeconds : undefined,
+          samples: options.samplesByPhase,
         }),
   };
+}
+
+/** Whether the run got past the drive's and the OS's caches (a finding when it did not). */
+function withinCache(parts: ResultParts): Finding[] {
+  const gridFileBytes = parts.runs?.length
+    ? (parts.plan as { fileBytes?: number }).fileBytes
+    : undefined;
+  return cacheReach({
+    files: parts.files,
+    cacheMode: parts.environment.cacheMode,
+    volumeBytes: parts.environment.volume.totalBytes,
+    ramBytes: parts.ramBytes ?? os.totalmem(),
+    gridFileBytes,
+  });
 }
 
 /** The results document (DESIGN.md) for a finished run. */
@@ -94,9 +119,11 @@ export function buildResult(parts: ResultParts): ResultDocument {
     targetCeilings: parts.targetCeilings,
     earlierDrops: parts.earlierDrops,
     recovery: parts.recovery,
+    samplesByPhase: parts.samplesByPhase,
   });
   const document: ResultDocument = {
     schema: resultSchemaVersion,
+    scale: parts.scale ?? 1,
     id: parts.id,
     startedAt: parts.startedAt,
     ...(parts.finishedAt ? { finishedAt: parts.finishedAt } : {}),
@@ -105,12 +132,14 @@ export function buildResult(parts: ResultParts): ResultDocument {
     plan: parts.plan,
     files: parts.files,
     summary,
-    findings: found,
+    findings: [...found, ...withinCache(parts)],
   };
   if (parts.runs) document.runs = parts.runs;
   if (parts.recovery) document.recovery = parts.recovery;
   if (parts.paired) document.paired = parts.paired;
   if (parts.task) document.task = parts.task;
+  if (parts.verify) document.verify = parts.verify;
   if (parts.notices?.length) document.notices = parts.notices;
+  if (parts.samplesByPhase) document.samplesByPhase = parts.samplesByPhase;
   return document;
 }

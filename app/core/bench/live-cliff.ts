@@ -1,9 +1,13 @@
 /**
  * The cache cliff as a run goes: the detector re-run as write files finish, so the live chart can
  * mark a cliff as soon as it is clear, long before the final analysis (which stays authoritative).
+ * It is the final analysis's own detector (phaseDrop): on the samples taken inside the files when
+ * there are enough, else on the per-file rates.
  */
 import type { Finding, Phase } from '../../contract/bench.js';
-import { cacheCliff, type CacheCliff, type SeriesPoint } from '../analysis/cache-cliff.js';
+import type { SeriesPoint } from '../analysis/cache-cliff.js';
+import { phaseDrop, type PhaseDrop } from '../analysis/findings.js';
+import type { PhaseSamples } from '../analysis/phase-samples.js';
 import { formatBytes, formatRate } from '../../common/format.js';
 
 /** Re-run after every file up to this many, then after every (n / checksPerRun)-th file. */
@@ -14,55 +18,70 @@ const liveConfidence = 0.9;
 /** A reported cliff is reported again when it moves this much (share of its position or rates). */
 const materialShift = 0.1;
 
+/** What the live finding needs of a drop. */
+export type LiveDrop = Pick<
+  PhaseDrop,
+  'atBytes' | 'atSeconds' | 'beforeRate' | 'afterRate' | 'confidence'
+> &
+  Partial<Pick<PhaseDrop, 'steps' | 'repeating'>>;
+
 export class LiveCliffWatch {
   private readonly points: SeriesPoint[] = [];
   private sinceCheck = 0;
-  private reported: CacheCliff | null = null;
+  private reported: LiveDrop | null = null;
   /** Detector runs so far (for tests of the schedule's cost). */
   checks = 0;
 
   /**
-   * Adds the next file of the phase; returns the cliff when it should be reported now: the
-   * first time one is found with good confidence, or when its position or rates moved materially.
+   * Adds the next file of the phase (and the phase's samples so far, when taken); returns the
+   * drop when it should be reported now: the first time one is found with good confidence, or when
+   * its position or rates moved materially.
    */
-  add(point: SeriesPoint): CacheCliff | null {
+  add(point: SeriesPoint, samples?: PhaseSamples): PhaseDrop | null {
     this.points.push(point);
     this.sinceCheck += 1;
     const n = this.points.length;
-    // The detector is O(n log n): checking every file of a 10,000-file run would cost O(n²).
+    // Each check reads the whole phase so far: checking every file of a 10,000-file run would
+    // cost O(n²).
     if (n > everyFileUpTo && this.sinceCheck < n / checksPerRun) return null;
     this.sinceCheck = 0;
     this.checks += 1;
-    const cliff = cacheCliff(this.points);
-    if (!cliff || cliff.confidence < liveConfidence) return null;
-    if (this.reported && !movedMaterially(this.reported, cliff)) return null;
-    this.reported = cliff;
-    return cliff;
+    const drop = phaseDrop('write', this.points, samples);
+    if (!drop || drop.confidence < liveConfidence) return null;
+    if (this.reported && !movedMaterially(this.reported, drop)) return null;
+    this.reported = drop;
+    return drop;
   }
 }
 
-function movedMaterially(before: CacheCliff, now: CacheCliff): boolean {
+function movedMaterially(before: LiveDrop, now: LiveDrop): boolean {
   const shift = (a: number, b: number) => Math.abs(a - b) / Math.max(Math.abs(a), 1);
   return (
     shift(before.atBytes, now.atBytes) > materialShift ||
     shift(before.beforeRate, now.beforeRate) > materialShift ||
-    shift(before.afterRate, now.afterRate) > materialShift
+    shift(before.afterRate, now.afterRate) > materialShift ||
+    Boolean(before.repeating) !== Boolean(now.repeating)
   );
 }
 
-/** A cliff found during the run, as a finding; its cause is decided by the final analysis. */
-export function liveCliffFinding(phase: Phase, cliff: CacheCliff): Finding {
+/** A drop found during the run, as a finding; its cause is decided by the final analysis. */
+export function liveCliffFinding(phase: Phase, drop: LiveDrop): Finding {
+  const what = drop.repeating
+    ? `The ${phase} rate fell from ${formatRate(drop.beforeRate)} to ${formatRate(drop.afterRate)} ${drop.repeating.count} times while the ${phase} went on, from ${formatBytes(drop.atBytes)}`
+    : `The ${phase} rate fell from ${formatRate(drop.beforeRate)} to ${formatRate(drop.afterRate)} after ${formatBytes(drop.atBytes)}`;
   return {
-    kind: 'cliff',
+    kind: drop.repeating ? 'throttling' : 'cliff',
     phase,
-    atBytes: cliff.atBytes,
-    atSeconds: cliff.atSeconds,
-    beforeRate: cliff.beforeRate,
-    afterRate: cliff.afterRate,
-    confidence: cliff.confidence,
+    atBytes: drop.atBytes,
+    atSeconds: drop.atSeconds,
+    beforeRate: drop.beforeRate,
+    afterRate: drop.afterRate,
+    confidence: drop.confidence,
     cause: 'unknown',
     reason: 'found while the run goes on; cache or heat is told apart when it ends',
     recoverySeconds: null,
-    message: `The ${phase} rate fell from ${formatRate(cliff.beforeRate)} to ${formatRate(cliff.afterRate)} after ${formatBytes(cliff.atBytes)} (found during the run; the verdict at the end says why).`,
+    ...(drop.steps ? { steps: drop.steps } : {}),
+    ...(drop.repeating ? { repeating: drop.repeating } : {}),
+    message: `${what} (found during the run; the verdict at the end says why).`,
   };
 }

@@ -8,11 +8,13 @@ import type {
   ResultDocument,
   SustainedPlan,
 } from '../../contract/bench.js';
-import { cacheCliff } from '../analysis/cache-cliff.js';
-import { recoveryTime } from '../analysis/recovery-time.js';
+import { phaseDrop } from '../analysis/findings.js';
+import { probeRecovery, recoveryTime, type SampledProbe } from '../analysis/recovery-time.js';
 import { planFileSizes, randomLogUniformSize, sizeQuantum, toBlocks } from './file-sizes.js';
 import { LiveCliffWatch, liveCliffFinding } from './live-cliff.js';
+import type { PhaseSamples } from '../analysis/phase-samples.js';
 import type { RunContext } from './run-context.js';
+import { PhaseSampleColumns, type TransferSamples } from './sample-columns.js';
 import { seededRandom } from './seeded-random.js';
 
 const fileName = (index: number) => `file-${String(index).padStart(5, '0')}.dat`;
@@ -26,8 +28,9 @@ export async function runFilesPlan(
 ): Promise<void> {
   const sizes = planFileSizes(plan, seed);
   const written: string[] = [];
+  const planned = sizes.reduce((sum, bytes) => sum + bytes, 0);
   context.emit({ type: 'phase-started', phase: 'write' });
-  const writeStart = context.io.now();
+  const writeStart = context.startPhase('write', planned);
   const cliffWatch = new LiveCliffWatch();
   for (const [index, bytes] of sizes.entries()) {
     await context.ensureRoom(bytes, false);
@@ -44,7 +47,7 @@ export async function runFilesPlan(
   if (!plan.readBack) return;
   context.emit({ type: 'phase-started', phase: 'read' });
   await context.evictBeforeReads(written);
-  const readStart = context.io.now();
+  const readStart = context.startPhase('read', planned);
   for (const file of written) {
     const transfer = await context.timedRead(file);
     await context.record('read', transfer, readStart, written.length);
@@ -53,7 +56,7 @@ export async function runFilesPlan(
 
 /** Emits a `finding` when the watch sees a cliff (first found, or moved) after this file. */
 function reportLiveCliff(context: RunContext, watch: LiveCliffWatch, file: FileRecord): void {
-  const cliff = watch.add(file);
+  const cliff = watch.add(file, context.samples.get('write'));
   if (cliff) context.emit({ type: 'finding', finding: liveCliffFinding('write', cliff) });
 }
 
@@ -86,7 +89,7 @@ export async function runSustainedPlan(
 ): Promise<ResultDocument['recovery']> {
   const random = seededRandom(seed);
   context.emit({ type: 'phase-started', phase: 'write' });
-  const start = context.io.now();
+  const start = context.startPhase('write', totalBytes);
   const cliffWatch = new LiveCliffWatch();
   let written = 0;
   let index = 0;
@@ -108,15 +111,32 @@ export async function runSustainedPlan(
   context.reportRotation();
   if (!plan.recovery) return undefined;
 
-  const cliff = cacheCliff(context.files.filter((f) => f.phase === 'write'));
+  const cliff = phaseDrop(
+    'write',
+    context.files.filter((f) => f.phase === 'write'),
+    context.samples.get('write'),
+  );
   if (!cliff) {
     context.notice('No cliff in the write rate, so there is no recovery to time.');
     return undefined;
   }
+  if (cliff.repeating) {
+    context.notice(
+      'The write rate fell and came back again and again while writing went on: throttling, not a full cache, so there is no cache recovery to time.',
+    );
+    return undefined;
+  }
   const { idleSeconds, probeBytes, maxProbes } = plan.recovery;
   context.emit({ type: 'phase-started', phase: 'recovery' });
-  const idleStart = context.io.now();
+  const idleStart = context.startPhase('recovery', probeBytes);
   const probes: NonNullable<ResultDocument['recovery']>['probes'] = [];
+  const sampled: SampledProbe[] = [];
+  // From the probes' samples where taken (a probe that starts fast on a partly emptied cache and
+  // falls inside it has not recovered), else from each probe's rate over its whole file.
+  const recovery = () =>
+    sampled.length === probes.length
+      ? probeRecovery(sampled, cliff.beforeRate).recoverySeconds
+      : recoveryTime(probes, cliff.beforeRate);
   for (let probe = 0; probe < maxProbes; probe += 1) {
     await context.io.sleep(idleSeconds, context.options.signal);
     const idle = context.io.now() - idleStart;
@@ -124,11 +144,21 @@ export async function runSustainedPlan(
     const file = path.join(folder, `probe-${probe}.dat`);
     const transfer = await context.timedWrite(file, probeBytes, 'recovery');
     await rm(file, { force: true });
+    context.recordProbe(transfer);
     const rate = transfer.seconds > 0 ? transfer.bytes / transfer.seconds : 0;
     probes.push({ idleSeconds: idle, bytes: transfer.bytes, seconds: transfer.seconds, rate });
-    if (rate >= 0.9 * cliff.beforeRate) break;
+    if (transfer.samples && transfer.samples.seconds.length > 1)
+      sampled.push({ idleSeconds: idle, samples: probeSamples(transfer.samples) });
+    if (recovery() !== null) break;
   }
-  return { probes, recoverySeconds: recoveryTime(probes, cliff.beforeRate) };
+  return { probes, recoverySeconds: recovery() };
+}
+
+/** A probe's own samples as one phase of one file (rounded as the stored columns are). */
+function probeSamples(samples: TransferSamples): PhaseSamples {
+  const columns = new PhaseSampleColumns();
+  columns.add('recovery', samples, 0, 0, 0);
+  return columns.get('recovery')!;
 }
 
 /** Runs the queue-depth grid on one test file. */

@@ -3,6 +3,7 @@ import { Plan, type PlanInput } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
 import { builtinPlan, builtinPlans } from './builtin-plans.js';
 import { toBlocks } from './file-sizes.js';
+import { runPlanDescription } from '../../common/plan-description.js';
 
 /** Validates a plan from JSON; EINVAL naming every problem when it is not one. */
 export function parsePlan(value: unknown, origin = 'the plan'): Plan {
@@ -63,12 +64,17 @@ const minScaledSeconds = 0.25;
  * The plan with every size multiplied by `factor` (rounded to whole 4 KiB blocks, at least one),
  * for quick runs and tests; preset durations shrink too (a task's chunks keep their size, so the
  * work per thread stays real, unless the input is smaller). Idle times of the recovery probe do not:
- * a cache empties at its own pace.
+ * a cache empties at its own pace. The description is rewritten with the sizes the run uses.
  */
 export function scalePlan(plan: Plan, factor: number): Plan {
   if (factor === 1) return plan;
   if (!(factor > 0 && factor <= 1))
     throw new PlumbError('EUSAGE', `The scale must be above 0 and at most 1, not ${factor}.`);
+  const scaled = scaledSizes(plan, factor);
+  return { ...scaled, description: runPlanDescription(scaled, factor) };
+}
+
+function scaledSizes(plan: Plan, factor: number): Plan {
   const size = (bytes: number) => toBlocks(bytes * factor);
   switch (plan.kind) {
     case 'files':

@@ -2,7 +2,7 @@ import { runPace } from './pace.js';
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { ResultDocument, type ResultListItem } from '../../contract/bench.js';
+import { ResultDocument, resultSchemaVersions, type ResultListItem } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
 
 const idPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
@@ -14,12 +14,21 @@ export function newResultId(now = new Date()): string {
 }
 
 import { writeFileAtomic } from '../atomic-file.js';
+import { headlineRates } from '../../common/headline-rate.js';
+import { quickRunNote, runScale } from '../../common/quick-run.js';
 
 export { writeFileAtomic };
 
-/** One line per file: phase,bytes,seconds,cumulativeBytes,t,temperatureC. */
+/**
+ * One line per file: phase,bytes,seconds,cumulativeBytes,t,temperatureC; a quick run's CSV opens
+ * with a `#` comment line saying so (Plumb's own CSV reader skips such lines).
+ */
 export function resultCsv(document: ResultDocument): string {
-  const lines = ['phase,bytes,seconds,cumulativeBytes,t,temperatureC'];
+  const quick = quickRunNote(document);
+  const lines = [
+    ...(quick ? [`# ${quick}`] : []),
+    'phase,bytes,seconds,cumulativeBytes,t,temperatureC',
+  ];
   for (const f of document.files) {
     lines.push(
       [f.phase, f.bytes, f.seconds, f.cumulativeBytes, f.t, f.temperatureC ?? ''].join(','),
@@ -29,6 +38,7 @@ export function resultCsv(document: ResultDocument): string {
 }
 
 export function listItem(document: ResultDocument): ResultListItem {
+  const headline = headlineRates(document);
   return {
     id: document.id,
     name: document.name ?? null,
@@ -36,8 +46,9 @@ export function listItem(document: ResultDocument): ResultListItem {
     plan: document.plan.name,
     volumePath: document.environment.volume.path,
     files: document.files.length,
-    writeMedian: document.summary.write.median,
-    readMedian: document.summary.read.median,
+    writeMedian: headline.write,
+    readMedian: headline.read,
+    scale: runScale(document),
     findings: document.findings.map((f) => f.kind),
     pace: runPace(document),
   };
@@ -96,7 +107,10 @@ export class ResultsStore {
     const text = await readFile(file, 'utf8');
     const parsed = ResultDocument.safeParse(JSON.parse(text));
     if (!parsed.success)
-      throw new PlumbError('EINVAL', `${file} is not a plumb.result/1 document.`);
+      throw new PlumbError(
+        'EINVAL',
+        `${file} is not a Plumb result (${resultSchemaVersions.join(' or ')}) document.`,
+      );
     return parsed.data;
   }
 

@@ -3,7 +3,9 @@ import type { BenchEvent, FileRecord } from '../../contract/bench.js';
 import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
 import { formatBytes } from '../../common/format.js';
 import { cancelledError, type BenchIO, type CacheMode, type TimedTransfer } from './bench-io.js';
+import { PhaseSampleColumns, sampleBytesFor, type SampledPhase } from './sample-columns.js';
 import { guardMessage } from './space-guard.js';
+import type { StampLedger } from './verify.js';
 
 /** An event as a phase emits it; the context adds the runId. */
 export type PhaseEvent = BenchEvent extends infer E
@@ -25,6 +27,8 @@ export interface RunContextOptions {
   emit: (event: BenchEvent) => void;
   /** Bytes moved so far, shared by the contexts of one run (a paired run has one per target). */
   tally?: { bytes: number };
+  /** --verify: the stamps of the files written (verify.ts). */
+  ledger?: StampLedger;
 }
 
 /** A file this run wrote and still holds, oldest first, so rotation can remove it. */
@@ -47,6 +51,15 @@ export class RunContext {
   private readonly started: number;
   private readonly tally: { bytes: number };
   private rotated = { count: 0, bytes: 0 };
+  /** The samples taken inside the files of each phase. */
+  readonly samples = new PhaseSampleColumns();
+  /** Per sampled phase: when it began (io.now()), and its files and bytes so far. */
+  private readonly sampledPhases = new Map<
+    SampledPhase,
+    { start: number; files: number; bytes: number; sampleBytes: number }
+  >();
+  /** When the transfer going on (or the last one) began, io.now(). */
+  private transferStart = 0;
 
   constructor(readonly options: RunContextOptions) {
     this.started = options.io.now();
@@ -103,8 +116,26 @@ export class RunContext {
     );
   }
 
-  private progress(phase: 'write' | 'read' | 'recovery' | 'queue') {
+  /**
+   * Starts the clock of a phase whose files are sampled (after announcing it): the samples' `t`
+   * count from here. Returns the start (io.now()).
+   */
+  startPhase(phase: SampledPhase, plannedBytes: number | null): number {
+    const start = this.io.now();
+    this.sampledPhases.set(phase, {
+      start,
+      files: 0,
+      bytes: 0,
+      sampleBytes: sampleBytesFor(plannedBytes),
+    });
+    return start;
+  }
+
+  private progress(phase: SampledPhase) {
     const base = this.tally.bytes;
+    const sampled = this.sampledPhases.get(phase);
+    const t0 = sampled ? this.transferStart - sampled.start : 0;
+    const position = sampled && { bytes: sampled.bytes, file: sampled.files };
     return (bytesDone: number, seconds: number) => {
       this.emit({
         type: 'sample',
@@ -113,8 +144,37 @@ export class RunContext {
         totalBytes: this.options.plannedBytes,
         seconds: this.elapsed(),
         bytesPerSecond: seconds > 0 ? bytesDone / seconds : null,
+        ...(position
+          ? { t: t0 + seconds, phaseBytes: position.bytes + bytesDone, file: position.file }
+          : {}),
       });
     };
+  }
+
+  /** Most bytes between two samples: a thousandth of what the phase plans, at most 20 MiB. */
+  private sampleBytes(phase: SampledPhase): number {
+    return this.sampledPhases.get(phase)?.sampleBytes ?? sampleBytesFor(this.options.plannedBytes);
+  }
+
+  /** Adds a finished transfer's samples to its phase's columns (a phase started with startPhase). */
+  private addSamples(phase: SampledPhase, transfer: TimedTransfer): void {
+    const sampled = this.sampledPhases.get(phase);
+    if (!sampled) return;
+    if (transfer.samples && transfer.samples.seconds.length > 0)
+      this.samples.add(
+        phase,
+        transfer.samples,
+        this.transferStart - sampled.start,
+        sampled.bytes,
+        sampled.files,
+      );
+    sampled.files += 1;
+    sampled.bytes += transfer.bytes;
+  }
+
+  /** Records the samples of a recovery probe (its rate is the caller's business). */
+  recordProbe(transfer: TimedTransfer): void {
+    this.addSamples('recovery', transfer);
   }
 
   /** Writes one file of `bytes`, timed (the guard is checked by the caller). */
@@ -124,10 +184,13 @@ export class RunContext {
     phase: 'write' | 'recovery',
   ): Promise<TimedTransfer> {
     this.checkCancelled();
+    this.transferStart = this.io.now();
     const result = await this.io.write(file, bytes, {
       buffered: this.options.buffered,
       signal: this.options.signal,
       onProgress: this.progress(phase),
+      sampleBytes: this.sampleBytes(phase),
+      stamp: phase === 'write' ? this.options.ledger?.stamp(file, bytes) : undefined,
     });
     this.cacheModes.add(result.cacheMode);
     this.tally.bytes += result.bytes;
@@ -145,10 +208,12 @@ export class RunContext {
 
   async timedRead(file: string): Promise<TimedTransfer> {
     this.checkCancelled();
+    this.transferStart = this.io.now();
     const result = await this.io.read(file, {
       buffered: this.options.buffered,
       signal: this.options.signal,
       onProgress: this.progress('read'),
+      sampleBytes: this.sampleBytes('read'),
     });
     this.cacheModes.add(result.cacheMode);
     this.tally.bytes += result.bytes;
@@ -167,6 +232,7 @@ export class RunContext {
     const previous = this.files.filter((f) => f.phase === phase);
     const cumulativeBytes = (previous.at(-1)?.cumulativeBytes ?? 0) + transfer.bytes;
     const t = this.io.now() - phaseStart;
+    this.addSamples(phase, transfer);
     const temperatureC = await this.io.temperature(this.options.target);
     const file: FileRecord = {
       phase,

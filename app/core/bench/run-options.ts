@@ -28,6 +28,8 @@ export interface RunOptions {
   pairedWith?: string;
   /** Overrides a paired plan's direction. */
   direction?: PairedDirection;
+  /** Stamp every block written and read every file back to check it (files and sustained plans). */
+  verify?: boolean;
 }
 
 /**

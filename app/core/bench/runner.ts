@@ -28,6 +28,7 @@ import {
 import { runTaskPlan, taskPlannedBytes, taskSpaceBytes } from './task.js';
 import { createTestFolder, removeStaleTestFolders, removeTestFolder } from './test-folder.js';
 import type { PreparedRun, RunOptions } from './run-options.js';
+import { StampLedger, verifyWritten } from './verify.js';
 
 /** Bytes a plan will move (for progress), or null when it runs until a limit. */
 function plannedBytes(plan: Plan, seed: number, sustained: number | null): number | null {
@@ -59,6 +60,11 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
     );
   if (options.pairedWith !== undefined)
     throw new PlumbError('EUSAGE', `A second folder applies to the paired plan only.`);
+  if (options.verify && plan.kind !== 'files' && plan.kind !== 'sustained')
+    throw new PlumbError(
+      'EUSAGE',
+      `--verify applies to plans that write files (standard, series, sustained), not ${plan.name}.`,
+    );
   const seed = options.seed ?? ('seed' in plan && plan.seed !== undefined ? plan.seed : newSeed());
   const volume = await io.volume(target);
   const reserve = reserveBytes(volume.totalBytes, options.reserve ?? defaultReserve);
@@ -122,6 +128,7 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
       reserveBytes: reserve,
       plannedBytes: plannedBytes(plan, seed, sustained),
       emit,
+      ledger: options.verify ? new StampLedger() : undefined,
     });
     context.emit({
       type: 'plan-started',
@@ -140,12 +147,14 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
       let runs;
       let recovery;
       let task;
+      let verify;
       try {
         if (plan.kind === 'files') await runFilesPlan(context, folder, plan, seed);
         else if (plan.kind === 'sustained')
           recovery = await runSustainedPlan(context, folder, plan, seed, sustained!);
         else if (plan.kind === 'task') task = await runTaskPlan(context, folder, plan, seed);
         else runs = await runPresetsPlan(context, folder, plan);
+        if (context.options.ledger) verify = await verifyWritten(context, context.options.ledger);
       } finally {
         if (options.keepFiles) context.notice(`Test files kept in ${folder} (--keep-files).`);
         else await removeTestFolder(folder);
@@ -164,9 +173,12 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
         environment: environment(volume, context.cacheMode(), target, context.cacheEviction),
         plan: recordedPlan,
         files: context.files,
+        samplesByPhase: context.samples.byPhase(),
+        scale: options.scale ?? 1,
         runs,
         recovery,
         task,
+        verify,
         notices: context.notices,
         ceiling: options.ceiling ?? interfaceCeilingForBus(volume.bus),
         earlierDrops: options.store
@@ -242,7 +254,7 @@ export async function prepareReadFolder(
     return finish(context, options, async () => {
       context.emit({ type: 'phase-started', phase: 'read' });
       await context.evictBeforeReads(files.map((file) => file.path));
-      const start = io.now();
+      const start = context.startPhase('read', planned);
       for (const file of files) {
         const transfer = await context.timedRead(file.path);
         await context.record('read', transfer, start, files.length);
@@ -255,6 +267,7 @@ export async function prepareReadFolder(
         environment: environment(volume, context.cacheMode(), target, context.cacheEviction),
         plan: { name: 'read-folder', folder: target, fileCount: files.length },
         files: context.files,
+        samplesByPhase: context.samples.byPhase(),
         notices: context.notices,
         ceiling: options.ceiling ?? interfaceCeilingForBus(volume.bus),
         earlierDrops: options.store

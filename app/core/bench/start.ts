@@ -33,6 +33,8 @@ export interface BenchRequest {
   pairedWith?: string;
   direction?: PairedDirection;
   seed?: number;
+  /** Read every file back after the run and check each block (--verify). */
+  verify?: boolean;
 }
 
 /** Where a run reports to and saves into: the front door's part. */
@@ -94,6 +96,7 @@ export function prepareBenchRun(request: BenchRequest, hooks: BenchHooks): Promi
       seed: request.seed,
       pairedWith: request.pairedWith,
       direction: request.direction,
+      verify: request.verify,
     },
     io,
   );

@@ -4,6 +4,7 @@
  * the cache took to recover when the run measured it.
  */
 import { z } from 'zod';
+import { resultSchemaVersions } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
 import type { DeviceProfile, InterfaceId } from '../../contract/planner.js';
 
@@ -16,9 +17,9 @@ const Summary = z.looseObject({
   theilSen: z.looseObject({ rate }).nullable().optional(),
 });
 
-/** The fields of plumb.result/1 the planner needs; everything else is allowed and ignored. */
+/** The fields of a results document (version 1 or 2) the planner needs; the rest is ignored. */
 const ResultForProfile = z.looseObject({
-  schema: z.literal('plumb.result/1'),
+  schema: z.enum(resultSchemaVersions),
   id: z.string().min(1),
   name: z.string().optional(),
   startedAt: z.string(),
@@ -105,7 +106,7 @@ export function profileFromResult(resultDocument: unknown): DeviceProfile {
     const issue = parsed.error.issues[0]!;
     throw new PlumbError(
       'EINVAL',
-      `Not a plumb.result/1 document: ${issue.path.map(String).join('.') || 'document'}: ${issue.message}.`,
+      `Not a Plumb result (${resultSchemaVersions.join(' or ')}) document: ${issue.path.map(String).join('.') || 'document'}: ${issue.message}.`,
     );
   }
   const result = parsed.data;

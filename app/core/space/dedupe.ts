@@ -9,7 +9,7 @@
  * skipped, and one written or opened in the last instant is swapped back, so no write is lost. A
  * journal records each step so a crash is completed or rolled back on the next start.
  */
-import { link, mkdir, open, stat, statfs, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { NativeReplaceResult } from '../../../native/index.js';
@@ -20,8 +20,16 @@ import type {
   DuplicateFile,
   DuplicateGroup,
 } from '../../contract/space.js';
-import { toErrorPayload } from '../../contract/errors.js';
 import { loadNative } from '../native/load.js';
+import {
+  applyEach,
+  checkUnchanged,
+  keeperOf,
+  measureFreed,
+  privateBytes,
+  Skip,
+  sumKnown,
+} from './apply-steps.js';
 import { sameContent } from './content.js';
 import {
   DedupeJournal,
@@ -45,28 +53,14 @@ export interface DedupeOptions {
   journalDir?: string;
   /** From the scan: false means the file system cannot share storage, so nothing is attempted. */
   sharingSupported?: boolean | null;
+  /** The file to keep per group id (the one the others become clones of); the scan's otherwise. */
+  keepers?: Readonly<Record<string, string>>;
   /** Called after each file with the action as it ended. */
   onAction?: (action: DedupeAction) => void;
 }
 
 export function defaultMethod(platform: NodeJS.Platform = process.platform): DedupeMethod {
   return platform === 'linux' ? 'dedupe-range' : 'clone-rename';
-}
-
-/** Skipped, not failed: the file is fine and was deliberately left alone. */
-export class Skip extends Error {}
-
-/** The scan's facts still hold: same inode, size and times. */
-export async function checkUnchanged(file: DuplicateFile, what: string): Promise<void> {
-  const now = await stat(file.path);
-  if (
-    now.ino !== file.ino ||
-    now.size !== file.size ||
-    now.mtimeMs !== file.mtimeMs ||
-    now.ctimeMs !== file.ctimeMs
-  ) {
-    throw new Skip(`the ${what} changed since the scan`);
-  }
 }
 
 async function folderTimes(dir: string): Promise<FolderTimes> {
@@ -88,34 +82,6 @@ async function fsyncFolder(dir: string): Promise<void> {
   } finally {
     await handle.close();
   }
-}
-
-const settleReadings = 3;
-const settleGapMs = 25;
-const settleLimitMs = 2000;
-
-/**
- * Free bytes once the volume has settled: after a flush (delayed allocation), and after frees the
- * file system makes in the background. XFS releases a deleted file's blocks from a worker that
- * neither syncfs nor statfs waits for (statfs only starts it), so a reading taken at once missed
- * a whole replaced copy about one time in five. Reads until three readings 25 ms apart agree, for
- * at most two seconds.
- */
-export async function freeBytes(dir: string): Promise<number> {
-  await loadNative().flushVolume(dir);
-  const read = async () => {
-    const s = await statfs(dir);
-    return s.bfree * s.bsize;
-  };
-  let last = await read();
-  const deadline = Date.now() + settleLimitMs;
-  for (let agreeing = 1; agreeing < settleReadings && Date.now() < deadline;) {
-    await delay(settleGapMs);
-    const now = await read();
-    agreeing = now === last ? agreeing + 1 : 1;
-    last = now;
-  }
-  return last;
 }
 
 /** Applies running in this process, per lock file: each waits for the one before it. */
@@ -274,35 +240,33 @@ async function replaceByCloneRename(
   await journal.done(id);
 }
 
-/** The sum of byte counts, or null when any of them is unknown (one unknown makes the total so). */
-export function sumKnown(values: readonly (number | null)[]): number | null {
-  let total = 0;
-  for (const value of values) {
-    if (value === null) return null;
-    total += value;
-  }
-  return total;
-}
-
-function plannedActions(
+/**
+ * Every copy but the kept file of each group, with what cloning it would free: the scan's figure
+ * when the scan's keeper stays; for another kept file, the bytes only that copy holds now (copies
+ * already cloned from one another may free more than that).
+ */
+async function plannedActions(
   groups: readonly DuplicateGroup[],
   sharingSupported: boolean | null,
-): DedupeAction[] {
+  keepers: DedupeOptions['keepers'],
+): Promise<DedupeAction[]> {
   const actions: DedupeAction[] = [];
   for (const group of groups) {
+    const keeper = keeperOf(group, keepers);
+    const asScanned = keeper === group.keeper;
     for (const file of group.files) {
-      if (file.path === group.keeper) continue;
+      if (file.path === keeper) continue;
       const reason =
         sharingSupported === false
           ? 'this file system cannot share storage between files'
-          : file.alreadyClone === true
+          : asScanned && file.alreadyClone === true
             ? 'already shares all its storage with the keeper'
             : null;
       actions.push({
         groupId: group.id,
-        keeper: group.keeper,
+        keeper,
         target: file.path,
-        predictedBytes: file.reclaimableBytes,
+        predictedBytes: asScanned || reason ? file.reclaimableBytes : await privateBytes(file.path),
         status: reason ? 'skipped' : 'planned',
         reason,
         code: null,
@@ -346,7 +310,7 @@ export async function dedupeGroups(
   options: DedupeOptions,
 ): Promise<DedupeReport> {
   const method = options.method ?? defaultMethod();
-  const actions = plannedActions(groups, options.sharingSupported ?? null);
+  const actions = await plannedActions(groups, options.sharingSupported ?? null, options.keepers);
   if (!options.apply || actions.every((a) => a.status !== 'planned')) {
     return summarise(actions, !options.apply, method, null);
   }
@@ -377,54 +341,25 @@ async function applyActions(
   method: DedupeMethod,
   options: DedupeOptions,
 ): Promise<DedupeReport> {
-  const before = await freeBytes(volume);
-  const journal = await DedupeJournal.create(dir);
-  try {
-    for (const action of actions) {
-      if (action.status !== 'planned') continue;
-      if (options.signal?.aborted) {
-        action.status = 'skipped';
-        action.reason = 'cancelled before this file';
-        continue;
-      }
-      try {
-        const target = files.get(action.target)!;
-        await checkUnchanged(target, 'file');
-        await checkUnchanged(files.get(action.keeper)!, 'keeper');
+  const freed = await measureFreed(volume, async () => {
+    const journal = await DedupeJournal.create(dir);
+    try {
+      const each = { ...options, keeperWord: 'keeper' };
+      await applyEach(actions, files, each, async (target, keeper) => {
         const compressed = await Promise.all([
-          compressedByFileSystem(action.keeper),
-          compressedByFileSystem(action.target),
+          compressedByFileSystem(keeper.path),
+          compressedByFileSystem(target.path),
         ]);
         if (compressed.includes(true)) {
           throw new Skip('it is compressed by the file system, which a clone would undo');
         }
-        if (method === 'dedupe-range') await replaceByDedupeRange(journal, action.keeper, target);
-        else await replaceByCloneRename(journal, action.keeper, target, options.signal);
-        action.status = 'done';
-      } catch (error) {
-        const payload = toErrorPayload(error);
-        if (error instanceof Skip) {
-          action.status = 'skipped';
-          action.reason = error.message;
-        } else if (payload.code === 'EBUSY' || payload.code === 'ETXTBSY') {
-          action.status = 'skipped';
-          action.reason = 'it is in use by another program';
-          action.code = payload.code;
-        } else if (payload.code === 'ENOENT') {
-          action.status = 'skipped';
-          action.reason = 'it no longer exists';
-          action.code = payload.code;
-        } else {
-          action.status = 'failed';
-          action.reason = payload.message;
-          action.code = payload.code;
-        }
-      }
-      options.onAction?.(action);
+        if (method === 'dedupe-range') await replaceByDedupeRange(journal, keeper.path, target);
+        else await replaceByCloneRename(journal, keeper.path, target, options.signal);
+        return 'done';
+      });
+    } finally {
+      await journal.close();
     }
-  } finally {
-    await journal.close();
-  }
-  const after = await freeBytes(volume);
-  return summarise(actions, false, method, after - before);
+  });
+  return summarise(actions, false, method, freed);
 }

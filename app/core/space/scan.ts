@@ -73,12 +73,14 @@ export function scanSettings(options: ScanOptions): Required<ScanOptions> {
 }
 
 /**
- * The sparse files under a folder, by the engine's walk (on one volume, not through symbolic
- * links, once per file however many names it has) with nothing skipped but Plumb's own temporary
- * clones: minBytes above any file size leaves the walk as the engine's only work.
+ * Files under a folder named by the engine's walk (on one volume, not through symbolic links,
+ * once per file however many names it has) with nothing skipped but Plumb's own temporary
+ * clones: the sparse ones, or those of at least `large` bytes that are not sparse. minBytes above
+ * any file size leaves the walk as the engine's only work. A cancel stops the walk itself.
  */
-export async function sparsePathsUnder(
+export async function pathsUnder(
   folder: string,
+  want: { sparse: true } | { large: number },
   hooks: Pick<ScanHooks, 'signal' | 'onProgress'> = {},
 ): Promise<string[]> {
   const { signal } = hooks;
@@ -90,11 +92,11 @@ export async function sparsePathsUnder(
         includeHidden: true,
         skipPackages: false,
         skipCloudFolders: false,
-        sparsePaths: true,
+        ...('sparse' in want ? { sparsePaths: true } : { largePaths: Math.max(1, want.large) }),
       },
       hooks,
     );
-    return result.sparsePaths ?? [];
+    return ('sparse' in want ? result.sparsePaths : result.largePaths) ?? [];
   } catch (error) {
     if (signal?.aborted) throw sparseSearchCancelled(error);
     throw error;

@@ -5,13 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { PlumbError, toErrorPayload } from '../../contract/errors.js';
 import type { ScanResult } from '../../contract/space.js';
-import type { Handlers } from '../dispatch.js';
+import type { CallContext, Handlers } from '../dispatch.js';
 import { dedupeGroups } from './dedupe.js';
 import { journalDir, recoverInterrupted, type RecoveryStep } from './journal.js';
 import { loadLastScan, saveLastScan } from './last-scan.js';
 import { scanFolder } from './scan.js';
 import { copySparse } from './sparse-copy.js';
-import { createSparse, listSparse, punchZeros } from './sparse.js';
+import { createSparse, listSparse, punchZeros, type SparseListHooks } from './sparse.js';
 import { sparseCandidates } from './sparse-candidates.js';
 import { emptyTrashBatch, trashCopies } from './trash.js';
 
@@ -41,8 +41,33 @@ interface ScanEntry {
 /** Scans of this process, by scanId, shared by every connection. */
 const scans = new Map<string, ScanEntry>();
 
-/** Sparse-file listings running with a listId, shared by every connection. */
+/** Sparse-file listings and candidate searches running with a listId, shared by every connection. */
 const sparseLists = new Map<string, AbortController>();
+
+/**
+ * Runs a sparse-file job; with a listId (the caller's), its progress goes out through
+ * `space.sparse.progress` and space.sparse.cancel stops it.
+ */
+async function followed<T>(
+  listId: string | undefined,
+  context: CallContext,
+  run: (hooks: SparseListHooks) => Promise<T>,
+): Promise<T> {
+  if (listId === undefined) return run({});
+  if (sparseLists.has(listId)) {
+    throw new PlumbError('EINVAL', 'A listing with that listId is running; use a new listId.');
+  }
+  const controller = new AbortController();
+  sparseLists.set(listId, controller);
+  try {
+    return await run({
+      signal: controller.signal,
+      onProgress: (progress) => context.emit('space.sparse.progress', { listId, ...progress }),
+    });
+  } finally {
+    sparseLists.delete(listId);
+  }
+}
 
 let recovery: Promise<RecoveryStep[]> | undefined;
 
@@ -69,6 +94,12 @@ function finishedScan(scanId: string): ScanResult {
     );
   }
   return result;
+}
+
+/** The groups of a scan to act on: those named, or all of them. */
+function chosenGroups(result: ScanResult, groupIds: readonly string[] | undefined) {
+  const wanted = groupIds ? new Set(groupIds) : null;
+  return wanted ? result.groups.filter((g) => wanted.has(g.id)) : result.groups;
 }
 
 export function spaceHandlers(): Pick<Handlers, SpaceOperation> {
@@ -116,43 +147,28 @@ export function spaceHandlers(): Pick<Handlers, SpaceOperation> {
         remember(saved.result.scanId, { controller: new AbortController(), result: saved.result });
       return saved;
     },
-    'space.dedupe': async ({ scanId, groupIds, apply }) => {
+    'space.dedupe': async ({ scanId, groupIds, keepers, apply }) => {
       await recoverOnce();
       const result = finishedScan(scanId);
-      const wanted = groupIds ? new Set(groupIds) : null;
-      const groups = wanted ? result.groups.filter((g) => wanted.has(g.id)) : result.groups;
-      return dedupeGroups(groups, { apply, sharingSupported: result.sharingSupported });
+      const { sharingSupported } = result;
+      return dedupeGroups(chosenGroups(result, groupIds), { apply, keepers, sharingSupported });
     },
     'space.recover': async () => recoverOnce(),
     'space.trash': async ({ scanId, groupIds, keepers, apply }) => {
       const result = finishedScan(scanId);
-      const wanted = groupIds ? new Set(groupIds) : null;
-      const groups = wanted ? result.groups.filter((g) => wanted.has(g.id)) : result.groups;
-      return trashCopies(groups, { apply, keepers, sharingSupported: result.sharingSupported });
+      const { sharingSupported } = result;
+      return trashCopies(chosenGroups(result, groupIds), { apply, keepers, sharingSupported });
     },
     'space.trash.empty': async ({ batchId, apply }) => emptyTrashBatch(batchId, { apply }),
-    'space.sparse.list': async ({ path, listId }, context) => {
-      if (listId === undefined) return listSparse(path);
-      if (sparseLists.has(listId)) {
-        throw new PlumbError('EINVAL', 'A listing with that listId is running; use a new listId.');
-      }
-      const controller = new AbortController();
-      sparseLists.set(listId, controller);
-      try {
-        return await listSparse(path, {
-          signal: controller.signal,
-          onProgress: (progress) => context.emit('space.sparse.progress', { listId, ...progress }),
-        });
-      } finally {
-        sparseLists.delete(listId);
-      }
-    },
+    'space.sparse.list': async ({ path, listId }, context) =>
+      followed(listId, context, (hooks) => listSparse(path, hooks)),
     'space.sparse.cancel': async ({ listId }) => {
       const controller = sparseLists.get(listId);
       controller?.abort();
       return { cancelled: controller !== undefined };
     },
-    'space.sparse.candidates': async ({ path, minBytes }) => sparseCandidates(path, { minBytes }),
+    'space.sparse.candidates': async ({ path, minBytes, listId }, context) =>
+      followed(listId, context, (hooks) => sparseCandidates(path, { minBytes, ...hooks })),
     'space.sparse.create': async ({ path, bytes }) => createSparse(path, bytes),
     'space.sparse.punch': async ({ path, apply }) => punchZeros(path, apply),
     'space.sparse.copy': async ({ from, to }) => copySparse(from, to),

@@ -8,7 +8,7 @@ import { PlumbError } from '../../contract/errors.js';
 import type { PunchReport, SparseFile, SparseListProgress } from '../../contract/space.js';
 import { loadNative } from '../native/load.js';
 import { openForReading } from './content.js';
-import { sparsePathsUnder, sparseSearchCancelled } from './scan.js';
+import { pathsUnder, sparseSearchCancelled } from './scan.js';
 
 /** From the seeds: holes only last while every app that writes the file keeps them. */
 export const punchWarning =
@@ -49,13 +49,17 @@ export async function listSparse(
     fields: Pick<SparseListProgress, 'phase' | 'sparseFiles' | 'described' | 'secondsLeft'>,
   ) => onProgress?.({ ...walked, ...fields, seconds: (performance.now() - started) / 1000 });
 
-  const paths = await sparsePathsUnder(resolved, {
-    signal,
-    onProgress: (p) => {
-      walked = { files: p.files, bytes: p.bytes };
-      emit({ phase: 'walk', sparseFiles: 0, described: 0, secondsLeft: null });
+  const paths = await pathsUnder(
+    resolved,
+    { sparse: true },
+    {
+      signal,
+      onProgress: (p) => {
+        walked = { files: p.files, bytes: p.bytes };
+        emit({ phase: 'walk', sparseFiles: 0, described: 0, secondsLeft: null });
+      },
     },
-  });
+  );
 
   // Reading each map, with time left from the rate so far.
   const describeStarted = performance.now();
@@ -109,20 +113,35 @@ export function zeroRuns(block: Buffer, blockBytes: number, offset: number): [nu
   return runs;
 }
 
-async function findZeroRuns(file: string, blockBytes: number): Promise<[number, number][]> {
+/** Following the read of a file for zeros: a cancel stops it between chunks. */
+export interface ZeroReadHooks {
+  signal?: AbortSignal;
+  /** Bytes read so far, after each chunk. */
+  onRead?: (bytes: number) => void;
+}
+
+async function findZeroRuns(
+  file: string,
+  blockBytes: number,
+  hooks: ZeroReadHooks = {},
+): Promise<[number, number][]> {
   const map = await loadNative().dataRanges(file);
   const handle = await openForReading(file);
   const runs: [number, number][] = [];
   const chunkBytes = blockBytes * 256;
   const buffer = Buffer.allocUnsafe(chunkBytes);
+  let read = 0;
   try {
     for (const range of map.data) {
       // Only whole blocks inside the data range can become holes.
       const first = Math.ceil(range.offset / blockBytes) * blockBytes;
       const end = Math.floor((range.offset + range.length) / blockBytes) * blockBytes;
       for (let at = first; at < end; at += chunkBytes) {
+        if (hooks.signal?.aborted) throw sparseSearchCancelled();
         const want = Math.min(chunkBytes, end - at);
         const { bytesRead } = await handle.read(buffer, 0, want, at);
+        read += bytesRead;
+        hooks.onRead?.(read);
         for (const run of zeroRuns(buffer.subarray(0, bytesRead), blockBytes, at)) {
           const last = runs[runs.length - 1];
           if (last && last[0] + last[1] === run[0]) last[1] += run[1];
@@ -155,12 +174,16 @@ async function stillZero(file: string, offset: number, length: number): Promise<
  * Finds whole blocks of zeros and, when `apply`, deallocates them. Each run is read again just
  * before it is punched, and the file's times are put back: its content does not change.
  */
-export async function punchZeros(file: string, apply: boolean): Promise<PunchReport> {
+export async function punchZeros(
+  file: string,
+  apply: boolean,
+  hooks: ZeroReadHooks = {},
+): Promise<PunchReport> {
   const resolved = path.resolve(file);
   const before = await stat(resolved, { bigint: true });
   if (!before.isFile()) throw new PlumbError('EINVAL', `${resolved} is not a regular file.`);
   const blockBytes = Number(before.blksize) || 4096;
-  const runs = await findZeroRuns(resolved, blockBytes);
+  const runs = await findZeroRuns(resolved, blockBytes, hooks);
   const zeroBytes = runs.reduce((sum, [, length]) => sum + length, 0);
   const allocatedBefore = Number(before.blocks) * 512;
   if (!apply || runs.length === 0) {

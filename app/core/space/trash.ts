@@ -23,7 +23,15 @@ import type {
 import { writeFileAtomic } from '../atomic-file.js';
 import { loadNative } from '../native/load.js';
 import { sameContent } from './content.js';
-import { checkUnchanged, freeBytes, Skip, sumKnown } from './dedupe.js';
+import {
+  applyEach,
+  checkUnchanged,
+  keeperOf,
+  measureFreed,
+  privateBytes,
+  Skip,
+  sumKnown,
+} from './apply-steps.js';
 import { stateDir } from './journal.js';
 import {
   deleteFromTrash,
@@ -87,36 +95,21 @@ export async function removalFrees(
   if (file.alreadyClone === true) {
     return { bytes: 0, reason: 'a clone: it shares all its storage with the kept file' };
   }
-  const storage = await loadNative()
-    .fileSharing(file.path)
-    .catch(() => null);
   if (sharingSupported === false) {
-    const allocated = storage?.allocatedBytes ?? now.blocks * 512;
+    const allocated = await loadNative()
+      .fileSharing(file.path)
+      .then((storage) => storage.allocatedBytes)
+      .catch(() => now.blocks * 512);
     return { bytes: allocated, reason: 'a real copy: its allocated size' };
   }
-  if (storage?.privateBytes !== null && storage?.privateBytes !== undefined) {
-    return { bytes: storage.privateBytes, reason: 'the bytes only this file holds' };
+  const own = await privateBytes(file.path);
+  if (own === null) {
+    return { bytes: null, reason: 'the system does not say how this file is stored' };
   }
-  if (storage?.extents) {
-    const own = storage.extents.filter((e) => !e.shared).reduce((sum, e) => sum + e.length, 0);
-    return {
-      bytes: Math.min(own, storage.allocatedBytes),
-      reason: own === 0 ? 'a clone: all its blocks are shared' : 'the blocks no other file shares',
-    };
-  }
-  return { bytes: null, reason: 'the system does not say how this file is stored' };
-}
-
-function keeperOf(group: DuplicateGroup, keepers: TrashOptions['keepers']): string {
-  const chosen = keepers?.[group.id];
-  if (chosen === undefined) return group.keeper;
-  if (!group.files.some((f) => f.path === chosen)) {
-    throw new PlumbError(
-      'EINVAL',
-      `${chosen} is not a file of group ${group.id}; choose one of its files to keep.`,
-    );
-  }
-  return chosen;
+  return {
+    bytes: own,
+    reason: own === 0 ? 'a clone: all its blocks are shared' : 'the bytes no other file shares',
+  };
 }
 
 async function place(
@@ -163,22 +156,6 @@ function summarise(
       failed: counted('failed'),
     },
   };
-}
-
-function settle(action: TrashAction, error: unknown): void {
-  const payload = toErrorPayload(error);
-  if (error instanceof Skip) {
-    action.status = 'skipped';
-    action.reason = error.message;
-  } else if (payload.code === 'ENOENT') {
-    action.status = 'skipped';
-    action.reason = 'it no longer exists';
-    action.code = payload.code;
-  } else {
-    action.status = 'failed';
-    action.reason = payload.message;
-    action.code = payload.code;
-  }
 }
 
 async function saveBatch(dir: string, batch: Batch): Promise<void> {
@@ -244,42 +221,29 @@ export async function trashCopies(
     items: [],
   };
   const dir = options.batchDir ?? trashBatchDir();
-  for (const action of actions) {
-    if (options.signal?.aborted) {
-      action.status = 'skipped';
-      action.reason = 'cancelled before this file';
-      continue;
+  const each = { ...options, keeperWord: 'kept file' };
+  await applyEach(actions, files, each, async (target, keeper, action) => {
+    if (!(await sameContent(keeper.path, target.path, options.signal))) {
+      throw new Skip('its bytes differ from the kept file; nothing was moved');
     }
-    try {
-      const target = files.get(action.target)!;
-      const keeper = files.get(action.keeper)!;
-      await checkUnchanged(target, 'file');
-      await checkUnchanged(keeper, 'kept file');
-      if (!(await sameContent(keeper.path, target.path, options.signal))) {
-        throw new Skip('its bytes differ from the kept file; nothing was moved');
-      }
-      // Again just before the move: a write during the comparison must not go unseen.
-      await checkUnchanged(target, 'file');
-      await checkUnchanged(keeper, 'kept file');
-      const moved = await moveToTrash(target.path, can);
-      const now = await lstat(moved.trashedPath);
-      action.status = 'moved';
-      action.trashedPath = moved.trashedPath;
-      batch.items.push({
-        ...moved,
-        original: target.path,
-        predictedBytes: action.freesBytes,
-        ino: now.ino,
-        size: now.size,
-        mtimeMs: now.mtimeMs,
-      });
-      // Recorded after every file, so a crash never loses which files the batch moved.
-      await saveBatch(dir, batch);
-    } catch (error) {
-      settle(action, error);
-    }
-    options.onAction?.(action);
-  }
+    // Again just before the move: a write during the comparison must not go unseen.
+    await checkUnchanged(target, 'file');
+    await checkUnchanged(keeper, 'kept file');
+    const moved = await moveToTrash(target.path, can);
+    const now = await lstat(moved.trashedPath);
+    action.trashedPath = moved.trashedPath;
+    batch.items.push({
+      ...moved,
+      original: target.path,
+      predictedBytes: action.freesBytes,
+      ino: now.ino,
+      size: now.size,
+      mtimeMs: now.mtimeMs,
+    });
+    // Recorded after every file, so a crash never loses which files the batch moved.
+    await saveBatch(dir, batch);
+    return 'moved';
+  });
   return summarise(actions, false, batch.items.length ? batch.batchId : null, trash);
 }
 
@@ -364,19 +328,19 @@ export async function emptyTrashBatch(
     });
   }
   if (!options.apply) return emptySummary(batchId, files, true, null);
-  const before = await freeBytes(batch.trashDir);
-  for (const [index, file] of files.entries()) {
-    if (file.status !== 'planned') continue;
-    try {
-      await deleteFromTrash(batch.items[index]!);
-      file.status = 'deleted';
-    } catch (error) {
-      file.status = 'failed';
-      file.reason = toErrorPayload(error).message;
+  const freed = await measureFreed(batch.trashDir, async () => {
+    for (const [index, file] of files.entries()) {
+      if (file.status !== 'planned') continue;
+      try {
+        await deleteFromTrash(batch.items[index]!);
+        file.status = 'deleted';
+      } catch (error) {
+        file.status = 'failed';
+        file.reason = toErrorPayload(error).message;
+      }
     }
-  }
-  const after = await freeBytes(batch.trashDir);
+  });
   // The batch is done: what is left in the Trash is the user's again, to restore or empty.
   await rm(path.join(dir, `${batchId}.json`), { force: true });
-  return emptySummary(batchId, files, false, after - before);
+  return emptySummary(batchId, files, false, freed);
 }

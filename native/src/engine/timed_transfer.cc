@@ -2,6 +2,7 @@
 // timed from the monotonic clock around the system calls. A write that fails leaves no file.
 #include <random>
 
+#include "engine/stamp.h"
 #include "io.h"
 
 namespace plumb {
@@ -53,21 +54,53 @@ bool CheckChunk(const IoFile& file, uint32_t chunk, const char* syscall, SysErro
   return true;
 }
 
+// The live view's progress (about every 100 ms) and the analysis's samples (the request's
+// cadence), from one clock reading per chunk; a sample costs a slot in a growing vector.
 class ProgressClock {
  public:
-  ProgressClock(const TimedIoRequest& request, uint64_t start)
-      : request_(request), start_(start), last_(start) {}
+  ProgressClock(const TimedIoRequest& request, uint64_t start, std::vector<TransferSample>* samples)
+      : request_(request), start_(start), last_(start), samples_(samples) {}
+
+  // The transfer begins: the first sample, at no bytes yet.
+  void Begin(uint64_t now) {
+    if (request_.sampleNanos == 0) return;
+    samples_->reserve(64);
+    Sample(now, 0);
+  }
+
   void Tick(uint64_t bytesDone) {
-    if (!request_.onProgress) return;
-    uint64_t now = MonotonicNanos();
-    if (now - last_ < kProgressIntervalNanos) return;
+    const bool sampling = request_.sampleNanos != 0;
+    if (!request_.onProgress && !sampling) return;
+    const uint64_t now = MonotonicNanos();
+    if (sampling && (now - sampledAt_ >= request_.sampleNanos ||
+                     bytesDone - sampledBytes_ >= request_.sampleBytes))
+      Sample(now, bytesDone);
+    if (!request_.onProgress || now - last_ < kProgressIntervalNanos) return;
     last_ = now;
     request_.onProgress(bytesDone, now - start_);
   }
 
+  // The transfer is over (a write flushed): the last sample ends there, so the time the flush
+  // took counts for the bytes before it.
+  void End(uint64_t now, uint64_t bytes) {
+    if (request_.sampleNanos == 0) return;
+    if (samples_->size() > 1 && samples_->back().bytes == bytes)
+      samples_->back().nanos = now - start_;
+    else
+      Sample(now, bytes);
+  }
+
  private:
+  void Sample(uint64_t now, uint64_t bytes) {
+    samples_->push_back(TransferSample{now - start_, bytes});
+    sampledAt_ = now;
+    sampledBytes_ = bytes;
+  }
+
   const TimedIoRequest& request_;
   uint64_t start_, last_;
+  std::vector<TransferSample>* samples_;
+  uint64_t sampledAt_ = 0, sampledBytes_ = 0;
 };
 
 }  // namespace
@@ -76,6 +109,7 @@ bool RunTimedWrite(const TimedIoRequest& request, TimedIoOutcome* out, SysError*
   const uint32_t chunk = request.chunkBytes ? request.chunkBytes : kDefaultChunkBytes;
   std::vector<AlignedBuffer> buffers;
   uint64_t stamp = RandomSeed();
+  BlockStamper stamper(request.stamp, request.bytes);  // --verify: which file, which offset
   for (uint32_t i = 0; i < kWriteSlots; ++i) {
     buffers.emplace_back(chunk, kBufferAlignment, true);
     if (!buffers.back().ok()) {
@@ -84,6 +118,7 @@ bool RunTimedWrite(const TimedIoRequest& request, TimedIoOutcome* out, SysError*
       return false;
     }
     FillIncompressible(buffers.back().data(), chunk, stamp + i);
+    stamper.AddSlot(buffers.back().data(), chunk);
   }
   if (Cancelled(request)) {
     *err = CancelledError("timedWrite", request.path);
@@ -109,13 +144,14 @@ bool RunTimedWrite(const TimedIoRequest& request, TimedIoOutcome* out, SysError*
 
   // Direct I/O moves whole aligned blocks: pad the last chunk, then cut the file to size.
   const uint64_t padded = RoundUp(request.bytes, file.direct() ? file.alignment() : 1);
-  ProgressClock progress(request, start);
+  ProgressClock progress(request, start, &out->samples);
+  progress.Begin(opened);
   uint64_t offset = 0;
   for (uint64_t index = 0; offset < padded; ++index) {
     if (Cancelled(request)) return fail(CancelledError("write", request.path));
     const size_t n = static_cast<size_t>(std::min<uint64_t>(chunk, padded - offset));
     uint8_t* data = buffers[index % kWriteSlots].data();
-    StampBlocks(data, n, &stamp);
+    if (!stamper.Stamp(index % kWriteSlots, data, n, offset)) StampBlocks(data, n, &stamp);
     if (!file.WriteAt(data, n, offset, err)) return fail(*err);
     offset += n;
     progress.Tick(std::min(offset, request.bytes));
@@ -125,6 +161,7 @@ bool RunTimedWrite(const TimedIoRequest& request, TimedIoOutcome* out, SysError*
   if (!file.Flush(err)) return fail(*err);
   if (!file.direct()) file.DropCache(request.bytes);
   const uint64_t flushed = MonotonicNanos();
+  progress.End(flushed, request.bytes);
   if (!file.Close(err)) return fail(*err);
   const uint64_t closed = MonotonicNanos();
 
@@ -165,7 +202,8 @@ bool RunTimedRead(const TimedIoRequest& request, TimedIoOutcome* out, SysError* 
     return false;
   const uint64_t opened = MonotonicNanos();
   if (!CheckChunk(file, chunk, "timedRead", err)) return false;
-  ProgressClock progress(request, start);
+  ProgressClock progress(request, start, &out->samples);
+  progress.Begin(opened);
   uint64_t offset = 0;
   for (;;) {
     if (Cancelled(request)) {
@@ -179,6 +217,7 @@ bool RunTimedRead(const TimedIoRequest& request, TimedIoOutcome* out, SysError* 
     if (done < chunk) break;
   }
   const uint64_t transferred = MonotonicNanos();
+  progress.End(transferred, offset);
   if (!file.Close(err)) return false;
   const uint64_t closed = MonotonicNanos();
 

@@ -12,6 +12,7 @@ void RegisterTimedIo(Napi::Env env, Napi::Object exports);
 void RegisterQueueDepth(Napi::Env env, Napi::Object exports);
 void RegisterTemperature(Napi::Env env, Napi::Object exports);
 void RegisterEvictCache(Napi::Env env, Napi::Object exports);
+void RegisterVerify(Napi::Env env, Napi::Object exports);  // verify_js.cc
 
 // The flag behind a handle from createCancel(); a TypeError for anything else.
 CancelPtr CancelFromValue(Napi::Env env, Napi::Value value, const char* name);
@@ -25,5 +26,7 @@ bool OptionalBool(Napi::Object options, const char* key, bool fallback);
 Napi::Function OptionalFunction(Napi::Object options, const char* key);
 CancelPtr OptionalCancel(Napi::Object options, const char* key);
 bool IsAbsent(Napi::Value value);
+// timedWrite's `stamp` option { fileId, runTag } (verify_js.cc); absent: not stamped.
+StampSpec OptionalStamp(Napi::Object options, const char* key);
 
 }  // namespace plumb

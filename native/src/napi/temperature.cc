@@ -47,6 +47,7 @@ void RegisterIo(Napi::Env env, Napi::Object exports) {
   RegisterQueueDepth(env, exports);
   RegisterTemperature(env, exports);
   RegisterEvictCache(env, exports);
+  RegisterVerify(env, exports);
 }
 
 }  // namespace plumb

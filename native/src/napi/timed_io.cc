@@ -1,5 +1,6 @@
 // timedWrite(path, bytes, options) and timedRead(path, options): Promises resolved with phase
-// timings; progress events through the worker's queue (one call per event, all before settling).
+// timings and the samples taken inside the file (in bulk, as typed arrays); progress events
+// through the worker's queue (one call per event, all before settling).
 #include <cmath>
 
 #include "napi/errors.h"
@@ -65,6 +66,17 @@ class TimedIoWorker : public ProgressWorker<Progress> {
     seconds.Set("close", Seconds(outcome_.nanos.close));
     seconds.Set("total", Seconds(outcome_.nanos.total));
     result.Set("seconds", seconds);
+    const size_t n = outcome_.samples.size();
+    Napi::Float64Array sampleSeconds = Napi::Float64Array::New(env, n);
+    Napi::Float64Array sampleBytes = Napi::Float64Array::New(env, n);
+    for (size_t i = 0; i < n; ++i) {
+      sampleSeconds[i] = Seconds(outcome_.samples[i].nanos);
+      sampleBytes[i] = static_cast<double>(outcome_.samples[i].bytes);
+    }
+    Napi::Object samples = Napi::Object::New(env);
+    samples.Set("seconds", sampleSeconds);
+    samples.Set("bytes", sampleBytes);
+    result.Set("samples", samples);
     deferred.Resolve(result);
   }
 
@@ -99,6 +111,17 @@ Napi::Value StartTimedIo(const Napi::CallbackInfo& info, bool write) {
     throw Napi::TypeError::New(env, "The \"chunkBytes\" option must be a multiple of 512");
   }
   request.buffered = OptionalBool(options, "buffered", false);
+  // 0 turns sampling off (used only to measure its cost); at most a sample a millisecond.
+  const double sampleSeconds = OptionalNumber(options, "sampleSeconds", 0, 3600,
+                                              Seconds(kDefaultSampleNanos));
+  if (sampleSeconds != 0 && sampleSeconds < 0.001) {
+    throw Napi::TypeError::New(env,
+                               "The \"sampleSeconds\" option must be 0 (off) or at least 0.001");
+  }
+  request.sampleNanos = static_cast<uint64_t>(std::llround(sampleSeconds * 1e9));
+  request.sampleBytes =
+      OptionalInteger(options, "sampleBytes", 4096, kMaxSafeInteger, kDefaultSampleBytes);
+  if (write) request.stamp = OptionalStamp(options, "stamp");
   request.cancel = OptionalCancel(options, "cancel");
   Napi::Function onProgress = OptionalFunction(options, "onProgress");
   auto* worker = new TimedIoWorker(env, write, std::move(request), onProgress);

@@ -9,6 +9,7 @@
 #include <shobjidl.h>
 #include <windows.h>
 
+#include <cstdio>
 #include <string>
 
 #include "space.h"
@@ -92,9 +93,11 @@ struct Com {
 };
 
 SysError ShellError(HRESULT hr, const std::string& path, const char* what) {
-  return SysError{
-      "EWIN" + std::to_string(static_cast<unsigned long>(hr)), "IFileOperation", path,
-      std::string(what) + " (HRESULT " + std::to_string(static_cast<unsigned long>(hr)) + ")."};
+  // In hex, as Windows' documentation and error lookups write it (0x80004001 is E_NOTIMPL).
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "0x%08lX", static_cast<unsigned long>(hr));
+  return SysError{"EWIN" + std::to_string(static_cast<unsigned long>(hr)), "IFileOperation", path,
+                  std::string(what) + " (HRESULT " + hex + ")."};
 }
 
 }  // namespace

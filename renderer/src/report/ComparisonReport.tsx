@@ -60,7 +60,7 @@ export function ComparisonReport({
                   </td>
                   <td>{document.environment.os}</td>
                   <td>
-                    {planText(document.plan)}
+                    {planText(document)}
                     <span className="row-sub">
                       {document.environment.cacheMode === 'direct' ? 'uncached' : 'buffered'} ·
                       Plumb {document.app.version}

@@ -1,17 +1,36 @@
 /** A benchmark result as a report: the facts of the run, then the verdict in its print mode. */
 import type { ResultDocument } from '../../../app/contract/bench.js';
 import type { ReportModel } from '../../../app/contract/report.js';
-import { formatBytes, formatDateTime, formatDuration } from '../../../app/common/format.js';
+import {
+  formatBytes,
+  formatDateTime,
+  formatDuration,
+  formatRate,
+} from '../../../app/common/format.js';
+import { headline } from '../../../app/common/headline-rate.js';
+import { runPlanDescription } from '../../../app/common/plan-description.js';
+import { quickRunLabel, quickRunNote, runScale } from '../../../app/common/quick-run.js';
 import { planTitle } from '../screens/bench/plan-catalogue.js';
 import { Verdict, verdictMeta } from '../screens/bench/Verdict.js';
 import { ReportCover, type Fact } from './ReportCover.js';
 
 const notReported = 'not reported';
 
-/** What the plan did, in its own words when it has them. */
-export function planText(plan: ResultDocument['plan']): string {
-  const description = typeof plan.description === 'string' ? plan.description : '';
-  return description ? `${planTitle(plan.name)}: ${description}` : planTitle(plan.name);
+/** What the plan did, with the sizes it used; a quick run says so first. */
+export function planText(document: ResultDocument): string {
+  const title = planTitle(document.plan.name);
+  const description = runPlanDescription(document.plan, runScale(document));
+  const quick = quickRunLabel(document);
+  return [quick, description ? `${title}: ${description}` : title].filter(Boolean).join(' · ');
+}
+
+/** The headline rates in words: "write 560 MB/s (…), read 1.20 GB/s (…)". */
+export function headlineText(document: ResultDocument): string {
+  return (['write', 'read'] as const)
+    .map((phase) => ({ phase, ...headline(document, phase) }))
+    .filter((h) => h.rate !== null)
+    .map((h) => `${h.phase} ${formatRate(h.rate)} (${h.basis})`)
+    .join(', ');
 }
 
 export function whenText(document: ResultDocument): string {
@@ -36,7 +55,9 @@ export function runFacts(document: ResultDocument): Fact[] {
     ],
     ['Operating system', environment.os],
     ['Date', whenText(document)],
-    ['Plan', planText(document.plan)],
+    ['Plan', planText(document)],
+    ...(quickRunLabel(document) ? [['Quick run', quickRunNote(document)!] as const] : []),
+    ['Headline', headlineText(document) || 'none: no file of 2 MB or more'],
     [
       'Cache',
       environment.cacheDefeat ??

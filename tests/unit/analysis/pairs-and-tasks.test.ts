@@ -115,3 +115,65 @@ describe('diskBound', () => {
     assert.match(result.message, /Reading is the likelier limit/);
   });
 });
+
+describe('diskBound weighs the processor', () => {
+  const draw = (low: number, high: number) => low + Math.random() * (high - low);
+
+  it('is CPU-bound when compressing in memory is far slower than the disk, whatever the disk run lost', () => {
+    // The trial of issue 13: 22.9 MB/s in memory on 2 cores, a disk reading 571 MB/s.
+    const trial = diskBound({
+      // 26 % slower on the disk: "partly disk-bound" by the slowdown alone.
+      diskRate: 17e6,
+      memoryRate: 22.9e6,
+      compressionRatio: 0.52,
+      readRate: 571e6,
+      writeRate: 480e6,
+    });
+    assert.equal(trial.verdict, 'cpu-bound');
+    assert.equal(trial.limit, 'cpu');
+    assert.match(trial.message, /the processor limits it/);
+    assert.match(trial.message, /busy 6 % of the time/);
+    assert.match(trial.message, /keep up with a processor 15× as fast/);
+    assert.match(trial.message, /disk run's 26 % slower pace is not the disk's limit/);
+
+    for (let k = 0; k < 50; k += 1) {
+      const memoryRate = draw(5e6, 500e6);
+      const compressionRatio = draw(0.05, 1);
+      const load = draw(0.01, 0.5);
+      // Split the load between reading and writing at random.
+      const readShare = draw(0.05, 0.95);
+      const readRate = memoryRate / (load * readShare);
+      const writeRate = (memoryRate * compressionRatio) / (load * (1 - readShare));
+      const diskRate = memoryRate * draw(0.3, 1.1); // any slowdown, up to 70 %
+      const result = diskBound({ diskRate, memoryRate, compressionRatio, readRate, writeRate });
+      assert.equal(result.verdict, 'cpu-bound', `load ${load}`);
+      assert.equal(result.limit, 'cpu');
+      assert.ok(Math.abs(result.diskLoad! - load) < 1e-9 * load);
+      assert.equal(result.limitedBy, null);
+    }
+  });
+
+  it('keeps judging by the slowdown when the disk would be busy more than half the time', () => {
+    for (let k = 0; k < 50; k += 1) {
+      const memoryRate = draw(50e6, 3e9);
+      const load = draw(0.51, 3);
+      const readRate = (2 * memoryRate) / load;
+      const writeRate = (2 * memoryRate * 0.5) / load;
+      const slowdown = draw(0.31, 0.9);
+      const result = diskBound({
+        diskRate: memoryRate * (1 - slowdown),
+        memoryRate,
+        compressionRatio: 0.5,
+        readRate,
+        writeRate,
+      });
+      assert.equal(result.verdict, 'disk-bound');
+      assert.notEqual(result.limit, 'cpu');
+      assert.ok(Math.abs(result.diskLoad! - load) < 1e-9 * load);
+      if (load / 2 >= 0.8) {
+        assert.equal(result.limit, 'read');
+        assert.match(result.message, /Reading is the likelier limit.*processor could go/);
+      } else assert.equal(result.limit, 'disk');
+    }
+  });
+});

@@ -77,7 +77,6 @@ describe('LiveCliffWatch', () => {
       beforeRate: 5.5e9,
       afterRate: 1.4e9,
       confidence: 1,
-      index: 10,
     });
     assert.deepEqual(Finding.parse(finding), finding);
     assert.equal(finding.cause, 'unknown');

@@ -64,7 +64,10 @@ describe('bench operations', () => {
       [runId],
     );
     const csv = await handlers['results.exportCsv']({ id: runId }, context);
-    assert.equal(csv.csv.split('\n').length, 1 + 84 + 1);
+    // A quick run (scale 0.001) says so on a comment line before the header.
+    assert.match(csv.csv.split('\n')[0]!, /^# Quick run at 0\.1 % of the plan's sizes/);
+    assert.equal(csv.csv.split('\n').length, 1 + 1 + 84 + 1);
+    assert.equal(listed.results[0]!.scale, 0.001);
     assert.equal(
       (await handlers['results.rename']({ id: runId, name: 'mine' }, context)).name,
       'mine',

@@ -107,6 +107,7 @@ function sampleDocument(id: string, startedAt: string): ResultDocument {
   ];
   return {
     schema: resultSchemaVersion,
+    scale: 1,
     id,
     startedAt,
     app: { version: '0.1.0' },

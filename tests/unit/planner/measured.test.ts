@@ -31,7 +31,8 @@ const summary = (rate: number | null) => ({
 test('every stored result with writes becomes a measured profile', async () => {
   const store = new ResultsStore(path.join(dir, 'results'));
   await store.save({
-    schema: 'plumb.result/1',
+    schema: 'plumb.result/2',
+    scale: 1,
     id: '20260111-090000-cafe',
     startedAt: '2026-01-11T09:00:00Z',
     app: { version: '0.1.0' },
@@ -77,7 +78,8 @@ test('every stored result with writes becomes a measured profile', async () => {
   });
   // A run that only read (reading a folder) is not a device profile, and not a problem to report.
   await store.save({
-    schema: 'plumb.result/1',
+    schema: 'plumb.result/2',
+    scale: 1,
     id: '20260111-100000-beef',
     startedAt: '2026-01-11T10:00:00Z',
     app: { version: '0.1.0' },

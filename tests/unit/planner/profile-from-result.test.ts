@@ -154,7 +154,7 @@ test('a measured profile is used by the planner as "result:ID", at no extra cost
 });
 
 test('documents that are not results, or have no writes, are refused with a reason', () => {
-  assert.throws(() => profileFromResult({ schema: 'plumb.result/2' }), {
+  assert.throws(() => profileFromResult({ schema: 'plumb.result/9' }), {
     code: 'EINVAL',
     message: /schema/,
   });

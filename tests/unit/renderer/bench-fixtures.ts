@@ -76,7 +76,8 @@ export function resultDocument(
     median: median('read'),
   };
   return {
-    schema: 'plumb.result/1',
+    schema: 'plumb.result/2',
+    scale: 1,
     id,
     startedAt: '2025-11-22T10:00:00.000Z',
     app: { version: '0.1.0' },

@@ -3,14 +3,16 @@ import { test } from 'node:test';
 import type { BenchEvent, RunningBench } from '../../../app/contract/bench.js';
 import {
   applyBenchEvent,
-  bytesWritten,
-  inSnapshot,
-  liveRunFromSnapshot,
+  bytesSoFar,
   newLiveRun,
   progressFraction,
   secondsLeft,
   type LiveRun,
 } from '../../../renderer/src/screens/bench/live-run.js';
+import {
+  inSnapshot,
+  liveRunFromSnapshot,
+} from '../../../renderer/src/screens/bench/live-snapshot.js';
 import { cliffMarks } from '../../../renderer/src/screens/bench/series.js';
 
 function fold(
@@ -65,7 +67,7 @@ test('a files run: progress, GB written, rate and time left follow the events', 
   assert.equal(run.filesDone, 1);
   assert.equal(progressFraction(run), 0.25);
   assert.equal(secondsLeft(run), 6);
-  assert.equal(bytesWritten(run), 2e9);
+  assert.equal(bytesSoFar(run, 'write'), 2e9);
   assert.equal(run.currentRate, 1e9);
   assert.deepEqual(run.throughput, [
     { x: 1, y: 1e9 },
@@ -96,7 +98,7 @@ test('reads do not count as bytes written', () => {
       bytesPerSecond: 1e9,
     },
   ]);
-  assert.equal(bytesWritten(run), 2e9);
+  assert.equal(bytesSoFar(run, 'write'), 2e9);
   assert.equal(progressFraction(run), 0.75);
 });
 

@@ -7,7 +7,7 @@ import {
   decimationFor,
   rateByCumulative,
   rateBySize,
-  thinForLogAxis,
+  thinPoints,
 } from '../../../renderer/src/screens/bench/series.js';
 import { modelFiles } from './bench-fixtures.js';
 
@@ -54,13 +54,13 @@ test('thinning for a log axis keeps the lowest and highest rate of each bucket, 
     x: 1e4 * Math.pow(1e5, i / 9999),
     y: i % 2 === 0 ? 100 + (i % 7) : 50 - (i % 5),
   }));
-  const thinned = thinForLogAxis(points, 200);
+  const thinned = thinPoints(points, 200, true);
   assert.ok(thinned.length <= 400 && thinned.length >= 200, `${thinned.length} points`);
   for (let i = 1; i < thinned.length; i += 1) assert.ok(thinned[i]!.x >= thinned[i - 1]!.x);
   assert.equal(Math.max(...thinned.map((p) => p.y)), 106);
   assert.equal(Math.min(...thinned.map((p) => p.y)), 46);
   const few = points.slice(0, 100);
-  assert.deepEqual(thinForLogAxis(few, 200), few);
+  assert.deepEqual(thinPoints(few, 200, true), few);
 });
 
 test('decimation turns on, and dots shrink, as points grow', () => {

@@ -38,13 +38,10 @@ export function ComparisonTable({
           <th scope="col">Run</th>
           <th scope="col">When</th>
           <th scope="col" className="numeric">
-            Write (median)
+            Write
           </th>
           <th scope="col" className="numeric">
-            Read (median)
-          </th>
-          <th scope="col" className="numeric">
-            Steady write
+            Read
           </th>
           <th scope="col" className="numeric">
             Findings
@@ -66,19 +63,21 @@ export function ComparisonTable({
                     <span className="compare-run-title">{row.title}</span>
                   )}
                   <span className="row-sub">{row.volume}</span>
+                  {row.quick ? (
+                    <span className="chip chip-quick" data-testid="quick-run">
+                      {row.quick}
+                    </span>
+                  ) : null}
                 </div>
               </div>
             </td>
             <td className="nowrap">{row.when}</td>
             <td className="numeric">
-              {formatRate(row.writeMedian)}{' '}
-              <span className="delta">{relative(row.writeRelative)}</span>
+              {formatRate(row.write)} <span className="delta">{relative(row.writeRelative)}</span>
             </td>
             <td className="numeric">
-              {formatRate(row.readMedian)}{' '}
-              <span className="delta">{relative(row.readRelative)}</span>
+              {formatRate(row.read)} <span className="delta">{relative(row.readRelative)}</span>
             </td>
-            <td className="numeric">{formatRate(row.writeTheilSen)}</td>
             <td className="numeric">{row.findings}</td>
           </tr>
         ))}
@@ -159,7 +158,8 @@ export function CompareView({
       </div>
       <p className="lede">
         Circles are writes, diamonds reads; each result keeps its colour. The first result is the
-        baseline.
+        baseline. Write and read are each run's headline rate: all bytes over all seconds of its
+        files of 2 MB or more.
       </p>
       {error ? (
         <div className="banner banner-error" role="alert">

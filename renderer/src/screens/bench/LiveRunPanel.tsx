@@ -2,16 +2,13 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ResultDocument } from '../../../../app/contract/bench.js';
 import type { PlumbClient } from '../../client.js';
-import {
-  capitalise,
-  formatBytes,
-  formatDuration,
-  formatRate,
-} from '../../../../app/common/format.js';
+import { capitalise } from '../../../../app/common/format.js';
 import { useChartTheme } from './charts/chart-theme.js';
 import { RateChart, type RateSeries } from './charts/RateChart.js';
 import { FindingsList } from './FindingsList.js';
-import { bytesWritten, progressFraction, secondsLeft, type LiveRun } from './live-run.js';
+import { gridSecondsLeft } from './live-figures.js';
+import { LiveFigures, useFrameThrottled } from './LiveFigures.js';
+import { progressFraction, secondsLeft, type LiveRun } from './live-run.js';
 import { planTitle } from './plan-catalogue.js';
 import { presetGrid } from './presets-grid.js';
 import { PresetsGridView } from './PresetsGridView.js';
@@ -19,6 +16,9 @@ import type { RunSession } from './run-store.js';
 import { cliffMarks, rateByCumulative, rateBySize } from './series.js';
 import { ResultActions } from './ResultDetail.js';
 import { Verdict } from './Verdict.js';
+
+/** Slices of the x axis a live curve is thinned to (two points each at most). */
+const liveBuckets = 800;
 
 const phaseWords: Record<LiveRun['phase'], string> = {
   starting: 'Getting ready',
@@ -39,17 +39,6 @@ function statusText(live: LiveRun): string {
     case 'failed':
       return 'Stopped';
   }
-}
-
-function Figure({ label, value, testId }: { label: string; value: string; testId?: string }) {
-  return (
-    <div className="live-figure">
-      <span className="live-figure-label">{label}</span>
-      <span className="live-figure-value" data-testid={testId}>
-        {value}
-      </span>
-    </div>
-  );
 }
 
 export function LiveRunPanel({
@@ -81,23 +70,32 @@ export function LiveRunPanel({
     };
   }, [client, live.resultId]);
 
-  // Series rebuilt only when the run has moved on (live.version), not on every render.
+  // Series rebuilt when the run has moved on, at most once per animation frame: events come
+  // about ten times a second, and a redraw decimates the samples (a million in a few ms).
+  const drawVersion = useFrameThrottled(live.version);
   const series = useMemo(() => {
     const build = (axis: 'cumulative' | 'size'): RateSeries[] =>
       (['write', 'read'] as const)
-        .map((phase) => ({
-          label: capitalise(phase),
-          color: phase === 'write' ? theme.write : theme.read,
-          dashed: phase === 'read',
-          points: (axis === 'cumulative' ? rateByCumulative : rateBySize)(live.files, phase),
-        }))
+        .map((phase) => {
+          const samples = axis === 'cumulative' ? live.rates[phase] : undefined;
+          return {
+            label: capitalise(phase),
+            color: phase === 'write' ? theme.write : theme.read,
+            dashed: phase === 'read',
+            line: samples !== undefined && samples.points > 0,
+            samples: samples?.points,
+            points: samples?.points
+              ? samples.drawn(liveBuckets)
+              : (axis === 'cumulative' ? rateByCumulative : rateBySize)(live.files, phase),
+          };
+        })
         .filter((s) => s.points.length > 0);
     return {
       cumulative: build('cumulative'),
       size: build('size'),
       time: [{ label: 'Rate', color: theme.write, points: [...live.throughput] }],
     };
-  }, [live.version, theme]);
+  }, [drawVersion, theme]); // the arrays grow in place: drawVersion says when
 
   const running = live.status === 'running';
   const [now, setNow] = useState(() => Date.now());
@@ -110,7 +108,7 @@ export function LiveRunPanel({
 
   const cliffs = useMemo(() => cliffMarks(live.findings), [live.findings]);
   const fraction = progressFraction(live);
-  const left = secondsLeft(live, elapsed);
+  const left = gridSecondsLeft(live, plan, session.request.scale) ?? secondsLeft(live, elapsed);
   const title = planTitle(live.planName);
 
   if (result) {
@@ -190,23 +188,7 @@ export function LiveRunPanel({
         </p>
       ) : null}
 
-      <div className="live-figures">
-        {plan ? (
-          <Figure label="Written" value={formatBytes(bytesWritten(live))} testId="live-written" />
-        ) : (
-          <Figure label="Read" value={formatBytes(live.bytesDone)} testId="live-read" />
-        )}
-        <Figure label="Rate now" value={formatRate(live.currentRate)} testId="live-rate" />
-        <Figure label="Elapsed" value={formatDuration(elapsed)} />
-        <Figure label="Time left" value={running ? formatDuration(left) : '—'} />
-        <Figure
-          label="Files"
-          value={
-            live.plannedFiles ? `${live.filesDone} / ${live.plannedFiles}` : String(live.filesDone)
-          }
-          testId="live-files"
-        />
-      </div>
+      <LiveFigures live={live} plan={plan} elapsed={elapsed} left={left} />
       <div
         className="progress-track"
         role="progressbar"

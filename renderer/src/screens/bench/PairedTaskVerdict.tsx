@@ -79,8 +79,36 @@ export function PairedVerdict({ section, id }: { section: PairedSection; id: str
   );
 }
 
+const limitNames = {
+  cpu: 'Processor',
+  disk: 'Disk',
+  read: 'Disk reads',
+  write: 'Disk writes',
+} as const;
+
+/** Which resource limits the task, and by how much (results before `limit` derive it). */
+export function taskLimit(task: TaskSection): { label: string; note: string } {
+  const limit = task.limit ?? (task.verdict === 'cpu-bound' ? 'cpu' : (task.limitedBy ?? 'disk'));
+  const load = task.diskLoad ?? null;
+  if (limit === 'cpu') {
+    return {
+      label: limitNames.cpu,
+      note:
+        load === null
+          ? 'the disk costs little'
+          : `disk busy ${Math.round(load * 100)} % at its pace`,
+    };
+  }
+  return {
+    label: limitNames[limit],
+    note: `cost ${Math.round(task.slowdown * 100)} % of the speed`,
+  };
+}
+
 export function TaskVerdict({ task, id }: { task: TaskSection; id: string }) {
+  const limit = taskLimit(task);
   const tiles = [
+    { label: 'Limited by', value: limit.label, note: limit.note },
     { label: 'On this disk', value: formatRate(task.diskRate), note: 'input read and compressed' },
     { label: 'In memory', value: formatRate(task.memoryRate), note: 'the same work, no disk' },
     { label: 'Disk cost', value: `${Math.round(task.slowdown * 100)} %`, note: 'of the speed' },

@@ -3,8 +3,10 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { ResultDocument } from '../../../../app/contract/bench.js';
 import type { PlumbClient } from '../../client.js';
 import { ExportPdfButton } from '../../report/ExportPdfButton.js';
+import { quickRunLabel, quickRunNote } from '../../../../app/common/quick-run.js';
 import { resultTitle } from './compare.js';
 import { saveTextFile } from './download.js';
+import { GridSourceContext } from './PresetsGridView.js';
 import { Verdict } from './Verdict.js';
 
 type Load =
@@ -137,6 +139,17 @@ export function ResultActions({
   );
 }
 
+/** Above a quick run's verdict: that it is one, and what that means for its figures. */
+export function QuickRunBanner({ document }: { document: ResultDocument }) {
+  const label = quickRunLabel(document);
+  if (!label) return null;
+  return (
+    <div className="banner banner-warning" role="note" data-testid="quick-run">
+      <strong>{label}.</strong> {quickRunNote(document)}
+    </div>
+  );
+}
+
 export function ResultDetail({
   client,
   id,
@@ -171,18 +184,28 @@ export function ResultDetail({
           {load.message}
         </div>
       ) : null}
+      {load.kind === 'ready' ? <QuickRunBanner document={load.document} /> : null}
       {load.kind === 'ready' ? (
-        <Verdict
-          document={load.document}
-          actions={
-            <ResultActions
-              client={client}
-              document={load.document}
-              onRenamed={(name) => setLoad({ kind: 'ready', document: { ...load.document, name } })}
-              onDeleted={onDeleted}
-            />
-          }
-        />
+        <GridSourceContext.Provider
+          value={{
+            volume: load.document.environment.volume.path,
+            startedAt: load.document.startedAt,
+          }}
+        >
+          <Verdict
+            document={load.document}
+            actions={
+              <ResultActions
+                client={client}
+                document={load.document}
+                onRenamed={(name) =>
+                  setLoad({ kind: 'ready', document: { ...load.document, name } })
+                }
+                onDeleted={onDeleted}
+              />
+            }
+          />
+        </GridSourceContext.Provider>
       ) : null}
     </div>
   );

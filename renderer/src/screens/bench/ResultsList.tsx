@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ResultListItem } from '../../../../app/contract/bench.js';
 import { formatDateTime, formatRate } from '../../../../app/common/format.js';
+import { quickRunLabel } from '../../../../app/common/quick-run.js';
 import { planTitle } from './plan-catalogue.js';
 
 const findingNames: Record<string, string> = {
@@ -11,6 +12,7 @@ const findingNames: Record<string, string> = {
   'small-files': 'Small files',
   buffered: 'Buffered',
   unstable: 'Uneven',
+  'within-cache': 'Within caches',
 };
 
 function itemTitle(item: ResultListItem): string {
@@ -95,6 +97,7 @@ export function ResultsList({
         <tbody>
           {items.map((item) => {
             const title = itemTitle(item);
+            const quick = quickRunLabel({ scale: item.scale, plan: {} });
             return (
               <tr key={item.id} className={present.includes(item.id) ? 'is-selected' : undefined}>
                 <td className="select-col">
@@ -113,13 +116,22 @@ export function ResultsList({
                     {planTitle(item.plan)} ·{' '}
                     {item.files ? `${item.files} files` : 'queue-depth runs'}
                   </span>
+                  {quick ? (
+                    <span className="chip chip-quick" data-testid="quick-run">
+                      {quick}
+                    </span>
+                  ) : null}
                 </td>
                 <td className="path-cell" title={item.volumePath}>
                   {item.volumePath}
                 </td>
                 <td className="nowrap">{formatDateTime(item.startedAt)}</td>
-                <td className="numeric">{formatRate(item.writeMedian)}</td>
-                <td className="numeric">{formatRate(item.readMedian)}</td>
+                <td className="numeric" data-testid="list-write">
+                  {formatRate(item.writeMedian)}
+                </td>
+                <td className="numeric" data-testid="list-read">
+                  {formatRate(item.readMedian)}
+                </td>
                 <td>
                   <span className="chips">
                     {[...new Set(item.findings)].map((kind) => (

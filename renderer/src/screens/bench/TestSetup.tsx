@@ -9,7 +9,16 @@ import { estimatePlan, ratesFromHistory, typicalRates } from './estimates.js';
 import { largeWriteBytes, targetWarnings, whatFits } from './target-warnings.js';
 import { readPlanFile } from './plan-catalogue.js';
 import { PlanChoices, readFolderChoice } from './setup/PlanChoices.js';
-import { scaleLabel, scales, SetupOptions, type SetupChoices } from './setup/SetupOptions.js';
+import { QuickTest } from './setup/QuickTest.js';
+import { gridSizeProblem } from './presets-grid.js';
+import { useGridPlans } from './setup/GridOptions.js';
+import {
+  canVerify,
+  scaleLabel,
+  scales,
+  SetupOptions,
+  type SetupChoices,
+} from './setup/SetupOptions.js';
 import { SetupStep } from './setup/SetupStep.js';
 import { StartArea, startSummary } from './setup/StartArea.js';
 import { useSetupLists, type SetupMessage } from './setup/use-setup-lists.js';
@@ -27,8 +36,8 @@ export function TestSetup({
   about: AppAbout | null;
   /** Changes when a run ends, so the estimates read the results again. */
   historyKey: string;
-  /** Starts the run; `plan` is null when reading a folder. */
-  onStart: (request: StartBenchInput, plan: Plan | null) => Promise<void>;
+  /** Starts the run; `plan` is null when reading a folder; `quick` for the one-button test. */
+  onStart: (request: StartBenchInput, plan: Plan | null, quick?: boolean) => Promise<void>;
 }) {
   const [message, setMessage] = useState<SetupMessage | null>(null);
   const { volumes, volumesError, history, builtins } = useSetupLists(
@@ -44,6 +53,7 @@ export function TestSetup({
     totalText: '',
     timeRecovery: true,
     keepFiles: false,
+    verify: false,
     buffered: false,
     pairedWith: '',
     direction: 'both',
@@ -53,7 +63,7 @@ export function TestSetup({
   const [starting, setStarting] = useState(false);
   const { scale, buffered } = choices;
 
-  const plans = useMemo(() => [...builtins, ...imported], [builtins, imported]);
+  const { plans, grid, setGrid } = useGridPlans(builtins, imported);
   const readFolder = planName === readFolderChoice;
   const plan = readFolder ? undefined : (plans.find((p) => p.name === planName) ?? plans[0]);
   const needsSecond = plan?.kind === 'paired' && choices.pairedWith.trim() === '';
@@ -76,19 +86,29 @@ export function TestSetup({
   const estimateFor = (candidate: Plan) =>
     target && rates ? estimatePlan(candidate, planOptions, target.info, rates) : null;
   const estimate = plan ? estimateFor(plan) : null;
-  const warnings =
-    estimate && target && rates && plan
+  const warningsFor = (candidate: Plan | undefined) => {
+    const guess = candidate ? estimateFor(candidate) : null;
+    return guess && target && rates && candidate
       ? targetWarnings(
-          estimate,
+          guess,
           target.info,
           buffered,
           formatBytes,
-          whatFits(plan, planOptions, target.info, rates, scaleValues),
+          whatFits(candidate, planOptions, target.info, rates, scaleValues),
           scaleLabel,
         )
       : [];
+  };
+  const warnings = warningsFor(plan);
+  const standard = builtins.find((p) => p.name === 'standard');
+  const quickRefusal = reserveInvalid
+    ? 'Give the space to keep free as a size, like 2 GB.'
+    : (warningsFor(standard).find((w) => w.level === 'danger')?.message ?? null);
+  const gridProblem =
+    plan?.kind === 'presets' ? gridSizeProblem(plan, scale, scaleLabel(scale), formatBytes) : null;
   const blocked =
     !target ||
+    gridProblem !== null ||
     (!plan && !readFolder) ||
     needsSecond ||
     totalInvalid ||
@@ -123,22 +143,29 @@ export function TestSetup({
       setConfirming(true);
       return;
     }
+    await launch(plan, false);
+  };
+
+  /** Starts `chosen`: the plan as set up, or the standard plan for the one-button test. */
+  const launch = async (chosen: Plan, quick: boolean) => {
+    if (!target) return;
     setStarting(true);
     setMessage(null);
     const request: StartBenchInput = {
       path: target.path,
-      plan: planToSend(),
+      plan: quick ? chosen.name : planToSend(),
       scale,
       buffered,
       keepFiles: choices.keepFiles,
       ...(reserveBytes ? { reserveBytes } : {}),
-      ...(plan.kind === 'sustained' && totalBytes ? { totalBytes } : {}),
-      ...(plan.kind === 'paired'
+      ...(chosen.kind === 'sustained' && totalBytes ? { totalBytes } : {}),
+      ...(!quick && choices.verify && canVerify(chosen) ? { verify: true } : {}),
+      ...(chosen.kind === 'paired'
         ? { pairedWith: choices.pairedWith.trim(), direction: choices.direction }
         : {}),
     };
     try {
-      await onStart(request, plan);
+      await onStart(request, chosen, quick);
     } catch (error) {
       setMessage({ tone: 'error', text: (error as Error).message });
     } finally {
@@ -178,6 +205,14 @@ export function TestSetup({
         />
       </SetupStep>
 
+      <QuickTest
+        estimate={standard ? estimateFor(standard) : null}
+        scaleText={scaleLabel(scale)}
+        refusal={target ? quickRefusal : null}
+        starting={starting}
+        onRun={() => standard && void launch(standard, true)}
+      />
+
       <SetupStep id="step-what" number={2} title="What to measure">
         <PlanChoices
           plans={plans}
@@ -190,6 +225,13 @@ export function TestSetup({
           estimateFor={estimateFor}
           rates={rates}
           showBasis={estimate !== null}
+          grid={grid}
+          onGrid={(next) => {
+            setGrid(next);
+            setConfirming(false);
+          }}
+          scaled={scale !== 1}
+          gridProblem={gridProblem}
         />
       </SetupStep>
 

@@ -17,14 +17,15 @@ import { resultTitle } from './compare.js';
 import { FileTable } from './FileTable.js';
 import { FindingsList } from './FindingsList.js';
 import { PairedVerdict, TaskVerdict } from './PairedTaskVerdict.js';
+import { VerifyVerdict } from './VerifyVerdict.js';
 import { planTitle } from './plan-catalogue.js';
 import { presetGrid } from './presets-grid.js';
 import { PresetsGridView } from './PresetsGridView.js';
 import {
   ceilingOf,
   cliffMarks,
+  cumulativeCurve,
   queueRunSeries,
-  rateByCumulative,
   rateBySize,
   type Point,
 } from './series.js';
@@ -94,11 +95,13 @@ export function Verdict({
           label: capitalise(phase),
           color: phase === 'write' ? theme.write : theme.read,
           dashed: phase === 'read',
-          points: (axis === 'cumulative' ? rateByCumulative : rateBySize)(document.files, phase),
+          ...(axis === 'cumulative'
+            ? cumulativeCurve(document, phase)
+            : { points: rateBySize(document.files, phase) }),
         }))
         .filter((s) => s.points.length > 0);
     return { cumulative: build('cumulative'), size: build('size') };
-  }, [document.files, theme.write, theme.read]);
+  }, [document, theme.write, theme.read]);
 
   const queueSeries = useMemo<RateSeries[]>(() => {
     if (!document.runs?.length) return [];
@@ -165,6 +168,7 @@ export function Verdict({
 
       {document.paired ? <PairedVerdict section={document.paired} id={document.id} /> : null}
       {document.task ? <TaskVerdict task={document.task} id={document.id} /> : null}
+      {document.verify ? <VerifyVerdict section={document.verify} id={document.id} /> : null}
 
       <section className="verdict-section" aria-labelledby={`${document.id}-findings`}>
         <h3 id={`${document.id}-findings`} className="section-title">

@@ -3,7 +3,8 @@ import type { Phase, ResultDocument } from '../../../../app/contract/bench.js';
 import { formatDateTime } from '../../../../app/common/format.js';
 import { planTitle } from './plan-catalogue.js';
 import { rateByCumulative, rateBySize, type Point } from './series.js';
-import { headlineRates } from './summary-table.js';
+import { headlineRates } from '../../../../app/common/headline-rate.js';
+import { quickRunLabel } from '../../../../app/common/quick-run.js';
 
 /** Colours that stay apart for people with common colour-vision deficiencies (Okabe-Ito). */
 export const seriesPalette = [
@@ -62,11 +63,13 @@ export interface ComparisonRow {
   color: string;
   when: string;
   volume: string;
-  writeMedian: number | null;
-  readMedian: number | null;
-  writeTheilSen: number | null;
+  /** The headline rates (app/common/headline-rate.ts). */
+  write: number | null;
+  read: number | null;
+  /** "Quick run (1 %)" for a run at a scale below 1, else null. */
+  quick: string | null;
   findings: number;
-  /** Each median relative to the first result's (1 = the same). */
+  /** Each headline relative to the first result's (1 = the same). */
   writeRelative: number | null;
   readRelative: number | null;
 }
@@ -83,9 +86,9 @@ export function comparisonRows(documents: readonly ResultDocument[]): Comparison
       color: seriesPalette[index % seriesPalette.length]!,
       when: formatDateTime(document.startedAt),
       volume: document.environment.volume.path,
-      writeMedian: headline.write,
-      readMedian: headline.read,
-      writeTheilSen: document.summary.write.theilSen.rate,
+      write: headline.write,
+      read: headline.read,
+      quick: quickRunLabel(document),
       findings: document.findings.length,
       writeRelative: relative(headline.write, baseline.write),
       readRelative: relative(headline.read, baseline.read),

@@ -51,6 +51,8 @@ export function describeFinding(finding: Finding): FindingText {
       return { title: 'Small files', sentence, tone: 'info' };
     case 'buffered':
       return { title: 'Through the system cache', sentence, tone: 'caution' };
+    case 'within-cache':
+      return { title: 'Too small to pass the caches', sentence, tone: 'caution' };
     case 'unstable':
       return { title: 'Uneven timings', sentence, tone: 'caution' };
   }

@@ -3,12 +3,8 @@
  * the point arrays are append-only and shared between successive states, so following a run of
  * 10,000 files costs one push per event, not a copy.
  */
-import type {
-  BenchEvent,
-  FileRecord,
-  Finding,
-  RunningBench,
-} from '../../../../app/contract/bench.js';
+import type { BenchEvent, FileRecord, Finding } from '../../../../app/contract/bench.js';
+import { LivePhaseSamples, type Direction } from './live-samples.js';
 import type { Point } from './series.js';
 
 export type LivePhase = 'starting' | 'write' | 'read' | 'queue' | 'recovery';
@@ -40,6 +36,11 @@ export interface LiveRun {
   /** Rate of the transfer going on now. */
   currentRate: number | null;
   files: FileRecord[];
+  /**
+   * Rate against the phase's bytes, from its samples (mutable, shared between states like the
+   * arrays): a phase started again (a second write phase) starts a new one.
+   */
+  rates: Partial<Record<Direction, LivePhaseSamples>>;
   /** Rate over run time, for the "bytes/s over time" chart (queue runs laid end to end). */
   throughput: Point[];
   queueRuns: LiveQueueRun[];
@@ -68,6 +69,7 @@ export function newLiveRun(runId: string, planName: string, target: string): Liv
     seconds: 0,
     currentRate: null,
     files: [],
+    rates: {},
     throughput: [],
     queueRuns: [],
     findings: [],
@@ -102,6 +104,13 @@ function queueSample(run: LiveRun, name: string, seconds: number, rate: number):
   return { queueRuns, queueOffset };
 }
 
+/** `file` added to its phase's samples (made on the first file when the phase start was missed). */
+export function fileDone(rates: LiveRun['rates'], file: FileRecord): LiveRun['rates'] {
+  const samples = rates[file.phase] ?? new LivePhaseSamples();
+  samples.fileDone(file);
+  return rates[file.phase] ? rates : { ...rates, [file.phase]: samples };
+}
+
 const isDrop = (finding: Finding) => finding.kind === 'cliff' || finding.kind === 'throttling';
 
 /**
@@ -132,9 +141,17 @@ export function applyBenchEvent(run: LiveRun, event: BenchEvent): LiveRun {
         totalBytes: event.bytes,
       });
     case 'phase-started':
-      return next({ phase: event.phase, currentRate: null });
+      return next({
+        phase: event.phase,
+        currentRate: null,
+        rates:
+          event.phase === 'write' || event.phase === 'read'
+            ? { ...run.rates, [event.phase]: new LivePhaseSamples() }
+            : run.rates,
+      });
     case 'file-done': {
       run.files.push(event.file);
+      const rates = fileDone(run.rates, event.file);
       // Small files finish between progress samples: they move the figures too.
       const fileBytesDone = run.fileBytesDone + event.file.bytes;
       return next({
@@ -142,6 +159,7 @@ export function applyBenchEvent(run: LiveRun, event: BenchEvent): LiveRun {
         fileBytesDone,
         bytesDone: Math.max(run.bytesDone, fileBytesDone),
         currentRate: event.rate ?? run.currentRate,
+        rates,
       });
     }
     case 'sample': {
@@ -160,6 +178,8 @@ export function applyBenchEvent(run: LiveRun, event: BenchEvent): LiveRun {
         if (event.totalBytes !== null) changes.totalBytes = event.totalBytes;
         if (event.bytesPerSecond !== null)
           run.throughput.push({ x: event.seconds, y: event.bytesPerSecond });
+        if (event.phase === 'write' || event.phase === 'read')
+          run.rates[event.phase]?.sample(event.bytesDone - run.fileBytesDone, event.bytesPerSecond);
       }
       return next(changes);
     }
@@ -202,79 +222,7 @@ export function secondsLeft(run: LiveRun, elapsed = run.seconds): number | null 
   return Math.max(0, (run.totalBytes - run.bytesDone) / averageRate);
 }
 
-/** Bytes written so far: the write phase's running total (reads move bytes but write none). */
-export function bytesWritten(run: LiveRun): number {
-  let written = 0;
-  for (let i = run.files.length - 1; i >= 0; i -= 1) {
-    const file = run.files[i]!;
-    if (file.phase === 'write') {
-      written = file.cumulativeBytes;
-      break;
-    }
-  }
-  return run.phase === 'write' ? Math.max(written, run.bytesDone) : written;
-}
-
-/** A run going on elsewhere (or before a reload), as `bench.running` reports it, to follow on. */
-export function liveRunFromSnapshot(snapshot: RunningBench): LiveRun {
-  let run: LiveRun = {
-    ...newLiveRun(snapshot.runId, snapshot.planName, snapshot.target),
-    phase: snapshot.phase,
-    plannedFiles: snapshot.plannedFiles,
-    notices: [...snapshot.notices],
-    findings: snapshot.findings.reduce<Finding[]>(withFinding, []),
-  };
-  // Replaying the samples rebuilds the rate-over-time points and the queue-depth runs.
-  for (const sample of snapshot.samples) {
-    run = applyBenchEvent(run, {
-      type: 'sample',
-      runId: snapshot.runId,
-      phase: sample.phase,
-      bytesDone: 0,
-      totalBytes: null,
-      seconds: sample.seconds,
-      bytesPerSecond: sample.bytesPerSecond,
-      ...(sample.run === undefined ? {} : { run: sample.run }),
-    });
-  }
-  run.files.push(...snapshot.files);
-  return {
-    ...run,
-    filesDone: snapshot.filesDone,
-    fileBytesDone: snapshot.fileBytesDone,
-    bytesDone: snapshot.bytesDone,
-    totalBytes: snapshot.totalBytes,
-    seconds: snapshot.seconds,
-    currentRate: snapshot.currentRate,
-    version: run.version + 1,
-  };
-}
-
-/**
- * Whether an event that arrived while `bench.running` was answering is already in its snapshot
- * (the snapshot is taken a moment before the reply leaves, so a few events may be in both).
- */
-export function inSnapshot(snapshot: RunningBench, event: BenchEvent): boolean {
-  switch (event.type) {
-    case 'plan-started':
-      return true;
-    case 'phase-started':
-      return event.phase === snapshot.phase;
-    case 'file-done': {
-      const text = JSON.stringify(event.file);
-      return snapshot.files.slice(-50).some((file) => JSON.stringify(file) === text);
-    }
-    case 'sample': {
-      if (event.phase === 'queue')
-        return snapshot.samples.some((s) => s.run === event.run && s.seconds === event.seconds);
-      const last = snapshot.samples.findLast((s) => s.phase !== 'queue');
-      return last !== undefined && event.seconds <= last.seconds;
-    }
-    case 'finding':
-      return snapshot.findings.some((f) => f.message === event.finding.message);
-    case 'notice':
-      return snapshot.notices.includes(event.message);
-    default:
-      return false;
-  }
+/** Bytes of one direction so far, from its samples and files (reads move bytes but write none). */
+export function bytesSoFar(run: LiveRun, direction: Direction): number {
+  return run.rates[direction]?.bytesSoFar ?? 0;
 }

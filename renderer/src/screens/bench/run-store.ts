@@ -12,13 +12,8 @@ import type {
 } from '../../../../app/contract/bench.js';
 import type { PlumbClient } from '../../client.js';
 import { rememberFolder } from '../../session.js';
-import {
-  applyBenchEvent,
-  inSnapshot,
-  liveRunFromSnapshot,
-  newLiveRun,
-  type LiveRun,
-} from './live-run.js';
+import { applyBenchEvent, newLiveRun, type LiveRun } from './live-run.js';
+import { inSnapshot, liveRunFromSnapshot } from './live-snapshot.js';
 
 export interface RunSession {
   live: LiveRun;

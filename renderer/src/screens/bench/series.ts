@@ -2,7 +2,16 @@
  * Chart series built from file records and findings: pure, so the charts only draw. Rates are
  * bytes/s, sizes bytes; points are sorted by x because line charts and decimation expect it.
  */
-import type { FileRecord, Finding, Phase, QueueRunResult } from '../../../../app/contract/bench.js';
+import type {
+  FileRecord,
+  Finding,
+  Phase,
+  QueueRunResult,
+  ResultDocument,
+} from '../../../../app/contract/bench.js';
+import { decimateMinMax } from '../../../../app/common/decimate.js';
+import type { PhaseSamples } from '../../../../app/common/phase-samples.js';
+import { sampleRates } from '../../../../app/common/sample-rates.js';
 
 export interface Point {
   x: number;
@@ -33,6 +42,49 @@ export function rateByCumulative(files: readonly FileRecord[], phase: Phase): Po
   return points(files, phase, (f) => f.cumulativeBytes);
 }
 
+/**
+ * The progress samples a result keeps of a phase (`plumb.result/2`: columns t, bytes, file), or
+ * undefined for a document without them (version 1), which is then drawn one point per file.
+ */
+export function phaseSamples(document: ResultDocument, phase: Phase): PhaseSamples | undefined {
+  const stored = document.samplesByPhase?.[phase];
+  return stored && stored.t.length > 1 ? stored : undefined;
+}
+
+export interface CumulativeCurve {
+  points: Point[];
+  /** Drawn from samples: joined by a line. */
+  line?: boolean;
+  /** Rate points behind the drawn ones (the samples' intervals); absent for per-file points. */
+  samples?: number;
+}
+
+/**
+ * Rate against the phase's cumulative bytes: from the stored samples, windowed as the analysis
+ * windows them (each rate at the bytes so far when it was taken, as the live chart draws it) and thinned to at most 2 × `buckets` points for drawing; per file otherwise (and
+ * when the stored samples cannot be read).
+ */
+export function cumulativeCurve(
+  document: ResultDocument,
+  phase: Phase,
+  buckets = 800,
+): CumulativeCurve {
+  const samples = phaseSamples(document, phase);
+  if (samples) {
+    try {
+      const curve = sampleRates(samples);
+      if (curve.rate.length > 0) {
+        const thin = decimateMinMax(curve.endBytes, curve.rate, buckets);
+        const points = Array.from(thin.x, (x, i) => ({ x, y: thin.y[i]! }));
+        return { points, line: true, samples: curve.rate.length };
+      }
+    } catch {
+      // Samples that go back or disagree in length: the per-file points still stand.
+    }
+  }
+  return { points: rateByCumulative(document.files, phase) };
+}
+
 /** Rate against file size (for a log axis): the curve that rises to a plateau. */
 export function rateBySize(files: readonly FileRecord[], phase: Phase): Point[] {
   return points(files, phase, (f) => f.bytes);
@@ -44,38 +96,16 @@ export function rateOverTime(files: readonly FileRecord[], phase: Phase): Point[
 }
 
 /**
- * At most two points (lowest and highest rate) per bucket of equal width on a log x axis, in x
- * order; chart.js's own decimation works only on linear and time axes. Fewer points than
- * 2 × buckets come back unchanged.
+ * Points thinned for drawing by the one decimator (app/common/decimate.ts): at most two points,
+ * the lowest and the highest rate, per slice of equal width (on a log axis with `log`, where
+ * chart.js's own decimation does not work). Fewer points than 2 × buckets come back unchanged.
  */
-export function thinForLogAxis(sorted: readonly Point[], buckets: number): Point[] {
-  if (sorted.length <= 2 * buckets) return [...sorted];
-  const positive = sorted.filter((p) => p.x > 0);
-  if (positive.length === 0) return [];
-  const low = Math.log(positive[0]!.x);
-  const span = Math.log(positive[positive.length - 1]!.x) - low || 1;
-  const kept: Point[] = [];
-  let bucketOf = -1;
-  let min: Point | undefined;
-  let max: Point | undefined;
-  const flush = () => {
-    if (!min || !max) return;
-    if (min === max) kept.push(min);
-    else kept.push(...(min.x <= max.x ? [min, max] : [max, min]));
-  };
-  for (const point of positive) {
-    const bucket = Math.min(buckets - 1, Math.floor(((Math.log(point.x) - low) / span) * buckets));
-    if (bucket !== bucketOf) {
-      flush();
-      bucketOf = bucket;
-      min = max = point;
-    } else {
-      if (point.y < min!.y) min = point;
-      if (point.y > max!.y) max = point;
-    }
-  }
-  flush();
-  return kept;
+export function thinPoints(sorted: readonly Point[], buckets: number, log = false): Point[] {
+  if (sorted.length <= 2 * buckets && !log) return [...sorted];
+  const x = Float64Array.from(sorted, (p) => p.x);
+  const y = Float64Array.from(sorted, (p) => p.y);
+  const thin = decimateMinMax(x, y, buckets, { log });
+  return Array.from(thin.x, (value, i) => ({ x: value, y: thin.y[i]! }));
 }
 
 export interface DecimationChoice {
@@ -84,7 +114,7 @@ export interface DecimationChoice {
   pointRadius: number;
 }
 
-/** Dots for a few hundred files, a thin line of LTTB-decimated samples for thousands. */
+/** Dots for a few hundred files; thinned (min and max per slice), small dots for thousands. */
 export function decimationFor(pointCount: number): DecimationChoice {
   if (pointCount > 2000) return { enabled: true, pointRadius: 0 };
   if (pointCount > 400) return { enabled: true, pointRadius: 1.5 };
@@ -115,17 +145,49 @@ export interface CliffMark {
   label: string;
 }
 
+interface StepOfDrop {
+  atBytes: number;
+  rate: number;
+}
+
+/** The steps a finding found on samples (the first at the start), when it has more than one drop. */
+function stepsOf(finding: Finding): StepOfDrop[] | null {
+  const steps = (finding as { steps?: unknown }).steps;
+  if (!Array.isArray(steps) || steps.length < 3) return null;
+  const valid = steps.every(
+    (s: Partial<StepOfDrop> | null) => typeof s?.atBytes === 'number' && typeof s.rate === 'number',
+  );
+  return valid ? (steps as StepOfDrop[]) : null;
+}
+
+/**
+ * Where the chart marks a drop: the place each cliff or throttling finding gives, and every step
+ * of a rate that fell more than once (a static cache, then a dynamic one, then folding).
+ */
 export function cliffMarks(findings: readonly Finding[]): CliffMark[] {
   const marks: CliffMark[] = [];
   for (const finding of findings) {
     if (finding.kind !== 'cliff' && finding.kind !== 'throttling') continue;
+    const label =
+      finding.cause === 'thermal' || finding.kind === 'throttling' ? 'Throttling' : 'Cache cliff';
+    const steps = finding.kind === 'cliff' ? stepsOf(finding) : null;
+    if (steps) {
+      for (let k = 1; k < steps.length; k += 1)
+        marks.push({
+          phase: finding.phase,
+          atBytes: steps[k]!.atBytes,
+          beforeRate: steps[k - 1]!.rate,
+          afterRate: steps[k]!.rate,
+          label: k === 1 ? label : 'Slower again',
+        });
+      continue;
+    }
     marks.push({
       phase: finding.phase,
       atBytes: finding.atBytes,
       beforeRate: finding.beforeRate,
       afterRate: finding.afterRate,
-      label:
-        finding.cause === 'thermal' || finding.kind === 'throttling' ? 'Throttling' : 'Cache cliff',
+      label,
     });
   }
   return marks;

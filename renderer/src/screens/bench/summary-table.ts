@@ -91,20 +91,8 @@ export function summaryRows(summary: ResultDocument['summary']): SummaryRow[] {
   }));
 }
 
-/** The two figures a list shows for a run: median write and read, or the best preset if none. */
-export function headlineRates(document: ResultDocument): {
-  write: number | null;
-  read: number | null;
-} {
-  const write = document.summary.write.median;
-  const read = document.summary.read.median;
-  if (write !== null || read !== null || !document.runs?.length) return { write, read };
-  const best = (ops: string[]) => {
-    const rates = document.runs!.filter((r) => ops.includes(r.op)).map((r) => r.bytesPerSecond);
-    return rates.length ? Math.max(...rates) : null;
-  };
-  return { write: best(['write', 'randwrite']), read: best(['read', 'randread']) };
-}
+/** The run's headline rates: one rule everywhere (app/common/headline-rate.ts). */
+export { headlineRates } from '../../../../app/common/headline-rate.js';
 
 export interface HeadlineTile {
   label: string;

@@ -30,6 +30,7 @@ import {
 import { GroupFilters } from './GroupFilters.js';
 import { FolderField } from './FolderField.js';
 import { GroupTable } from './GroupTable.js';
+import { ActionProblems } from './ActionProblems.js';
 import { Figure, ProgressCard } from './ProgressCard.js';
 import { TrashConfirmBody, TrashSummary } from './TrashParts.js';
 import { trashName } from './trash-view.js';
@@ -165,7 +166,11 @@ export function DuplicatesPanel({
           }
         : {
             action: 'clone',
-            report: await client.call('space.dedupe', { scanId: result.scanId, groupIds }),
+            report: await client.call('space.dedupe', {
+              scanId: result.scanId,
+              groupIds,
+              keepers: chosenKeepers(groupIds),
+            }),
           };
       setApply({ kind: 'confirm', plan, groupIds });
     } catch (error) {
@@ -178,16 +183,15 @@ export function DuplicatesPanel({
     if (apply.kind !== 'confirm' || !result) return;
     setApply({ ...apply, kind: 'applying' });
     try {
-      const request = { scanId: result.scanId, groupIds: apply.groupIds, apply: true };
+      const request = {
+        scanId: result.scanId,
+        groupIds: apply.groupIds,
+        keepers: chosenKeepers(apply.groupIds),
+        apply: true,
+      };
       const done: Plan =
         apply.plan.action === 'trash'
-          ? {
-              action: 'trash',
-              report: await client.call('space.trash', {
-                ...request,
-                keepers: chosenKeepers(apply.groupIds),
-              }),
-            }
+          ? { action: 'trash', report: await client.call('space.trash', request) }
           : { action: 'clone', report: await client.call('space.dedupe', request) };
       setApply({ kind: 'applied', result: done });
     } catch (error) {
@@ -306,7 +310,6 @@ export function DuplicatesPanel({
               </div>
               <GroupFilters
                 filter={filter}
-                trashMode={trashMode}
                 disabled={applied || apply.kind === 'applying'}
                 onFilter={setFilter}
                 onKeepInFolder={() => setKeepers(keepersInFolder(allGroups, filter.folder))}
@@ -485,7 +488,6 @@ function Totals({ result, groups }: { result: ScanResult; groups: readonly Dupli
 
 function AppliedSummary({ report }: { report: DedupeReport }) {
   const comparison = freedComparison(report);
-  const problems = report.actions.filter((a) => a.status === 'skipped' || a.status === 'failed');
   return (
     <article className="card space-applied" aria-label="What changed">
       <header className="card-header">
@@ -502,17 +504,7 @@ function AppliedSummary({ report }: { report: DedupeReport }) {
         />
       </div>
       <p className="space-applied-text">{comparison.sentence}</p>
-      {problems.length ? (
-        <ul className="space-problems">
-          {problems.map((action) => (
-            <li key={action.target}>
-              <span className="mono">{action.target}</span>:{' '}
-              {action.status === 'failed' ? 'failed' : 'skipped'} —{' '}
-              {action.reason ?? action.code ?? 'no reason given'}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <ActionProblems actions={report.actions} />
     </article>
   );
 }

@@ -1,4 +1,4 @@
-/** Narrow the duplicate groups by size and folder; on disks without clones, choose what stays. */
+/** Narrow the duplicate groups by size and folder, and choose which file of each group stays. */
 import type { GroupFilter } from './duplicates-view.js';
 
 const sizeSteps = [
@@ -11,14 +11,12 @@ const sizeSteps = [
 
 export function GroupFilters({
   filter,
-  trashMode,
   disabled,
   onFilter,
   onKeepInFolder,
   onKeepOldest,
 }: {
   filter: GroupFilter;
-  trashMode: boolean;
   disabled: boolean;
   onFilter: (filter: GroupFilter) => void;
   onKeepInFolder: () => void;
@@ -49,21 +47,17 @@ export function GroupFilters({
           onChange={(event) => onFilter({ ...filter, folder: event.target.value })}
         />
       </label>
-      {trashMode ? (
-        <>
-          <button
-            type="button"
-            className="button"
-            disabled={disabled || !filter.folder.trim()}
-            onClick={onKeepInFolder}
-          >
-            Keep the copies in this folder
-          </button>
-          <button type="button" className="button" disabled={disabled} onClick={onKeepOldest}>
-            Keep the oldest
-          </button>
-        </>
-      ) : null}
+      <button
+        type="button"
+        className="button"
+        disabled={disabled || !filter.folder.trim()}
+        onClick={onKeepInFolder}
+      >
+        Keep the copies in this folder
+      </button>
+      <button type="button" className="button" disabled={disabled} onClick={onKeepOldest}>
+        Keep the oldest
+      </button>
     </div>
   );
 }

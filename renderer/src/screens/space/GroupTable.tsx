@@ -32,7 +32,7 @@ export function GroupTable({
   mode?: 'clone' | 'trash';
   /** The file kept per group id when not the scan's keeper (chosen by hand or by folder). */
   keepers?: Readonly<Record<string, string>>;
-  /** Offered in 'trash' mode: choose which file of a group stays. */
+  /** Choose which file of a group stays (the one the Trash spares, or the others become clones of). */
   onKeep?: (groupId: string, file: string) => void;
   /** "Show in Finder" in the desktop app, "Copy path" in a browser. */
   revealLabel?: string;
@@ -132,7 +132,7 @@ export function GroupTable({
                     </span>
                     <span className="group-paths" title={group.files.map((f) => f.path).join('\n')}>
                       Keeps{' '}
-                      {mode === 'trash' && onKeep ? (
+                      {onKeep ? (
                         <select
                           className="group-keep mono"
                           aria-label={`File of ${name} to keep`}

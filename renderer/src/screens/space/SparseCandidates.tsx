@@ -1,18 +1,13 @@
 /**
  * Large files in the listed folder that are not sparse yet but hold whole blocks of zeros: what
  * punching them would free, with the warning that apps may write them back in full. Looking reads
- * each large file once, so it runs only when asked.
+ * each large file once, so it runs only when asked, with its progress and a Cancel.
  */
-import { useState } from 'react';
-import type { SparseCandidate } from '../../../../app/contract/space.js';
 import type { PlumbClient } from '../../client.js';
 import { formatBytes } from '../../../../app/common/format.js';
-
-type State =
-  | { kind: 'idle' }
-  | { kind: 'reading' }
-  | { kind: 'done'; candidates: SparseCandidate[]; warning: string }
-  | { kind: 'error'; message: string };
+import { sparseProgressFigures } from './duplicates-view.js';
+import { ProgressCard } from './ProgressCard.js';
+import { useSparseJob } from './sparse/use-sparse-listing.js';
 
 export function SparseCandidates({
   client,
@@ -24,17 +19,11 @@ export function SparseCandidates({
   /** Puts a candidate into the punch form below. */
   onPunch: (path: string) => void;
 }) {
-  const [state, setState] = useState<State>({ kind: 'idle' });
-  const look = async () => {
-    setState({ kind: 'reading' });
-    try {
-      await client.call('session.choosePath', { path: folder });
-      const found = await client.call('space.sparse.candidates', { path: folder });
-      setState({ kind: 'done', ...found });
-    } catch (error) {
-      setState({ kind: 'error', message: (error as Error).message });
-    }
-  };
+  const { job, load, cancel } = useSparseJob(
+    client,
+    (path, listId) => client.call('space.sparse.candidates', { path, listId }),
+    'Type the path of a folder to look for runs of zeros in.',
+  );
   return (
     <section className="sparse-candidates" aria-label="Files that could be made sparse">
       <div className="toolbar">
@@ -42,32 +31,50 @@ export function SparseCandidates({
         <button
           type="button"
           className="button"
-          disabled={state.kind === 'reading'}
-          onClick={() => void look()}
+          disabled={job.kind === 'loading'}
+          onClick={() => void load(folder)}
         >
-          {state.kind === 'reading' ? 'Reading large files…' : 'Look for runs of zeros'}
+          {job.kind === 'loading' ? 'Reading large files…' : 'Look for runs of zeros'}
         </button>
       </div>
-      {state.kind === 'idle' ? (
+      {job.kind === 'idle' ? (
         <p className="muted">
           Reads every file of 64 MB or more in {folder} once for whole blocks of zeros (disk images,
           databases, downloads being written).
         </p>
       ) : null}
-      {state.kind === 'error' ? (
+      {job.kind === 'loading' ? (
+        <ProgressCard
+          title="Looking for runs of zeros in"
+          path={job.path}
+          figures={sparseProgressFigures(job.progress)}
+          barLabel="Search for runs of zeros"
+          bytesLabel="Looked at"
+          cancelLabel="Cancel"
+          canCancel
+          onCancel={() => void cancel()}
+          testIdPrefix="candidates"
+        />
+      ) : null}
+      {job.kind === 'cancelled' ? (
+        <p className="muted" role="status" data-testid="sparse-candidates-cancelled">
+          Stopped reading the large files in {job.path}. Nothing was changed.
+        </p>
+      ) : null}
+      {job.kind === 'error' ? (
         <div className="banner banner-error" role="alert">
-          {state.message}
+          {job.message}
         </div>
       ) : null}
-      {state.kind === 'done' ? (
+      {job.kind === 'done' ? (
         <>
-          {state.candidates.length === 0 ? (
+          {job.result.candidates.length === 0 ? (
             <p className="muted" data-testid="sparse-candidates-none">
               No large file here holds 1 MB or more of whole zero blocks.
             </p>
           ) : (
             <ul className="sparse-list" data-testid="sparse-candidates">
-              {state.candidates.map((c) => (
+              {job.result.candidates.map((c) => (
                 <li key={c.path} className="sparse-candidate">
                   <span className="mono">{c.path}</span>{' '}
                   <span>
@@ -81,7 +88,7 @@ export function SparseCandidates({
             </ul>
           )}
           <p className="banner banner-warning" role="note">
-            {state.warning}
+            {job.result.warning}
           </p>
         </>
       ) : null}

@@ -62,17 +62,17 @@ export function SparsePanel({ client, about }: { client: PlumbClient; about: App
             {list.message}
           </div>
         ) : null}
-        {list.kind === 'done' && list.files.length === 0 ? (
+        {list.kind === 'done' && list.result.length === 0 ? (
           <p className="empty-state">
             No sparse files in {list.path}. Create one below, or punch the zeros of a large file
             into holes.
           </p>
         ) : null}
       </div>
-      {list.kind === 'done' && list.files.length > 0 ? (
+      {list.kind === 'done' && list.result.length > 0 ? (
         <SparseList
           path={list.path}
-          files={list.files}
+          files={list.result}
           onPunch={setPunchPath}
           onCopy={setCopyFrom}
         />

@@ -7,6 +7,7 @@ import type { EmptyTrashReport, TrashReport } from '../../../../app/contract/spa
 import type { PlumbClient } from '../../client.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { bytesOrUnknown } from './duplicates-view.js';
+import { ActionProblems } from './ActionProblems.js';
 import { Figure } from './ProgressCard.js';
 import {
   emptiedComparison,
@@ -67,7 +68,6 @@ export function TrashSummary({ client, report }: { client: PlumbClient; report: 
   const [step, setStep] = useState<EmptyState>({ kind: 'none' });
   const [error, setError] = useState<string | null>(null);
   const name = trashName(report.trash.kind);
-  const problems = report.actions.filter((a) => a.status === 'skipped' || a.status === 'failed');
   const batchId = report.batchId;
 
   const review = async () => {
@@ -119,17 +119,7 @@ export function TrashSummary({ client, report }: { client: PlumbClient; report: 
       <p className="space-applied-text" data-testid="trash-sentence">
         {comparison ? comparison.sentence : trashAppliedSentence(report)}
       </p>
-      {problems.length ? (
-        <ul className="space-problems">
-          {problems.map((action) => (
-            <li key={action.target}>
-              <span className="mono">{action.target}</span>:{' '}
-              {action.status === 'failed' ? 'failed' : 'skipped'} —{' '}
-              {action.reason ?? action.code ?? 'no reason given'}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <ActionProblems actions={report.actions} />
       {error ? (
         <div className="banner banner-error" role="alert">
           {error}

@@ -266,7 +266,10 @@ export function progressFigures(progress: ScanProgress | null): ProgressFigures 
   };
 }
 
-/** The progress card's figures for a sparse-file listing: the walk, then reading each map. */
+/**
+ * The progress card's figures for a sparse-file listing (the walk, then reading each map) or a
+ * search for candidates (the walk, then reading each large file for zeros).
+ */
 export function sparseProgressFigures(progress: SparseListProgress | null): ProgressFigures {
   if (!progress || progress.phase === 'walk') {
     return {
@@ -277,12 +280,16 @@ export function sparseProgressFigures(progress: SparseListProgress | null): Prog
       phase: progress ? 'Listing files' : 'Starting',
     };
   }
+  const count = `${progress.sparseFiles.toLocaleString('en-US')} ${progress.phase === 'read' ? 'large' : 'sparse'} ${progress.sparseFiles === 1 ? 'file' : 'files'}`;
   return {
     files: progress.files.toLocaleString('en-US'),
     bytes: formatBytes(progress.bytes),
     timeLeft: progress.secondsLeft === null ? 'Estimating…' : formatDuration(progress.secondsLeft),
     fraction: progress.sparseFiles > 0 ? Math.min(1, progress.described / progress.sparseFiles) : 1,
-    phase: `Reading the data and holes of ${progress.sparseFiles.toLocaleString('en-US')} sparse ${progress.sparseFiles === 1 ? 'file' : 'files'}`,
+    phase:
+      progress.phase === 'read'
+        ? `Reading ${count} for runs of zeros`
+        : `Reading the data and holes of ${count}`,
   };
 }
 

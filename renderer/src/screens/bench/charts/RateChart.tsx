@@ -8,7 +8,7 @@ import { useMemo, useState } from 'react';
 import { formatBytes, formatDuration, formatRate } from '../../../../../app/common/format.js';
 import {
   decimationFor,
-  thinForLogAxis,
+  thinPoints,
   type CeilingMark,
   type CliffMark,
   type Point,
@@ -23,8 +23,15 @@ export interface RateSeries {
   color: string;
   /** Read phases: dashed lines, diamond points (told apart without colour). */
   dashed?: boolean;
+  /** A curve of samples, joined by a line (files come in any order of size: dots). */
+  line?: boolean;
+  /** Samples behind the drawn points, when they were thinned before (for the count shown). */
+  samples?: number;
   points: Point[];
 }
+
+/** Slices of the x axis a chart's points are thinned to for drawing (two points each at most). */
+const drawBuckets = 800;
 
 export interface RateChartProps {
   title: string;
@@ -99,6 +106,8 @@ function annotations(
           display: true,
           content: cliffText(cliff),
           position: 'start',
+          // Steps of one drop sit close together: their labels stack instead of covering each other.
+          yAdjust: index * 24,
           backgroundColor: theme.cliff,
           color: theme.surface,
           font: { size: 11, weight: 'bold' },
@@ -128,25 +137,29 @@ export function RateChart({
   const theme = useChartTheme(print ? 'light' : undefined);
   const [resetToken, setResetToken] = useState(0);
   const pointCount = series.reduce((sum, s) => sum + s.points.length, 0);
-  const choice = decimationFor(pointCount);
+  const sampleCount = series.reduce((sum, s) => sum + (s.samples ?? s.points.length), 0);
+  const choice = decimationFor(sampleCount);
 
   const datasets = useMemo<LineDataset[]>(
     () =>
-      series.map((s) => ({
-        label: s.label,
-        data: axis === 'size' && s.points.length > 2000 ? thinForLogAxis(s.points, 400) : s.points,
-        borderColor: s.color,
-        backgroundColor: s.color,
-        borderWidth: axis === 'time' ? 1.5 : 0,
-        borderDash: s.dashed ? [5, 4] : [],
-        // Files come in any order of size, so joining them would only draw noise; samples in time do join.
-        showLine: axis === 'time',
-        pointStyle: s.dashed ? 'rectRot' : 'circle',
-        pointRadius: choice.pointRadius,
-        pointHoverRadius: 4,
-        tension: 0,
-        spanGaps: true,
-      })),
+      series.map((s) => {
+        // Files come in any order of size, so joining them would only draw noise; samples do join.
+        const line = axis === 'time' || s.line === true;
+        return {
+          label: s.label,
+          data: choice.enabled ? thinPoints(s.points, drawBuckets, axis === 'size') : s.points,
+          borderColor: s.color,
+          backgroundColor: s.color,
+          borderWidth: line ? 1.5 : 0,
+          borderDash: s.dashed ? [5, 4] : [],
+          showLine: line,
+          pointStyle: s.dashed ? 'rectRot' : 'circle',
+          pointRadius: line && choice.enabled ? 0 : choice.pointRadius,
+          pointHoverRadius: 4,
+          tension: 0,
+          spanGaps: true,
+        };
+      }),
     [series, axis, choice.pointRadius],
   );
 
@@ -204,7 +217,8 @@ export function RateChart({
             title: () => '',
           },
         },
-        decimation: { enabled: choice.enabled && axis !== 'size', algorithm: 'lttb', samples: 600 },
+        // Thinned above, by the one decimator (app/common/decimate.ts), on every axis.
+        decimation: { enabled: false },
         annotation: { annotations: annotations(theme, axis, ceiling, cliffs) },
         zoom: {
           zoom: {
@@ -219,7 +233,7 @@ export function RateChart({
   }, [axis, theme, ceiling, cliffs, series.length, choice.enabled, print]);
 
   return (
-    <figure className="chart-card">
+    <figure className="chart-card" data-points={pointCount} data-samples={sampleCount}>
       <header className="chart-header">
         <div>
           <h3 className="chart-title">{title}</h3>

@@ -3,6 +3,8 @@ import type { Plan } from '../../../../../app/contract/bench.js';
 import { formatBytes, formatDuration } from '../../../../../app/common/format.js';
 import type { PlanEstimate, RateBasis } from '../estimates.js';
 import { planStory, readFolderStory } from '../plan-catalogue.js';
+import type { GridSettings } from '../presets-grid.js';
+import { GridOptions } from './GridOptions.js';
 
 /** The test choice that reads a folder instead of running a plan. */
 export const readFolderChoice = 'read-folder';
@@ -15,6 +17,10 @@ export function PlanChoices({
   estimateFor,
   rates,
   showBasis,
+  grid,
+  onGrid,
+  scaled,
+  gridProblem,
 }: {
   plans: Plan[];
   /** The chosen plan's name, when a plan is chosen. */
@@ -25,7 +31,13 @@ export function PlanChoices({
   rates: RateBasis | null;
   /** Whether to say which rates the times use. */
   showBasis: boolean;
+  /** The grid's size and count, set when the queue-depth grid is chosen. */
+  grid: GridSettings;
+  onGrid: (next: GridSettings) => void;
+  scaled: boolean;
+  gridProblem: string | null;
 }) {
+  const chosen = plans.find((p) => p.name === chosenPlan);
   return (
     <>
       <div className="choice-grid plan-grid" role="radiogroup" aria-label="Test">
@@ -74,6 +86,9 @@ export function PlanChoices({
           </span>
         </label>
       </div>
+      {chosen?.kind === 'presets' && !readFolder ? (
+        <GridOptions settings={grid} onSettings={onGrid} scaled={scaled} problem={gridProblem} />
+      ) : null}
       {rates && showBasis ? (
         <p className="estimate-basis muted">
           Times use {formatBytes(rates.writeRate)}/s writing and {formatBytes(rates.readRate)}/s

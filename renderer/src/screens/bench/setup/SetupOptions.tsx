@@ -21,11 +21,18 @@ export interface SetupChoices {
   totalText: string;
   timeRecovery: boolean;
   keepFiles: boolean;
+  /** Read every file back after the run and check each block (files and sustained plans). */
+  verify: boolean;
   buffered: boolean;
   pairedWith: string;
   direction: PairedDirection;
   /** "Keep free on the disk", as typed; empty for the default. */
   reserveText: string;
+}
+
+/** Whether --verify applies: the plans that write files to keep (standard, series, sustained). */
+export function canVerify(plan: Plan | undefined): boolean {
+  return plan?.kind === 'files' || plan?.kind === 'sustained';
 }
 
 /** The label of a scale, for sentences that name one ("Quick (1 %)"). */
@@ -145,6 +152,19 @@ export function SetupOptions({
             Keep the test files
           </label>
         )}
+        {canVerify(plan) ? (
+          <label
+            className="option option-check"
+            title="Reads every file back and checks each 4 KiB block is the one written there: catches fake-capacity and failing drives."
+          >
+            <input
+              type="checkbox"
+              checked={choices.verify}
+              onChange={(event) => onChoices({ verify: event.target.checked })}
+            />
+            Verify every byte afterwards
+          </label>
+        ) : null}
         <label className="option option-check">
           <input
             type="checkbox"

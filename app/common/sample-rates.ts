@@ -1,0 +1,130 @@
+import { sampleIntervals, type PhaseSamples } from './phase-samples.js';
+
+/** A rate curve against cumulative bytes: one point per sample interval, in columns. */
+export interface RateCurve {
+  /** Cumulative bytes at the middle of each point's window. */
+  bytes: Float64Array;
+  /**
+   * Cumulative bytes at the end of each point's window: the bytes so far when that rate was taken,
+   * where a chart of "the rate over the last second" places it (a drop then starts at its place).
+   */
+  endBytes: Float64Array;
+  /** Elapsed seconds at the middle of each point's window. */
+  seconds: Float64Array;
+  /** Bytes ÷ transfer seconds over the window, bytes/s. */
+  rate: Float64Array;
+}
+
+/** Transfer seconds each rate point is taken over, for the analysis and the live chart alike. */
+export const rateWindowSeconds = 1;
+
+/** Columns of numbers that grow by doubling, so appending a million costs about two million copies. */
+function grown(column: Float64Array<ArrayBuffer>, needed: number): Float64Array<ArrayBuffer> {
+  if (needed <= column.length) return column;
+  const next = new Float64Array(Math.max(needed, column.length * 2, 64));
+  next.set(column);
+  return next;
+}
+
+/**
+ * Rate against cumulative bytes, built one interval or sample at a time: for each sample interval,
+ * the bytes moved over the shortest run of intervals ending there that lasts at least
+ * `windowSeconds` of transfer time, divided by that time (gaps between files are not transfer
+ * time). A difference over a window, not over a single pair of samples, so one late timestamp
+ * moves a point by its share of the window only. The first points, before a whole window has
+ * passed, use what there is. O(1) per sample, amortised, with running sums; the columns are
+ * typed arrays growing by doubling (read the first `length` of them).
+ */
+export class SampleRateCurve {
+  length = 0;
+  bytes: Float64Array<ArrayBuffer> = new Float64Array(0);
+  endBytes: Float64Array<ArrayBuffer> = new Float64Array(0);
+  seconds: Float64Array<ArrayBuffer> = new Float64Array(0);
+  rate: Float64Array<ArrayBuffer> = new Float64Array(0);
+  // The intervals, for dropping the oldest from the window.
+  private startBytes: Float64Array<ArrayBuffer> = new Float64Array(0);
+  private startSeconds: Float64Array<ArrayBuffer> = new Float64Array(0);
+  private moved: Float64Array<ArrayBuffer> = new Float64Array(0);
+  private spent: Float64Array<ArrayBuffer> = new Float64Array(0);
+  private from = 0;
+  private windowBytes = 0;
+  private windowTime = 0;
+  private last: { t: number; bytes: number; file: number } | null = null;
+
+  constructor(readonly windowSeconds = rateWindowSeconds) {}
+
+  /**
+   * Adds a progress sample (elapsed seconds, cumulative bytes, file index). A sample that goes back
+   * is left out and false returned; a stretch across files (a gap) or without time or bytes adds
+   * no point.
+   */
+  push(t: number, bytes: number, file = 0): boolean {
+    const last = this.last;
+    if (last && !(t >= last.t && bytes >= last.bytes)) return false;
+    this.last = { t, bytes, file };
+    if (!last || last.file !== file || t === last.t || bytes === last.bytes) return true;
+    this.addInterval(last.bytes, last.t, bytes - last.bytes, t - last.t);
+    return true;
+  }
+
+  /** Adds one interval of transfer (what `push` makes of two samples of the same file). */
+  addInterval(startBytes: number, startSeconds: number, bytes: number, seconds: number): void {
+    const i = this.length;
+    if (i >= this.rate.length) {
+      const size = i + 1;
+      this.startBytes = grown(this.startBytes, size);
+      this.startSeconds = grown(this.startSeconds, size);
+      this.moved = grown(this.moved, size);
+      this.spent = grown(this.spent, size);
+      this.bytes = grown(this.bytes, size);
+      this.endBytes = grown(this.endBytes, size);
+      this.seconds = grown(this.seconds, size);
+      this.rate = grown(this.rate, size);
+    }
+    this.startBytes[i] = startBytes;
+    this.startSeconds[i] = startSeconds;
+    this.moved[i] = bytes;
+    this.spent[i] = seconds;
+    this.windowBytes += bytes;
+    this.windowTime += seconds;
+    // Drop the oldest interval while the window stays long enough without it.
+    while (this.from < i && this.windowTime - this.spent[this.from]! >= this.windowSeconds) {
+      this.windowBytes -= this.moved[this.from]!;
+      this.windowTime -= this.spent[this.from]!;
+      this.from += 1;
+    }
+    const from = this.from;
+    this.endBytes[i] = startBytes + bytes;
+    this.bytes[i] = (this.startBytes[from]! + startBytes + bytes) / 2;
+    this.seconds[i] = (this.startSeconds[from]! + startSeconds + seconds) / 2;
+    this.rate[i] = this.windowBytes / this.windowTime;
+    this.length = i + 1;
+  }
+
+  /** The points so far, as columns of exactly `length` (views, not copies). */
+  curve(): RateCurve {
+    return {
+      bytes: this.bytes.subarray(0, this.length),
+      endBytes: this.endBytes.subarray(0, this.length),
+      seconds: this.seconds.subarray(0, this.length),
+      rate: this.rate.subarray(0, this.length),
+    };
+  }
+}
+
+/**
+ * Rate against cumulative bytes of a phase's samples, by the rule of `SampleRateCurve`. Throws a
+ * RangeError naming the first bad sample when the columns differ in length or go back.
+ */
+export function sampleRates(samples: PhaseSamples, windowSeconds = rateWindowSeconds): RateCurve {
+  const intervals = sampleIntervals(samples);
+  const curve = new SampleRateCurve(windowSeconds);
+  for (let i = 0; i < intervals.count; i += 1)
+    curve.addInterval(
+      intervals.startBytes[i]!,
+      intervals.startSeconds[i]!,
+      intervals.bytes[i]!,
+      intervals.seconds[i]!,
+    );
+  return curve.curve();
+}

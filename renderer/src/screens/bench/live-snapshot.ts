@@ -1,0 +1,73 @@
+/**
+ * A run picked up from `bench.running` (after a reload, or from another window): the state it
+ * stood in, and which of the events that arrived meanwhile it already holds.
+ */
+import type { BenchEvent, Finding, RunningBench } from '../../../../app/contract/bench.js';
+import { applyBenchEvent, fileDone, newLiveRun, withFinding, type LiveRun } from './live-run.js';
+
+/** A run going on elsewhere (or before a reload), as `bench.running` reports it, to follow on. */
+export function liveRunFromSnapshot(snapshot: RunningBench): LiveRun {
+  let run: LiveRun = {
+    ...newLiveRun(snapshot.runId, snapshot.planName, snapshot.target),
+    phase: snapshot.phase,
+    plannedFiles: snapshot.plannedFiles,
+    notices: [...snapshot.notices],
+    findings: snapshot.findings.reduce<Finding[]>(withFinding, []),
+  };
+  // Replaying the samples rebuilds the rate-over-time points and the queue-depth runs.
+  for (const sample of snapshot.samples) {
+    run = applyBenchEvent(run, {
+      type: 'sample',
+      runId: snapshot.runId,
+      phase: sample.phase,
+      bytesDone: 0,
+      totalBytes: null,
+      seconds: sample.seconds,
+      bytesPerSecond: sample.bytesPerSecond,
+      ...(sample.run === undefined ? {} : { run: sample.run }),
+    });
+  }
+  run.files.push(...snapshot.files);
+  let rates = run.rates;
+  for (const file of snapshot.files) rates = fileDone(rates, file);
+  return {
+    ...run,
+    rates,
+    filesDone: snapshot.filesDone,
+    fileBytesDone: snapshot.fileBytesDone,
+    bytesDone: snapshot.bytesDone,
+    totalBytes: snapshot.totalBytes,
+    seconds: snapshot.seconds,
+    currentRate: snapshot.currentRate,
+    version: run.version + 1,
+  };
+}
+
+/**
+ * Whether an event that arrived while `bench.running` was answering is already in its snapshot
+ * (the snapshot is taken a moment before the reply leaves, so a few events may be in both).
+ */
+export function inSnapshot(snapshot: RunningBench, event: BenchEvent): boolean {
+  switch (event.type) {
+    case 'plan-started':
+      return true;
+    case 'phase-started':
+      return event.phase === snapshot.phase;
+    case 'file-done': {
+      const text = JSON.stringify(event.file);
+      return snapshot.files.slice(-50).some((file) => JSON.stringify(file) === text);
+    }
+    case 'sample': {
+      if (event.phase === 'queue')
+        return snapshot.samples.some((s) => s.run === event.run && s.seconds === event.seconds);
+      const last = snapshot.samples.findLast((s) => s.phase !== 'queue');
+      return last !== undefined && event.seconds <= last.seconds;
+    }
+    case 'finding':
+      return snapshot.findings.some((f) => f.message === event.finding.message);
+    case 'notice':
+      return snapshot.notices.includes(event.message);
+    default:
+      return false;
+  }
+}

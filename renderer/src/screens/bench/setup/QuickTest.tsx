@@ -1,0 +1,48 @@
+/**
+ * One button for a speed test with nothing to choose, as Blackmagic's Disk Speed Test has: the
+ * standard plan on the chosen folder at the chosen scale, ending with one read and one write figure.
+ */
+import { formatBytes, formatDuration } from '../../../../../app/common/format.js';
+import type { PlanEstimate } from '../estimates.js';
+
+export function QuickTest({
+  estimate,
+  scaleText,
+  refusal,
+  starting,
+  onRun,
+}: {
+  /** The standard plan's estimate here, once a folder is chosen. */
+  estimate: PlanEstimate | null;
+  scaleText: string;
+  /** Why it cannot run here, in words; null when it can. */
+  refusal: string | null;
+  starting: boolean;
+  onRun: () => void;
+}) {
+  const what = estimate
+    ? `Writes ${formatBytes(estimate.writeBytes)} and reads it back, about ${formatDuration(estimate.seconds)}.`
+    : 'Choose where to test first.';
+  return (
+    <section className="quick-test" aria-labelledby="quick-test-title">
+      <div className="quick-test-text">
+        <h3 id="quick-test-title" className="section-title">
+          Speed test
+        </h3>
+        <p className="muted" id="quick-test-what">
+          The standard test at {scaleText.toLowerCase()} scale, for one read and one write figure.{' '}
+          {refusal ?? what} Or choose a test below.
+        </p>
+      </div>
+      <button
+        type="button"
+        className="button button-primary quick-test-button"
+        aria-describedby="quick-test-what"
+        disabled={estimate === null || refusal !== null || starting}
+        onClick={onRun}
+      >
+        {starting ? 'Starting…' : 'Run speed test'}
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,144 @@
+/**
+ * One run, one headline per direction, everywhere: `plumb bench`'s summary, `plumb results list`,
+ * the PDF of `plumb report` (read back with pdftotext), and in the browser UI the results list,
+ * the result page and the compare view; all label the run as a quick one (the UI's default scale,
+ * 1 %) and say the sizes it used, not the full plan's.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { ResultDocument } from '../../app/contract/bench.js';
+import { formatRate } from '../../app/common/format.js';
+import { headline } from '../../app/common/headline-rate.js';
+import {
+  chromiumMissingReason,
+  chromiumPath,
+  launchChromium,
+  openAppPage,
+} from '../helpers/chromium.js';
+import { runPlumb, startServe } from '../helpers/cli.js';
+import { pdfText, popplerMissingReason } from '../helpers/pdf.js';
+
+const skip = chromiumMissingReason() ?? popplerMissingReason();
+
+let work: string;
+let env: NodeJS.ProcessEnv;
+let document: ResultDocument;
+let benchOut: string;
+let write: string;
+let read: string;
+
+describe('one headline for one run, everywhere', { skip }, () => {
+  before(() => {
+    work = mkdtempSync(path.join(os.tmpdir(), 'plumb-headline-'));
+    env = { PLUMB_DATA_DIR: path.join(work, 'data') };
+    const target = path.join(work, 'target');
+    mkdirSync(target);
+    const json = path.join(work, 'run.json');
+    const seed = String(Math.floor(Math.random() * 1e6));
+    const bench = runPlumb(
+      ['bench', target, '--plan', 'standard', '--scale', '0.01', '--seed', seed, '--json', json],
+      { env },
+    );
+    assert.equal(bench.status, 0, bench.stderr);
+    benchOut = bench.stdout;
+    document = ResultDocument.parse(JSON.parse(readFileSync(json, 'utf8')));
+    // The figure the rule gives, from the files of 2 MB or more; both directions have some.
+    const rates = (['write', 'read'] as const).map((phase) => headline(document, phase).rate);
+    assert.ok(
+      rates.every((r) => r !== null && r > 0),
+      `headline rates ${rates.join(', ')}`,
+    );
+    [write, read] = rates.map((r) => formatRate(r)) as [string, string];
+    console.log(`# seed ${seed}: headline write ${write}, read ${read}`);
+  });
+  after(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('the CLI summary and the results list show it, and that the run was quick', () => {
+    assert.match(benchOut, new RegExp(`^Headline: write ${write} \\(.*\\), read ${read} \\(`, 'm'));
+    assert.match(benchOut, /^Quick run at 1 % of the plan's sizes: /m);
+    assert.match(benchOut, /^Plan: At 1 % of the full plan: 160 files of 20\.\d KB to 20\.0 MB/m);
+    const list = runPlumb(['results', 'list'], { env });
+    assert.equal(list.status, 0, list.stderr);
+    const line = list.stdout.split('\n').find((l) => l.startsWith(document.id))!;
+    assert.ok(line.includes(`write ${write}, read ${read}`), line);
+    assert.ok(line.includes('(Quick run (1 %))'), line);
+    const csv = runPlumb(['results', 'export', document.id, '--csv'], { env });
+    assert.match(csv.stdout.split('\n')[0]!, /^# Quick run at 1 % of the plan's sizes/);
+  });
+
+  it('the PDF shows it, labels the quick run and gives the sizes it used', () => {
+    const out = path.join(work, 'run.pdf');
+    const report = runPlumb(['report', document.id, '--pdf', out, '--browser', chromiumPath()!], {
+      env,
+    });
+    assert.equal(report.status, 0, report.stderr);
+    const text = pdfText(out);
+    assert.ok(text.includes(`write ${write} (`), `PDF headline write ${write}`);
+    assert.ok(text.includes(`read ${read} (`), `PDF headline read ${read}`);
+    assert.ok(text.includes('Quick run (1 %)'), 'quick-run label');
+    assert.match(text, /At 1 % of the full plan: 160 files of 20\.\d KB to 20\.0 MB/);
+    assert.ok(!text.includes('2 MB to 2 GB'), "the full plan's sizes are not claimed");
+  });
+
+  describe('in the browser UI', () => {
+    let server: Awaited<ReturnType<typeof startServe>>;
+    let browser: Browser;
+    const problems: string[] = [];
+    let twin: string;
+    before(async () => {
+      // A second stored copy of the run, so the compare view has two to set side by side.
+      twin = `${document.id.slice(0, -4)}beef`;
+      writeFileSync(
+        path.join(env.PLUMB_DATA_DIR!, 'results', `${twin}.json`),
+        JSON.stringify({ ...document, id: twin, name: 'twin' }),
+      );
+      server = await startServe([], { env: { ...env, PLUMB_BROWSER: chromiumPath() } });
+      browser = await launchChromium();
+    });
+    after(async () => {
+      await browser?.close();
+      await server?.stop();
+    });
+    const open = (hash: string) =>
+      openAppPage(browser, server, { hash, problems, viewport: { width: 1280, height: 900 } });
+
+    it('the results list shows it, with a quick-run label', async () => {
+      const page = await open('#/results');
+      const row = page.getByRole('row').filter({ hasText: 'twin' }).first();
+      await row.waitFor();
+      assert.equal((await row.getByTestId('list-write').textContent())?.trim(), write);
+      assert.equal((await row.getByTestId('list-read').textContent())?.trim(), read);
+      assert.equal(await row.getByTestId('quick-run').textContent(), 'Quick run (1 %)');
+      await page.close();
+    });
+
+    it('the result page and the compare view show it, with a quick-run label', async () => {
+      const page = await open(`#/results/${document.id}`);
+      await page.getByTestId('quick-run').waitFor();
+      const verdict = page.getByRole('article');
+      const verdictText = (await verdict.textContent()) ?? '';
+      assert.ok(verdictText.includes(write) && verdictText.includes(read), 'headline on the page');
+      await page.close();
+
+      const compare = await open(`#/results/compare/${document.id},${twin}`);
+      const table = compare.locator('table.compare-table');
+      await table.waitFor();
+      const rows = table.locator('tbody tr');
+      assert.equal(await rows.count(), 2);
+      for (let k = 0; k < 2; k += 1) {
+        const cells = rows.nth(k).locator('td.numeric');
+        assert.ok((await cells.nth(0).textContent())?.startsWith(write));
+        assert.ok((await cells.nth(1).textContent())?.startsWith(read));
+        assert.equal(await rows.nth(k).getByTestId('quick-run').textContent(), 'Quick run (1 %)');
+      }
+      await compare.close();
+      assert.deepEqual(problems, []);
+    });
+  });
+});

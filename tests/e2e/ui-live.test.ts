@@ -1,0 +1,286 @@
+// plumb-test: alone
+/**
+ * The live view of a sustained write in real Chromium, on a throttled loop disk whose write cap
+ * drops partway (a cache running out): the rate-against-bytes chart grows from in-file samples at
+ * least twice a second, the big Write figure shows the rate now (and no Read card: the plan reads
+ * nothing), and the step shows on the chart. Screenshots to test-artifacts/live-*.png.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { formatBytes } from '../../app/common/format.js';
+import { sampleRates } from '../../app/common/sample-rates.js';
+import type { FileRecord, Finding } from '../../app/contract/bench.js';
+import { findings } from '../../app/core/analysis/findings.js';
+import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
+import { repoRoot, startServe } from '../helpers/cli.js';
+import { loopSkipReason } from '../helpers/loopfs.js';
+import {
+  baseSeed,
+  between,
+  fileRecords,
+  seededRandom,
+  sustainedStream,
+} from '../helpers/synthetic-samples.js';
+import { mountThrottledDisk, throttleSkipReason } from '../helpers/throttle.js';
+import { resultDocument } from '../unit/renderer/bench-fixtures.js';
+
+const seed = baseSeed();
+const GB = 1e9;
+
+const noChromium = chromiumMissingReason();
+const skip = noChromium ?? loopSkipReason('ext4') ?? throttleSkipReason();
+if (skip) console.log(`# skipping the live chart UI test: ${skip}`);
+
+const artifacts = path.join(repoRoot, 'test-artifacts');
+let browser: Browser | undefined;
+let dataDir: string;
+const problems: string[] = [];
+
+before(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-live-data-'));
+  mkdirSync(artifacts, { recursive: true });
+  process.env.PLUMB_DATA_DIR = dataDir; // inherited by `plumb serve`: results go to a temp dir
+  if (!noChromium) browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The samples behind the "Rate against data written" chart, as its figure reports them. */
+async function samplesDrawn(page: Page): Promise<{ samples: number; points: number }> {
+  const figure = page.locator('figure.chart-card', {
+    has: page.getByRole('heading', { name: 'Rate against data written' }),
+  });
+  return {
+    samples: Number(await figure.getAttribute('data-samples')),
+    points: Number(await figure.getAttribute('data-points')),
+  };
+}
+
+test(
+  'a sustained write draws rate against bytes from samples, at least twice a second, with big figures',
+  { skip, timeout: 240_000 },
+  async () => {
+    // 30 MB/s for the first 60 MB, then 10 MB/s: about 2 s fast, then about 10 s slow.
+    const cliffBytes = 60e6;
+    const disk = mountThrottledDisk(200 * 1024 ** 3, 30e6);
+    let serving: Awaited<ReturnType<typeof startServe>> | undefined;
+    try {
+      const lowered = disk.throttle.lowerAfter(cliffBytes, 10e6);
+      serving = await startServe([], { cgroupProcsFile: disk.throttle.procsFile });
+      const page = await openAppPage(browser!, serving, {
+        colorScheme: 'light',
+        hash: '#/bench',
+        problems,
+      });
+      await page.getByRole('heading', { name: 'Test a disk' }).waitFor();
+      await page.getByLabel('Test files go in').fill(disk.fs.dir);
+      await page.getByRole('button', { name: 'Use this folder' }).click();
+      await page.getByText('Sustained write', { exact: true }).click();
+      await page.getByLabel('Write in all').fill('160MB');
+      await page.getByLabel('Time the recovery after a cliff').uncheck();
+      await page.getByRole('button', { name: 'Start test' }).click();
+      const live = page.getByRole('article', { name: /^Sustained write on / });
+      await live.waitFor();
+
+      // The big Write figure, the rate now; no Read card for a plan that reads nothing.
+      const write = page.getByTestId('live-big-write');
+      await write.filter({ hasText: /B\/s$/ }).waitFor({ timeout: 60_000 });
+      assert.match((await write.textContent()) ?? '', /^[\d.]+ [kMG]?B\/s$/);
+      assert.equal(await page.getByTestId('live-big-read').count(), 0, 'no Read card');
+      await live.getByRole('region', { name: 'Write rate, now' }).waitFor();
+
+      // The chart grows as samples arrive: count its updates over four seconds.
+      const seen: { ms: number; samples: number }[] = [];
+      const started = Date.now();
+      while (Date.now() - started < 4000) {
+        const { samples, points } = await samplesDrawn(page);
+        if (seen.at(-1)?.samples !== samples) seen.push({ ms: Date.now() - started, samples });
+        assert.ok(points <= 1600, `${points} points drawn`);
+        await page.waitForTimeout(50);
+      }
+      const updates = seen.length - 1;
+      const seconds = (seen.at(-1)!.ms - seen[0]!.ms) / 1000;
+      console.log(
+        `# live chart: ${updates} updates in ${seconds.toFixed(2)} s (${(updates / seconds).toFixed(1)} Hz), ${seen[0]!.samples} → ${seen.at(-1)!.samples} samples`,
+      );
+      assert.ok(updates / 4 >= 2, `the chart updated ${updates} times in 4 s`);
+      await page.waitForTimeout(250);
+      await page.screenshot({
+        path: path.join(artifacts, 'live-sustained-light.png'),
+        fullPage: true,
+      });
+
+      // After the cliff: the chart marks it, the big figure shows the slow rate.
+      await live
+        .getByRole('img', { name: /^Rate against data written\. .* Cache cliff at / })
+        .waitFor({ timeout: 90_000 });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.waitForTimeout(400);
+      await page.screenshot({ path: path.join(artifacts, 'live-cliff-dark.png'), fullPage: true });
+      const now = (await write.textContent()) ?? '';
+      const rate = Number(/^([\d.]+) MB\/s$/.exec(now)?.[1]);
+      assert.ok(rate > 5 && rate < 16, `after the cliff the Write figure says ${now}`);
+      lowered.stop();
+      await page.getByRole('button', { name: 'Cancel test' }).click();
+      await page.getByText(/^Cancelled\./).waitFor({ timeout: 60_000 });
+      await page.close();
+    } finally {
+      await serving?.stop();
+      disk.remove();
+    }
+  },
+);
+
+test(
+  'the grid shows big Write and Read figures of the run going on, a run count, no bytes written',
+  { skip: noChromium, timeout: 180_000 },
+  async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-live-grid-'));
+    const serving = await startServe();
+    try {
+      const page = await openAppPage(browser!, serving, {
+        colorScheme: 'light',
+        hash: '#/bench',
+        problems,
+      });
+      await page.getByRole('heading', { name: 'Test a disk' }).waitFor();
+      await page.getByLabel('Test files go in').fill(folder);
+      await page.getByRole('button', { name: 'Use this folder' }).click();
+      await page.getByText('Queue-depth grid', { exact: true }).click();
+      await page.getByRole('button', { name: 'Start test' }).click();
+      await page.getByRole('region', { name: /^Read rate, now$/ }).waitFor({ timeout: 60_000 });
+      assert.match((await page.getByTestId('live-big-read').textContent()) ?? '', /B\/s$/);
+      assert.match((await page.getByTestId('live-runs').textContent()) ?? '', /^\d+ \/ \d+$/);
+      assert.equal(await page.getByTestId('live-written').count(), 0, 'no bytes written card');
+      assert.equal(await page.getByTestId('live-files').count(), 0, 'no files card');
+      await page.getByRole('region', { name: /^Write rate, (now|done)$/ }).waitFor({
+        timeout: 90_000,
+      });
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: path.join(artifacts, 'live-grid-light.png'), fullPage: true });
+      await page.getByText('Finished and saved to').waitFor({ timeout: 120_000 });
+      await page.close();
+    } finally {
+      await serving.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  },
+);
+
+test(
+  'a standard test: Write now, Read up next; then Write done (its average) while Read is measured',
+  { skip: noChromium, timeout: 240_000 },
+  async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-live-standard-'));
+    const serving = await startServe();
+    try {
+      const page = await openAppPage(browser!, serving, {
+        colorScheme: 'light',
+        hash: '#/bench',
+        problems,
+      });
+      await page.getByRole('heading', { name: 'Test a disk' }).waitFor();
+      await page.getByLabel('Test files go in').fill(folder);
+      await page.getByRole('button', { name: 'Use this folder' }).click();
+      await page.getByText('Standard', { exact: true }).click();
+      await page.getByRole('button', { name: 'Start test' }).click();
+      await page.getByRole('region', { name: 'Write rate, now' }).waitFor({ timeout: 60_000 });
+      await page.getByRole('region', { name: 'Read rate, next' }).waitFor();
+      assert.equal(await page.getByTestId('live-read').count(), 0, 'no Read bytes before reading');
+      await page.getByRole('region', { name: 'Read rate, now' }).waitFor({ timeout: 180_000 });
+      const write = page.getByRole('region', { name: 'Write rate, done' });
+      assert.match((await write.textContent()) ?? '', /B\/s.*average of .* written/);
+      await page.getByTestId('live-big-read').filter({ hasText: /B\/s$/ }).waitFor();
+      await page.waitForTimeout(300);
+      await page.screenshot({
+        path: path.join(artifacts, 'live-standard-read-light.png'),
+        fullPage: true,
+      });
+      await page.getByText('Finished and saved to').waitFor({ timeout: 180_000 });
+      await page.close();
+    } finally {
+      await serving.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  },
+);
+
+test(
+  'a result with stored samples draws rate against bytes from them, every step marked where the findings say',
+  { skip: noChromium, timeout: 120_000 },
+  async () => {
+    // Three stages, as lab reviews show them: full speed, a slower cache, then folding.
+    const random = seededRandom(seed);
+    const first = between(random, 20, 60) * GB;
+    const second = first + between(random, 40, 80) * GB;
+    const stream = sustainedStream({
+      random,
+      totalBytes: second * 1.6,
+      cadenceSeconds: 0.02, // thousands of samples: more than a chart draws
+      maxSampleBytes: (second * 1.6) / 20_000,
+      drive: (bytes) => (bytes < first ? 6 * GB : bytes < second ? 2.2 * GB : 1 * GB),
+    });
+    const files = fileRecords(stream).map((f) => ({ ...f, temperatureC: null }));
+    const found = findings({ files, cacheMode: 'direct', samples: { write: stream } });
+    const cliff = found.find((f) => f.kind === 'cliff');
+    assert.ok(
+      cliff?.kind === 'cliff' && cliff.steps?.length === 3,
+      `seed ${seed}: ${JSON.stringify(found)}`,
+    );
+    const samples = { t: stream.t, bytes: stream.bytes, file: stream.file };
+    const document = resultDocument(
+      'live-samples-result',
+      files as FileRecord[],
+      { samplesByPhase: { write: samples } } as object,
+      found as Finding[],
+    );
+    const results = path.join(dataDir, 'results');
+    mkdirSync(results, { recursive: true });
+    writeFileSync(path.join(results, `${document.id}.json`), JSON.stringify(document));
+
+    const serving = await startServe();
+    try {
+      const page = await openAppPage(browser!, serving, {
+        colorScheme: 'light',
+        hash: `#/results/${document.id}`,
+        problems,
+      });
+      const chart = page.getByRole('img', {
+        name: /^Rate against data written\. .* Slower again at /,
+      });
+      await chart.waitFor({ timeout: 30_000 });
+      const name = (await chart.getAttribute('aria-label')) ?? '';
+      for (const step of cliff.steps.slice(1))
+        assert.ok(
+          name.includes(`at ${formatBytes(step.atBytes)}:`),
+          `${formatBytes(step.atBytes)} in ${name}`,
+        );
+      const { samples: drawnFrom, points } = await samplesDrawn(page);
+      assert.equal(
+        drawnFrom,
+        sampleRates(samples).rate.length,
+        'every sample interval is behind the line',
+      );
+      assert.ok(points <= 1600 && points < drawnFrom, `${points} points drawn of ${drawnFrom}`);
+      await page.waitForTimeout(300);
+      await page.screenshot({
+        path: path.join(artifacts, 'live-result-samples-light.png'),
+        fullPage: true,
+      });
+      await page.close();
+    } finally {
+      await serving.stop();
+    }
+  },
+);
+
+test('no console errors or warnings', { skip: noChromium }, () => {
+  assert.deepEqual(problems, []);
+});
