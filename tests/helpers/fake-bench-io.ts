@@ -22,6 +22,28 @@ export interface FakeDriveOptions {
   temperature?: (cacheUsedBytes: number) => number | null;
   /** Called before each write (e.g. to cancel, or to fill the disk from "another process"). */
   beforeWrite?: (index: number, drive: FakeDrive) => void;
+  /** Writes return samples inside the file, as the native sampler takes them (off by default). */
+  samples?: boolean;
+}
+
+const chunkBytes = 4 * 1024 * 1024;
+
+/**
+ * Samples as native/src/engine/timed_transfer.cc takes them: one at the start, then at the end of
+ * a 4 MiB chunk once 0.25 s or `sampleBytes` have passed since the last, and one at the end.
+ */
+function samplesOf(bytes: number, timeAt: (b: number) => number, sampleBytes = 20 * 2 ** 20) {
+  const seconds = [timeAt(0)];
+  const moved = [0];
+  for (let b = Math.min(bytes, chunkBytes); b < bytes; b = Math.min(bytes, b + chunkBytes)) {
+    if (timeAt(b) - seconds.at(-1)! >= 0.25 || b - moved.at(-1)! >= sampleBytes) {
+      seconds.push(timeAt(b));
+      moved.push(b);
+    }
+  }
+  seconds.push(timeAt(bytes));
+  moved.push(bytes);
+  return { seconds: Float64Array.from(seconds), bytes: Float64Array.from(moved) };
 }
 
 export class FakeDrive implements BenchIO {
@@ -30,8 +52,8 @@ export class FakeDrive implements BenchIO {
   writes = 0;
   externalBytes = 0;
   readonly held = new Map<string, number>();
-  readonly options: Required<Omit<FakeDriveOptions, 'beforeWrite' | 'temperature'>> &
-    Pick<FakeDriveOptions, 'beforeWrite' | 'temperature'>;
+  readonly options: Required<Omit<FakeDriveOptions, 'beforeWrite' | 'temperature' | 'samples'>> &
+    Pick<FakeDriveOptions, 'beforeWrite' | 'temperature' | 'samples'>;
 
   constructor(options: FakeDriveOptions = {}) {
     this.options = {
@@ -94,7 +116,16 @@ export class FakeDrive implements BenchIO {
     writeFileSync(file, '');
     this.held.set(file, bytes);
     options.onProgress?.(bytes, seconds);
-    return { bytes, seconds, cacheMode: this.options.cacheMode };
+    const timeAt = (b: number) =>
+      this.options.latencySeconds +
+      Math.min(b, fast) / this.options.fastRate +
+      Math.max(0, b - fast) / this.options.slowRate;
+    return {
+      bytes,
+      seconds,
+      cacheMode: this.options.cacheMode,
+      ...(this.options.samples ? { samples: samplesOf(bytes, timeAt, options.sampleBytes) } : {}),
+    };
   }
 
   /** The file lists evictCache was given, in order. */

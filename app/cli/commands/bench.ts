@@ -1,6 +1,6 @@
 import { PairedDirection } from '../../contract/bench.js';
 import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
-import { writeFileAtomic } from '../../core/bench/results-store.js';
+import { resultJson, writeFileAtomic } from '../../core/bench/results-store.js';
 import { nativeBenchIO } from '../../core/bench/bench-io.js';
 import { loadPlan, scalePlan } from '../../core/bench/plans.js';
 import { resultsDir } from '../../core/bench/results-dir.js';
@@ -117,7 +117,7 @@ export const benchCommand: Command = {
     ).catch(withGuardFlags);
     const document = await prepared.run().catch(withGuardFlags);
     progress.clear();
-    const json = `${JSON.stringify(document, null, 2)}\n`;
+    const json = resultJson(document);
     if (values.json === '-') {
       io.stdout.write(json);
       return exitCode.ok;

@@ -20,6 +20,28 @@ import { quickRunNote, runScale } from '../../common/quick-run.js';
 export { writeFileAtomic };
 
 /**
+ * The document as JSON for people and files: indented, except the sample columns, one line each
+ * (a number a line would double the size of a long run's file).
+ */
+export function resultJson(document: ResultDocument): string {
+  const { samplesByPhase, ...rest } = document;
+  const text = JSON.stringify(rest, null, 2);
+  const phases = Object.entries(samplesByPhase ?? {}).flatMap(([phase, columns]) =>
+    columns
+      ? [
+          `    ${JSON.stringify(phase)}: {\n` +
+            `      "t": ${JSON.stringify(columns.t)},\n` +
+            `      "bytes": ${JSON.stringify(columns.bytes)},\n` +
+            `      "file": ${JSON.stringify(columns.file)}\n    }`,
+        ]
+      : [],
+  );
+  if (phases.length === 0) return `${text}\n`;
+  // `text` ends with the object's closing "\n}": the samples go in before it.
+  return `${text.slice(0, -2)},\n  "samplesByPhase": {\n${phases.join(',\n')}\n  }\n}\n`;
+}
+
+/**
  * One line per file: phase,bytes,seconds,cumulativeBytes,t,temperatureC; a quick run's CSV opens
  * with a `#` comment line saying so (Plumb's own CSV reader skips such lines).
  */
@@ -67,7 +89,7 @@ export class ResultsStore {
   async save(document: ResultDocument): Promise<string> {
     const checked = ResultDocument.parse(document);
     const file = this.fileOf(checked.id);
-    await writeFileAtomic(file, `${JSON.stringify(checked, null, 2)}\n`);
+    await writeFileAtomic(file, resultJson(checked));
     return file;
   }
 

@@ -57,7 +57,7 @@ describe('version 1 results', () => {
   });
 
   it('re-analyse on the per-file rates: the cliff after 6 GB', async () => {
-    const document = await analyzeFile(fixture, {});
+    const document = await analyzeFile(fixture, { appVersion: '0.1.0' });
     const cliff = document.findings.find((f) => f.kind === 'cliff');
     assert.ok(cliff && cliff.kind === 'cliff', JSON.stringify(document.findings));
     assert.ok(Math.abs(cliff.atBytes - 6e9) < 0.05 * 6e9, `cliff at ${cliff.atBytes}`);
