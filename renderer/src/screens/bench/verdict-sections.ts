@@ -10,8 +10,9 @@ import type {
   TaskSection,
 } from '../../../../app/contract/bench.js';
 import { formatRate } from '../../../../app/common/format.js';
+import { headline } from '../../../../app/common/headline-rate.js';
 import { findingCards } from './findings-text.js';
-import { headlineRates, queueHeadlines } from './summary-table.js';
+import { queueHeadlines } from './summary-table.js';
 
 export type Tone = 'good' | 'warning' | 'caution';
 
@@ -99,17 +100,15 @@ export function plainVerdict(document: ResultDocument): string {
     const list = said.length > 1 ? `${said.slice(0, -1).join(', ')} and ${said.at(-1)!}` : said[0]!;
     return `At its best in the grid below, this disk managed ${list}.${attention}`;
   }
-  const rates = headlineRates(document);
-  const did = [
-    rates.write === null ? null : `wrote at about ${formatRate(rates.write)}`,
-    rates.read === null ? null : `read at about ${formatRate(rates.read)}`,
-  ].filter((part): part is string => part !== null);
-  const steady = document.summary.write.theilSen.rate;
-  const large =
-    rates.write !== null && steady !== null && steady > rates.write * 1.5
-      ? ` Large files went faster, about ${formatRate(steady)} writing: small ones pay a fixed cost each.`
-      : '';
-  const files = Math.max(document.summary.write.count, document.summary.read.count);
-  const how = document.environment.cacheMode === 'direct' ? 'uncached, ' : '';
-  return `This disk ${did.join(' and ')} (${how}the median of ${files} files).${large}${attention}`;
+  const said = (['write', 'read'] as const)
+    .map((phase) => ({ phase, ...headline(document, phase) }))
+    .filter((h) => h.rate !== null);
+  if (said.length === 0)
+    return `Every file of this test was under 2 MB, too small to show the drive's own speed: the charts and the Details show what each did.${attention}`;
+  const did = said.map(
+    (h) => `${h.phase === 'write' ? 'wrote' : 'read'} at ${formatRate(h.rate)} (${h.basis})`,
+  );
+  const how =
+    document.environment.cacheMode === 'direct' ? ', with the system cache out of the way' : '';
+  return `This disk ${did.join(' and ')}${how}.${attention}`;
 }
