@@ -81,6 +81,13 @@ test('the verdict says what the disk did in a sentence, naming only the directio
   const written = plainVerdict(writeOnly);
   assert.match(written, /^This disk wrote at /);
   assert.doesNotMatch(written, /read|—/);
+
+  // Only small files: no figure that would not be the drive's, and the reason in words.
+  const small = resultDocument(
+    'small',
+    files.filter((f) => f.bytes < 2e6),
+  );
+  assert.match(plainVerdict(small), /^All the files of this test were under 2 MB, /);
 });
 
 test('the confirmation names each way of sharing storage in words, not system calls', () => {

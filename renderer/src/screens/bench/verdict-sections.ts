@@ -104,7 +104,7 @@ export function plainVerdict(document: ResultDocument): string {
     .map((phase) => ({ phase, ...headline(document, phase) }))
     .filter((h) => h.rate !== null);
   if (said.length === 0)
-    return `Every file of this test was under 2 MB, too small to show the drive's own speed: the charts and the Details show what each did.${attention}`;
+    return `All the files of this test were under 2 MB, too small to show the drive's own speed; the charts and the details below show each one.${attention}`;
   const did = said.map(
     (h) => `${h.phase === 'write' ? 'wrote' : 'read'} at ${formatRate(h.rate)} (${h.basis})`,
   );
