@@ -71,7 +71,7 @@ test('the verdict says what the disk did in a sentence, naming only the directio
   const rate = (phase: 'write' | 'read') => formatRate(headline(both, phase).rate);
   assert.equal(
     said,
-    `This disk wrote at ${rate('write')} (3 files of 2 MB or more) and read at ${rate('read')} (3 files of 2 MB or more), with the system cache out of the way.`,
+    `This disk wrote at ${rate('write')} and read at ${rate('read')} (3 files of 2 MB or more each way), with the system cache out of the way.`,
   );
 
   const writeOnly = resultDocument(

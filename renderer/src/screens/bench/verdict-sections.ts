@@ -105,9 +105,13 @@ export function plainVerdict(document: ResultDocument): string {
     .filter((h) => h.rate !== null);
   if (said.length === 0)
     return `All the files of this test were under 2 MB, too small to show the drive's own speed; the charts and the details below show each one.${attention}`;
+  // One basis said once when both directions share it ("54 files of 2 MB or more").
+  const shared = said.length === 2 && said[0]!.basis === said[1]!.basis;
   const did = said.map(
-    (h) => `${h.phase === 'write' ? 'wrote' : 'read'} at ${formatRate(h.rate)} (${h.basis})`,
+    (h) =>
+      `${h.phase === 'write' ? 'wrote' : 'read'} at ${formatRate(h.rate)}${shared ? '' : ` (${h.basis})`}`,
   );
+  if (shared) did[1] += ` (${said[0]!.basis} each way)`;
   const how =
     document.environment.cacheMode === 'direct' ? ', with the system cache out of the way' : '';
   return `This disk ${did.join(' and ')}${how}.${attention}`;
