@@ -434,6 +434,16 @@ const ResultDocumentV2 = z.looseObject({
   plan: z.looseObject({ name: z.string() }),
   files: z.array(FileRecord),
   summary: z.looseObject({ write: PhaseSummary, read: PhaseSummary }),
+  /**
+   * The one headline rate per direction (app/core/analysis/headline-rate.ts has the rule; results
+   * saved before it are given one when read) and what set it.
+   */
+  headline: z
+    .object({
+      write: z.object({ rate: nullableRate, basis: z.string() }),
+      read: z.object({ rate: nullableRate, basis: z.string() }),
+    })
+    .optional(),
   findings: z.array(Finding),
   runs: z.array(QueueRunResult).optional(),
   recovery: z

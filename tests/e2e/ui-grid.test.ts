@@ -11,6 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { formatRate } from '../../app/common/format.js';
+import { headlineRates } from '../../app/common/headline-rate.js';
 import type { ResultDocument } from '../../app/contract/bench.js';
 import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
 import { repoRoot, startServe } from '../helpers/cli.js';
@@ -96,11 +98,19 @@ test(
     const figures = [await write.textContent(), await read.textContent()];
     for (const figure of figures) assert.match(figure ?? '', /^[\d.]+ [kMG]?B\/s$/);
     assert.equal(await page.locator('.speed-figure').count(), 2, 'one read and one write figure');
-    // The figures are the saved run's medians, and the verdict is one click away.
+    // The figures are the saved run's headline rates, and the verdict is one click away.
     const saved = savedResult('standard');
-    assert.ok(saved.summary.write.median! > 0 && saved.summary.read.median! > 0);
+    const headline = headlineRates(saved);
+    assert.ok(headline.write! > 0 && headline.read! > 0);
+    assert.deepEqual(figures, [formatRate(headline.write), formatRate(headline.read)]);
+    // A run that stayed within a cache says so beside the figures.
+    const withinCache = saved.findings.some((f) => f.kind === 'within-cache');
+    assert.equal(await page.getByTestId('speed-caveat').count(), withinCache ? 1 : 0);
     assert.equal(saved.files.filter((f) => f.phase === 'read').length, 160);
     await shoot(page, 'speed-test-result');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shoot(page, 'speed-test-result-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 800, height: 600 });
     await shoot(page, 'speed-test-result-800');
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -145,6 +155,10 @@ test(
       await page.waitForTimeout(100);
     }
     await page.getByRole('button', { name: 'Start test' }).click();
+    // Start (a form submit, this time) also hands focus to the live view.
+    await page.waitForFunction(
+      "document.activeElement?.getAttribute('data-testid') === 'live-view'",
+    );
     await page.getByText('Finished and saved to').waitFor({ timeout: 240_000 });
     const verdict = page.getByRole('article', { name: /^Verdict: Queue-depth grid/ });
     await verdict.waitFor();
@@ -166,6 +180,9 @@ test(
     const mbs = (await seqRead.locator('.grid-value').textContent()) ?? '';
     assert.equal(mbs, (best('SEQ1M Q8T1 read') / 1e6).toFixed(2), 'the best pass, in MB/s');
     await shoot(page, 'grid-mbs');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shoot(page, 'grid-mbs-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     // Nothing of the grid is cut off in a small window: the table fits its card.
     for (const [width, height] of [
       [1024, 700],

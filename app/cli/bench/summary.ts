@@ -2,6 +2,7 @@
 import type { PhaseSummary, ResultDocument } from '../../contract/bench.js';
 import { formatBytes, formatRate } from '../../common/format.js';
 import { headline } from '../../common/headline-rate.js';
+import { withHeadline } from '../../core/analysis/headline-rate.js';
 import { runPlanDescription } from '../../common/plan-description.js';
 import { quickRunNote, runScale } from '../../common/quick-run.js';
 
@@ -56,7 +57,7 @@ export function describeResult(document: ResultDocument): string {
     );
   }
   const headlines = (['write', 'read'] as const)
-    .map((phase) => ({ phase, ...headline(document, phase) }))
+    .map((phase) => ({ phase, ...headline(withHeadline(document), phase) }))
     .filter((h) => h.rate !== null);
   if (headlines.length) {
     out.push(

@@ -1,5 +1,6 @@
 import { median } from 'simple-statistics';
 import { formatBytes, formatRate } from '../../common/format.js';
+import { driveRateMinBytes } from '../../common/headline-rate.js';
 import { cacheCliff, type SeriesPoint } from './cache-cliff.js';
 import { dropCause, type DropCause, type EarlierDrop } from './drop-cause.js';
 import type { InterfaceCeiling } from './interface-ceiling.js';
@@ -174,8 +175,8 @@ export function phaseDrop(
   return fromSamples === undefined ? fileDrop(phase, files) : fromSamples;
 }
 
-/** Files under this size show rates that mean little on fast SSDs (DESIGN.md). */
-export const smallFileBytes = 2_000_000;
+/** Files under this size show rates that mean little on fast SSDs (DESIGN.md); the headline's line. */
+export const smallFileBytes = driveRateMinBytes;
 /** Size-adjusted spread above which a phase is called unstable. */
 export const unstableSpread = 0.5;
 

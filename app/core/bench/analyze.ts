@@ -15,6 +15,7 @@ import { PlumbError } from '../../contract/errors.js';
 import { interfaceCeilingForBus, type InterfaceCeiling } from '../analysis/interface-ceiling.js';
 import { parseTransfersCsv } from '../analysis/transfers-csv.js';
 import { analyzeFiles } from './build-result.js';
+import { withHeadline } from '../analysis/headline-rate.js';
 
 export interface AnalyzeOptions {
   phase?: Phase;
@@ -36,7 +37,7 @@ export function analyzeCsvText(csv: string, options: AnalyzeOptions): ResultDocu
     cacheMode: 'direct',
     ceiling: options.ceiling,
   });
-  return {
+  return withHeadline({
     schema: resultSchemaVersion,
     scale: 1,
     id: `csv-${createHash('sha256').update(csv).digest('hex').slice(0, 12)}`,
@@ -52,7 +53,7 @@ export function analyzeCsvText(csv: string, options: AnalyzeOptions): ResultDocu
     files,
     summary,
     findings,
-  };
+  });
 }
 
 /** The document with its summary and findings computed afresh (by this version of Plumb). */
@@ -66,7 +67,7 @@ export function reanalyzeDocument(
     recovery: document.recovery,
     samplesByPhase: document.samplesByPhase,
   });
-  return { ...document, summary, findings };
+  return withHeadline({ ...document, summary, findings, headline: undefined });
 }
 
 /** Reads a results JSON or a CSV file and analyses it. */

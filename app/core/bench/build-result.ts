@@ -10,6 +10,7 @@ import os from 'node:os';
 import { cacheReach } from '../analysis/cache-reach.js';
 import type { EarlierDrop } from '../analysis/drop-cause.js';
 import { findings } from '../analysis/findings.js';
+import { withHeadline } from '../analysis/headline-rate.js';
 import type { InterfaceCeiling } from '../analysis/interface-ceiling.js';
 import { phaseSummary } from '../analysis/phase-summary.js';
 
@@ -141,5 +142,5 @@ export function buildResult(parts: ResultParts): ResultDocument {
   if (parts.verify) document.verify = parts.verify;
   if (parts.notices?.length) document.notices = parts.notices;
   if (parts.samplesByPhase) document.samplesByPhase = parts.samplesByPhase;
-  return document;
+  return withHeadline(document);
 }

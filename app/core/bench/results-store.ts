@@ -15,6 +15,7 @@ export function newResultId(now = new Date()): string {
 
 import { writeFileAtomic } from '../atomic-file.js';
 import { headlineRates } from '../../common/headline-rate.js';
+import { withHeadline } from '../analysis/headline-rate.js';
 import { quickRunNote, runScale } from '../../common/quick-run.js';
 
 export { writeFileAtomic };
@@ -60,7 +61,7 @@ export function resultCsv(document: ResultDocument): string {
 }
 
 export function listItem(document: ResultDocument): ResultListItem {
-  const headline = headlineRates(document);
+  const headline = headlineRates(withHeadline(document));
   return {
     id: document.id,
     name: document.name ?? null,
@@ -133,7 +134,7 @@ export class ResultsStore {
         'EINVAL',
         `${file} is not a Plumb result (${resultSchemaVersions.join(' or ')}) document.`,
       );
-    return parsed.data;
+    return withHeadline(parsed.data);
   }
 
   /** Every readable result, newest first; files that are not results are skipped. */

@@ -52,19 +52,35 @@ export async function verifyWritten(
   for (const [fileId, file] of ledger.files.entries())
     if (await exists(file.path)) present.push({ file, fileId });
   const total = present.reduce((sum, p) => sum + p.file.bytes, 0);
-  context.notice(
-    `Verify: read back ${present.length} files (${formatBytes(total)}) uncached and checked the stamp of every 4 KiB block.`,
-  );
+  context.emit({
+    type: 'notice',
+    message: `Verifying: reading back ${present.length} files (${formatBytes(total)}) uncached and checking every 4 KiB block.`,
+  });
+  // Progress continues from the bytes the run moved, over a total that now includes the check.
+  const base = context.files.reduce((sum, f) => sum + f.bytes, 0);
   const start = io.now();
   let bytesChecked = 0;
   let badBytes = 0;
   let firstBad: VerifySection['firstBad'] = null;
   for (const { file, fileId } of present) {
     context.checkCancelled();
+    const before = bytesChecked;
     const result = await io.verify(
       file.path,
       { fileId, runTag: ledger.runTag },
-      { buffered: context.options.buffered, signal: context.options.signal },
+      {
+        buffered: context.options.buffered,
+        signal: context.options.signal,
+        onProgress: (bytesDone) =>
+          context.emit({
+            type: 'sample',
+            phase: 'read',
+            bytesDone: base + before + bytesDone,
+            totalBytes: base + total,
+            seconds: context.elapsed(),
+            bytesPerSecond: null,
+          }),
+      },
     );
     bytesChecked += result.checkedBytes;
     badBytes += result.badBytes;

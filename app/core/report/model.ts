@@ -5,6 +5,7 @@
 import type { ResultDocument } from '../../contract/bench.js';
 import type { Evaluation, Scenario } from '../../contract/planner.js';
 import type { Paper, ReportModel } from '../../contract/report.js';
+import { withHeadline } from '../analysis/headline-rate.js';
 
 interface Common {
   paper: Paper;
@@ -35,7 +36,7 @@ export function resultReport(document: ResultDocument, common: Common): ReportMo
     title: `Storage benchmark: ${subject}`,
     subject,
     ...base(common),
-    result: document,
+    result: withHeadline(document),
   };
 }
 
@@ -50,7 +51,7 @@ export function comparisonReport(documents: ResultDocument[], common: Common): R
     title: `Comparison of ${documents.length} benchmark results`,
     subject,
     ...base(common),
-    results: documents,
+    results: documents.map(withHeadline),
   };
 }
 

@@ -112,8 +112,8 @@ Napi::Value StartTimedIo(const Napi::CallbackInfo& info, bool write) {
   }
   request.buffered = OptionalBool(options, "buffered", false);
   // 0 turns sampling off (used only to measure its cost); at most a sample a millisecond.
-  const double sampleSeconds = OptionalNumber(options, "sampleSeconds", 0, 3600,
-                                              Seconds(kDefaultSampleNanos));
+  const double sampleSeconds =
+      OptionalNumber(options, "sampleSeconds", 0, 3600, Seconds(kDefaultSampleNanos));
   if (sampleSeconds != 0 && sampleSeconds < 0.001) {
     throw Napi::TypeError::New(env,
                                "The \"sampleSeconds\" option must be 0 (off) or at least 0.001");

@@ -47,7 +47,10 @@ describe('version 1 results', () => {
     );
     const document = await store.get('20251101');
     const csv = resultCsv(document).trim().split('\n');
-    assert.equal(csv.length, 1 + raw.files.length);
+    // The run was at scale 0.25: a quick run, said on a comment line before the header.
+    assert.match(csv[0]!, /^# Quick run at 25 % of the plan's sizes/);
+    assert.equal(listed[0]!.scale, 0.25);
+    assert.equal(csv.length, 1 + 1 + raw.files.length);
     await store.rename('20251101', 'old run');
     const saved = JSON.parse(
       await readFile(path.join(store.dir, '20251101-120000-c0de.json'), 'utf8'),
@@ -57,7 +60,7 @@ describe('version 1 results', () => {
   });
 
   it('re-analyse on the per-file rates: the cliff after 6 GB', async () => {
-    const document = await analyzeFile(fixture, { appVersion: '0.1.0' });
+    const document = await analyzeFile(fixture, { appVersion: 'test' });
     const cliff = document.findings.find((f) => f.kind === 'cliff');
     assert.ok(cliff && cliff.kind === 'cliff', JSON.stringify(document.findings));
     assert.ok(Math.abs(cliff.atBytes - 6e9) < 0.05 * 6e9, `cliff at ${cliff.atBytes}`);

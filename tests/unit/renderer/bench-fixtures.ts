@@ -5,6 +5,7 @@ import type {
   PhaseSummary,
   ResultDocument,
 } from '../../../app/contract/bench.js';
+import { withHeadline } from '../../../app/core/analysis/headline-rate.js';
 
 export function emptySummary(count = 0): PhaseSummary {
   return {
@@ -75,7 +76,8 @@ export function resultDocument(
     ...emptySummary(files.filter((f) => f.phase === 'read').length),
     median: median('read'),
   };
-  return {
+  // The engine stores each result's headline (app/core/analysis/headline-rate.ts).
+  return withHeadline({
     schema: 'plumb.result/2',
     scale: 1,
     id,
@@ -91,5 +93,5 @@ export function resultDocument(
     summary: { write, read },
     findings,
     ...overrides,
-  };
+  });
 }

@@ -67,11 +67,11 @@ test('the verdict says what the disk did in a sentence, naming only the directio
   });
   const both = resultDocument('both', files);
   const said = plainVerdict(both);
-  // The same figures the tiles, the history and the PDF show: the files of 2 MB or more.
+  // The same figures and basis the tiles, the history and the PDF show.
   const rate = (phase: 'write' | 'read') => formatRate(headline(both, phase).rate);
   assert.equal(
     said,
-    `This disk wrote at ${rate('write')} and read at ${rate('read')} (3 files of 2 MB or more each way), with the system cache out of the way.`,
+    `This disk wrote at ${rate('write')} and read at ${rate('read')} (${headline(both, 'write').basis} each way), with the system cache out of the way.`,
   );
 
   const writeOnly = resultDocument(

@@ -1,8 +1,10 @@
 /** The end of the one-button test: one big read and one big write figure, the verdict a click away. */
 import { useEffect, useRef, useState } from 'react';
 import type { ResultDocument } from '../../../../app/contract/bench.js';
-import { formatRate } from '../../../../app/common/format.js';
+import { formatBytes, formatRate } from '../../../../app/common/format.js';
+import { driveRateMinBytes } from '../../../../app/common/headline-rate.js';
 import type { PlumbClient } from '../../client.js';
+import { describeFinding } from './findings-text.js';
 import { headlineRates } from './summary-table.js';
 
 export function SpeedResult({
@@ -41,29 +43,40 @@ export function SpeedResult({
       </p>
     );
   const { read, write } = headlineRates(document);
+  // A run that stayed within a cache says so beside its figures, not only on the verdict page.
+  const cached = document.findings.find((f) => f.kind === 'within-cache');
+  const caveat = cached ? describeFinding(cached) : null;
   return (
     <section className="speed-result" aria-labelledby="speed-result-title">
       <h2 id="speed-result-title" className="verdict-title" tabIndex={-1} ref={headingRef}>
         Speed of {document.environment.volume.path}
       </h2>
       <div className="speed-figures">
-        <div className="speed-figure">
-          <span className="speed-figure-label">Write</span>
-          <span className="speed-figure-value" data-testid="speed-write">
-            {formatRate(write)}
-          </span>
-        </div>
-        <div className="speed-figure">
-          <span className="speed-figure-label">Read</span>
-          <span className="speed-figure-value" data-testid="speed-read">
-            {formatRate(read)}
-          </span>
-        </div>
+        {(
+          [
+            ['Write', write],
+            ['Read', read],
+          ] as const
+        ).map(([label, rate]) => (
+          <div className="speed-figure" key={label}>
+            <span className="speed-figure-label">{label}</span>
+            <span className="speed-figure-value" data-testid={`speed-${label.toLowerCase()}`}>
+              {formatRate(rate)}
+            </span>
+          </div>
+        ))}
       </div>
       <p className="muted">
-        The median of {document.files.length} files written and read back uncached. Saved to
-        Results.
+        {document.files.filter((f) => f.phase === 'write').length} files written, then read back{' '}
+        {document.environment.cacheMode === 'direct' ? 'uncached' : 'through the cache'}; each
+        figure is the bytes over the time of the files of {formatBytes(driveRateMinBytes)} and up.
+        Saved to Results.
       </p>
+      {caveat ? (
+        <p className="banner banner-warning" data-testid="speed-caveat">
+          <strong>{caveat.title}.</strong> {caveat.sentence}
+        </p>
+      ) : null}
       <div className="speed-actions">
         <a className="button" href={`#/results/${encodeURIComponent(document.id)}`}>
           See the verdict and details

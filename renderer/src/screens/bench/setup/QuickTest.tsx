@@ -26,7 +26,7 @@ export function QuickTest({
   return (
     <section className="quick-test" aria-labelledby="quick-test-title">
       <div className="quick-test-text">
-        <h3 id="quick-test-title" className="section-title">
+        <h3 id="quick-test-title" className="quick-test-title">
           Speed test
         </h3>
         <p className="muted" id="quick-test-what">
