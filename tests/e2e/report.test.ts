@@ -23,7 +23,7 @@ import { interfaceCeilingById } from '../../app/core/analysis/interface-ceiling.
 import { ResultsStore } from '../../app/core/bench/results-store.js';
 import { runBenchmark } from '../../app/core/bench/runner.js';
 import { seriesPalette } from '../../renderer/src/screens/bench/compare.js';
-import { describeFinding } from '../../renderer/src/screens/bench/findings-text.js';
+import { findingCards } from '../../renderer/src/screens/bench/findings-text.js';
 import { formatRate } from '../../app/common/format.js';
 import { headlineRates } from '../../app/common/headline-rate.js';
 import { chromiumMissingReason, chromiumPath } from '../helpers/chromium.js';
@@ -61,7 +61,8 @@ let measuredFile: string;
 let cliffResult: ResultDocument;
 
 function sentences(findings: readonly Finding[]): string[] {
-  return findings.map((f) => describeFinding(f).sentence.replace(/\s+/g, ' '));
+  // As the page prints them: one card for a kind found in both directions.
+  return findingCards(findings).map((card) => card.sentence.replace(/\s+/g, ' '));
 }
 
 /** Every page has ink beyond its header and footer (the PDF and its pages are kept to look at). */

@@ -155,7 +155,7 @@ test(
     // Elsewhere, the sidebar says a test runs; each section is as it was left.
     await nav(page, 'Results');
     const sidebarRun = page.getByTestId('nav-run');
-    await sidebarRun.getByText(/^Testing standard/).waitFor();
+    await sidebarRun.getByText(/^Testing Standard/).waitFor();
     await nav(page, 'Reclaim space');
     assert.ok(await groups.isVisible(), 'the scan is still shown');
     assert.equal(await page.getByLabel('Folder to look for copies in').inputValue(), copies);

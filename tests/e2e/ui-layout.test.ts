@@ -61,6 +61,7 @@ const sizes = [
   { width: 800, height: 600 },
   { width: 1024, height: 700 },
   { width: 1280, height: 800 },
+  { width: 3840, height: 2160 }, // a 4K display at 100 %
 ] as const;
 
 const go = (page: Page, hash: string) =>
@@ -97,7 +98,25 @@ const screens: { name: string; show(page: Page): Promise<void> }[] = [
     async show(page) {
       await page.getByText('Finished and saved to').waitFor({ timeout: 180_000 });
       await go(page, `#/results/${ids.standard}`);
-      await page.getByRole('article', { name: /^Verdict: Standard/ }).waitFor();
+      const verdict = page.getByRole('article', { name: /^Verdict: Standard/ });
+      await verdict.waitFor();
+      // The method table and the files, one click away, measured open.
+      await verdict.getByText('Details: every statistic and every file').click();
+      await verdict.getByRole('table', { name: 'Summary by method' }).waitFor();
+      await verdict.getByRole('table', { name: 'Files' }).waitFor();
+    },
+  },
+  {
+    name: 'live-grid',
+    async show(page) {
+      await go(page, '#/bench');
+      await page.getByRole('button', { name: 'New test' }).click();
+      await page.getByText('Queue-depth grid', { exact: true }).click();
+      await page.getByRole('button', { name: 'Start test' }).click();
+      await page.getByRole('cell', { name: /^SEQ1M Q8T1 read: \d/ }).waitFor({ timeout: 60_000 });
+      // No test files in a queue-depth run: no "Written 0 B", no file count.
+      assert.equal(await page.getByTestId('live-written').isVisible(), false);
+      assert.equal(await page.getByTestId('live-files').isVisible(), false);
     },
   },
   {

@@ -3,6 +3,7 @@ import { useSyncExternalStore } from 'react';
 import { formatPercent } from '../../../app/common/format.js';
 import type { PlumbClient } from '../client.js';
 import { progressFraction } from '../screens/bench/live-run.js';
+import { planTitle } from '../screens/bench/plan-catalogue.js';
 import { runStoreFor } from '../screens/bench/run-store.js';
 
 const endedText = { finished: 'Test finished', failed: 'Test failed', cancelled: 'Test cancelled' };
@@ -15,7 +16,7 @@ export function RunningTestNav({ client }: { client: PlumbClient }) {
   const fraction = progressFraction(live);
   const text =
     live.status === 'running'
-      ? `Testing ${live.planName}${fraction === null ? '…' : ` · ${formatPercent(fraction)}`}`
+      ? `Testing ${planTitle(live.planName)}${fraction === null ? '…' : ` · ${formatPercent(fraction)}`}`
       : endedText[live.status];
   return (
     <span

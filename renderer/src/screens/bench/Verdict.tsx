@@ -11,6 +11,7 @@ import {
   formatDuration,
   formatRate,
 } from '../../../../app/common/format.js';
+import { headline } from '../../../../app/common/headline-rate.js';
 import { useChartTheme } from './charts/chart-theme.js';
 import { RateChart, type RateSeries } from './charts/RateChart.js';
 import { resultTitle } from './compare.js';
@@ -29,7 +30,7 @@ import {
   rateBySize,
   type Point,
 } from './series.js';
-import { headlineRates, queueHeadlines, type HeadlineTile } from './summary-table.js';
+import { queueHeadlines, type HeadlineTile } from './summary-table.js';
 import { SummaryTable } from './SummaryTable.js';
 import { plainVerdict } from './verdict-sections.js';
 
@@ -54,23 +55,20 @@ export function verdictMeta(document: ResultDocument): string[] {
   ].filter((part) => part !== '');
 }
 
-/** Tiles of a files run: the median write and read, how much moved; none for a direction not run. */
+/** Tiles of a files run: the headline write and read, how much moved; none for a direction without one. */
 function fileHeadlines(document: ResultDocument): HeadlineTile[] {
-  const headline = headlineRates(document);
-  const tiles: (HeadlineTile | null)[] = [
-    headline.write === null
-      ? null
-      : { label: 'Write', value: formatRate(headline.write), note: 'median of files' },
-    headline.read === null
-      ? null
-      : { label: 'Read', value: formatRate(headline.read), note: 'median of files' },
-    {
-      label: 'Transferred',
-      value: formatBytes(document.files.reduce((sum, f) => sum + f.bytes, 0)),
-      note: `${document.files.length} files`,
-    },
-  ];
-  return tiles.filter((tile): tile is HeadlineTile => tile !== null);
+  const tiles: HeadlineTile[] = (['write', 'read'] as const).flatMap((phase) => {
+    const { rate, basis } = headline(document, phase);
+    return rate === null
+      ? []
+      : [{ label: capitalise(phase), value: formatRate(rate), note: basis }];
+  });
+  tiles.push({
+    label: 'Transferred',
+    value: formatBytes(document.files.reduce((sum, f) => sum + f.bytes, 0)),
+    note: `${document.files.length} files`,
+  });
+  return tiles;
 }
 
 export function Verdict({
@@ -116,6 +114,23 @@ export function Verdict({
   }, [document.runs, theme.write]);
 
   const title = resultTitle(document);
+  // On paper in full (a printed table repeats its header only outside a disclosure).
+  const methodSections = (
+    <>
+      <section className="verdict-section" aria-labelledby={`${document.id}-summary`}>
+        <h3 id={`${document.id}-summary`} className="section-title">
+          Summary by method
+        </h3>
+        <SummaryTable summary={document.summary} />
+      </section>
+      <section className="verdict-section" aria-labelledby={`${document.id}-files`}>
+        <h3 id={`${document.id}-files`} className="section-title">
+          Every file
+        </h3>
+        <FileTable files={document.files} print={print} />
+      </section>
+    </>
+  );
   return (
     <article className="verdict" aria-label={`Verdict: ${title}`}>
       <header className="verdict-header">
@@ -208,23 +223,13 @@ export function Verdict({
         </div>
       ) : null}
 
-      {hasFiles ? (
-        <details className="verdict-details" open={print}>
+      {hasFiles && print ? methodSections : null}
+      {hasFiles && !print ? (
+        <details className="verdict-details">
           <summary className="verdict-details-summary">
             Details: every statistic and every file
           </summary>
-          <section className="verdict-section" aria-labelledby={`${document.id}-summary`}>
-            <h3 id={`${document.id}-summary`} className="section-title">
-              Summary by method
-            </h3>
-            <SummaryTable summary={document.summary} />
-          </section>
-          <section className="verdict-section" aria-labelledby={`${document.id}-files`}>
-            <h3 id={`${document.id}-files`} className="section-title">
-              Every file
-            </h3>
-            <FileTable files={document.files} print={print} />
-          </section>
+          {methodSections}
         </details>
       ) : null}
     </article>

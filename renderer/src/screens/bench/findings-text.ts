@@ -14,13 +14,14 @@ function capitalised(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** "106 write file(s)" in words: "106 files written", "1 file read". */
-function countsInWords(message: string): string {
+/** "106 write file(s) are" in words: "106 files written are", "1 file read is" ("1 file is"). */
+function countsInWords(message: string, withPhase = true): string {
   return message.replace(
-    /\b(\d+) (?:(write|read) )?file\(s\)/g,
-    (_all, n: string, phase?: string) => {
-      const files = n === '1' ? 'file' : 'files';
-      return phase ? `${n} ${files} ${phase === 'write' ? 'written' : 'read'}` : `${n} ${files}`;
+    /\b(\d+) (?:(write|read) )?file\(s\)( are\b)?/g,
+    (_all, n: string, phase?: string, are?: string) => {
+      const one = n === '1';
+      const done = phase && withPhase ? ` ${phase === 'write' ? 'written' : 'read'}` : '';
+      return `${n} ${one ? 'file' : 'files'}${done}${are ? (one ? ' is' : ' are') : ''}`;
     },
   );
 }
@@ -74,13 +75,10 @@ export interface FindingCard extends FindingText {
 /** The finding's sentence without its direction: "106 files are under…", "Times vary…". */
 function undirected(finding: Finding): string {
   const phase = finding.phase ?? '';
-  const text = finding.message
-    .trim()
-    .replace(
-      /\b(\d+) (?:write|read) file\(s\)/g,
-      (_all, n: string) => `${n} ${n === '1' ? 'file' : 'files'}`,
-    )
-    .replace(new RegExp(`^${phase} `, 'i'), '');
+  const text = countsInWords(finding.message.trim(), false).replace(
+    new RegExp(`^${phase} `, 'i'),
+    '',
+  );
   return capitalised(text);
 }
 

@@ -10,9 +10,9 @@ import type {
   TaskSection,
 } from '../../../../app/contract/bench.js';
 import { formatRate } from '../../../../app/common/format.js';
-import { findingCards } from './findings-text.js';
 import { headline } from '../../../../app/common/headline-rate.js';
-import { headlineRates, queueHeadlines } from './summary-table.js';
+import { findingCards } from './findings-text.js';
+import { queueHeadlines } from './summary-table.js';
 
 export type Tone = 'good' | 'warning' | 'caution';
 
@@ -100,20 +100,19 @@ export function plainVerdict(document: ResultDocument): string {
     const list = said.length > 1 ? `${said.slice(0, -1).join(', ')} and ${said.at(-1)!}` : said[0]!;
     return `At its best in the grid below, this disk managed ${list}.${attention}`;
   }
-  const rates = headlineRates(document);
-  const did = [
-    rates.write === null ? null : `wrote at about ${formatRate(rates.write)}`,
-    rates.read === null ? null : `read at about ${formatRate(rates.read)}`,
-  ].filter((part): part is string => part !== null);
-  const steady = document.summary.write.theilSen.rate;
-  const large =
-    rates.write !== null && steady !== null && steady > rates.write * 1.5
-      ? ` Large files went faster, about ${formatRate(steady)} writing: small ones pay a fixed cost each.`
-      : '';
-  if (did.length === 0)
-    return `No file of 2 MB or more was timed, so this run gives no rate for the drive: smaller files show fixed costs and caches, not its speed.${attention}`;
-  // What set the headline (app/core/analysis/headline-rate.ts), e.g. "steady rate of 54 files of 2 MB or more".
-  const basis = headline(document, rates.write !== null ? 'write' : 'read').basis;
-  const how = document.environment.cacheMode === 'direct' ? 'uncached, ' : '';
-  return `This disk ${did.join(' and ')} (${how}${basis}).${large}${attention}`;
+  const said = (['write', 'read'] as const)
+    .map((phase) => ({ phase, ...headline(document, phase) }))
+    .filter((h) => h.rate !== null);
+  if (said.length === 0)
+    return `All the files of this test were under 2 MB, too small to show the drive's own speed; the charts and the details below show each one.${attention}`;
+  // One basis said once when both directions share it ("54 files of 2 MB or more").
+  const shared = said.length === 2 && said[0]!.basis === said[1]!.basis;
+  const did = said.map(
+    (h) =>
+      `${h.phase === 'write' ? 'wrote' : 'read'} at ${formatRate(h.rate)}${shared ? '' : ` (${h.basis})`}`,
+  );
+  if (shared) did[1] += ` (${said[0]!.basis} each way)`;
+  const how =
+    document.environment.cacheMode === 'direct' ? ', with the system cache out of the way' : '';
+  return `This disk ${did.join(' and ')}${how}.${attention}`;
 }

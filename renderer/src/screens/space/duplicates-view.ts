@@ -169,15 +169,15 @@ export function selectionText(summary: SelectionSummary): string {
 }
 
 export const methodNames: Record<DedupeMethod, string> = {
-  'dedupe-range': 'Shared by the system, which checks every byte first',
+  'dedupe-range': 'Shared by the system, byte for byte',
   'clone-rename': 'Clone, verify, then rename',
 };
 
 export const methodExplanations: Record<DedupeMethod, string> = {
   'dedupe-range':
-    'The system compares each copy with the file kept, byte for byte, and shares the storage only where they match; the copy stays the same file, with its name, dates and permissions.',
+    'The system compares each copy with the kept file and shares the storage only where they match; each copy stays the same file, with its name, dates and permissions.',
   'clone-rename':
-    'Plumb compares each copy with its keeper byte for byte, clones the keeper to a temporary file in the same folder, verifies it, restores the copy’s metadata and renames it over the copy in one step.',
+    'Plumb compares each copy with the kept file byte for byte, clones the kept file next to the copy, checks the clone, gives it the copy’s dates and permissions and puts it in the copy’s place in one step.',
 };
 
 /** The sentences a confirmation repeats, from the dry run of exactly the selected groups. */
@@ -190,7 +190,7 @@ export function confirmationSentences(plan: DedupeReport): string[] {
       ? 'The system cannot predict how much this frees; Plumb will measure it.'
       : `Predicted to free ${formatBytes(plan.predictedBytes)}; Plumb measures the volume before and after.`,
     `Method: ${methodNames[plan.method]}. ${methodExplanations[plan.method]}`,
-    'Nothing is deleted. Every file keeps its name, content and metadata, and content is verified before any storage is shared. A file changed since the scan is skipped.',
+    'Nothing is deleted. Every file keeps its name, content, dates and permissions, and content is verified before any storage is shared. A file changed since the scan is skipped.',
   ];
   if (plan.counts.skipped > 0)
     sentences.push(
