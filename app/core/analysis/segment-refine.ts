@@ -64,10 +64,12 @@ export function locateChange(
   const high = Math.max(logBefore, logAfter) + 3 * sigma;
   // An interval well outside both levels (a stall, a burst) says nothing about where the change
   // was: it costs the same on either side.
-  const deviation = (i: number, level: number) => {
+  const neutral = (i: number) => {
     const value = logRateOf(intervals, i);
-    return value < low || value > high ? 0 : Math.abs(value - level);
+    return value < low || value > high;
   };
+  const deviation = (i: number, level: number) =>
+    neutral(i) ? 0 : Math.abs(logRateOf(intervals, i) - level);
   let cost = 0;
   for (let i = fromInterval; i < toInterval; i += 1) cost += deviation(i, logAfter);
   let bestCost = cost;
@@ -86,17 +88,23 @@ export function locateChange(
     if (share < -0.5 || share > 1.5) return 0.5;
     return Math.min(1, Math.max(0, share));
   };
-  // The change is in the last interval before the split or the first after: take the one
-  // whose timing is most between the two rates.
+  // The change is in the last interval before the split or the first after, stalls either side
+  // passed over (a stall just before a change looks like the slower rate and ties the split): take
+  // the one whose timing is most between the two rates; with neither, the middle of the stalls.
   let interval = split;
   let share = 0;
   if (split > fromInterval && split < toInterval) {
-    const lastShare = shareBefore(split - 1);
-    const firstShare = shareBefore(split);
-    const lastMiss = (1 - lastShare) * intervals.bytes[split - 1]!;
-    const firstMiss = firstShare * intervals.bytes[split]!;
-    if (lastMiss > firstMiss) [interval, share] = [split - 1, lastShare];
-    else [interval, share] = [split, firstShare];
+    let last = split - 1;
+    while (last > fromInterval && neutral(last)) last -= 1;
+    let first = split;
+    while (first < toInterval - 1 && neutral(first)) first += 1;
+    const lastShare = shareBefore(last);
+    const firstShare = shareBefore(first);
+    const lastMiss = (1 - lastShare) * intervals.bytes[last]!;
+    const firstMiss = firstShare * intervals.bytes[first]!;
+    if (lastMiss > firstMiss) [interval, share] = [last, lastShare];
+    else if (firstMiss > 0 || first === last + 1) [interval, share] = [first, firstShare];
+    else [interval, share] = [(last + first) >> 1, (last + first) % 2 === 0 ? 0.5 : 1];
   } else if (split === toInterval) {
     [interval, share] = [split - 1, 1];
   }
