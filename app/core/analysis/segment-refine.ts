@@ -45,8 +45,8 @@ export const intervalSigma = (intervals: SampleIntervals) =>
 
 /**
  * Where, between intervals `fromInterval` and `toInterval`, the rate changed from `before` to
- * `after`: the split that best separates the two levels (least absolute deviation, each interval's
- * deviation capped at the step, so a stall, slower than both, weighs no more than a clear vote),
+ * `after`: the split that best separates the two levels (least absolute deviation; a stall, slower
+ * than both, weighs nothing, and a slow sample on the fast side at most half the step),
  * then inside the interval that straddles it, the share of its bytes at the rate before, from its
  * duration and the two rates.
  */
@@ -68,8 +68,18 @@ export function locateChange(
     const value = logRateOf(intervals, i);
     return value < low || value > high;
   };
-  const deviation = (i: number, level: number) =>
-    neutral(i) ? 0 : Math.abs(logRateOf(intervals, i) - level);
+  // Stalls slow a sample and nothing speeds one up: a sample at the slower rate among the faster
+  // may be a stall (a fast drive's stall can last a whole sample), one at the faster rate among the
+  // slower cannot be; so a slow sample costs the faster side at most half the step.
+  const higher = Math.max(logBefore, logAfter);
+  const halfStep = Math.abs(logBefore - logAfter) / 2;
+  const deviation = (i: number, level: number) => {
+    if (neutral(i)) return 0;
+    const value = logRateOf(intervals, i);
+    return level === higher && value < level
+      ? Math.min(level - value, halfStep)
+      : Math.abs(value - level);
+  };
   let cost = 0;
   for (let i = fromInterval; i < toInterval; i += 1) cost += deviation(i, logAfter);
   let bestCost = cost;
