@@ -18,7 +18,10 @@ export interface SegmentOptions {
   minSegmentBlocks?: number;
   /** Fewest whole sample intervals in a segment (default 8): a rate from fewer is not a rate. */
   minSegmentSamples?: number;
-  /** Fewest bytes in a segment (default a thousandth of the phase: the sampler's coarsest step). */
+  /**
+   * Fewest bytes in a segment (default a thousandth of the phase, the sampler's coarsest step, or
+   * eight median sample intervals when the samples are finer).
+   */
   minSegmentBytes?: number;
   /**
    * Fewest transfer seconds in a segment slower or faster than both its neighbours (default 0.5): a
@@ -43,6 +46,8 @@ interface Blocks {
   bytes: Float64Array;
   seconds: Float64Array;
   count: number;
+  /** The median interval's bytes. */
+  medianBytes: number;
 }
 
 /**
@@ -51,7 +56,9 @@ interface Blocks {
  * drive's intervals are short in time because the sampler caps their bytes, a slow one's small in
  * bytes) and holds at least 1/maxBlocks of the bytes or of the time, so a million samples become a
  * few thousand blocks and the segmentation stays fast, while a slow stretch is cut as finely in
- * time as a fast one (by bytes alone, a slow-down at a third of the rate gets a third the blocks). With the sampler's 4 per second and at most a thousandth
+ * time as a fast one (by bytes alone, a slow-down at a third of the rate gets a third the blocks).
+ * Near the start a block holds at most an eighth of the bytes before it, so a small cache that
+ * runs out early (0.5 GB of an 800 GB run) still spans enough blocks to be a segment. With the sampler's 4 per second and at most a thousandth
  * of the phase per sample, a run under about 15 minutes keeps every interval.
  */
 function poolBlocks(intervals: SampleIntervals, maxBlocks: number): Blocks {
@@ -64,7 +71,8 @@ function poolBlocks(intervals: SampleIntervals, maxBlocks: number): Blocks {
     sizes.push(intervals.bytes[i]!);
   }
   const minSeconds = n > 0 ? 0.5 * median(durations) : 0;
-  const minSize = n > 0 ? 0.5 * median(sizes) : 0;
+  const medianBytes = n > 0 ? median(sizes) : 0;
+  const minSize = 0.5 * medianBytes;
   let totalBytes = 0;
   let totalSeconds = 0;
   for (let i = 0; i < n; i += 1) {
@@ -80,12 +88,13 @@ function poolBlocks(intervals: SampleIntervals, maxBlocks: number): Blocks {
   let start = 0;
   let blockBytes = 0;
   let blockSeconds = 0;
+  let doneBytes = 0;
   for (let i = 0; i < n; i += 1) {
     blockBytes += intervals.bytes[i]!;
     blockSeconds += intervals.seconds[i]!;
     const long =
       (blockSeconds >= minSeconds || blockBytes >= minSize) &&
-      (blockBytes >= minBytes || blockSeconds >= minTime);
+      (blockBytes >= Math.min(minBytes, doneBytes / 8) || blockSeconds >= minTime);
     if (long || i === n - 1) {
       const short = !long;
       if (short && count > 0) {
@@ -99,6 +108,7 @@ function poolBlocks(intervals: SampleIntervals, maxBlocks: number): Blocks {
         count += 1;
       }
       start = i + 1;
+      doneBytes += blockBytes;
       blockBytes = 0;
       blockSeconds = 0;
     }
@@ -112,6 +122,7 @@ function poolBlocks(intervals: SampleIntervals, maxBlocks: number): Blocks {
     bytes: bytes.subarray(0, count),
     seconds: seconds.subarray(0, count),
     count,
+    medianBytes,
   };
 }
 
@@ -217,11 +228,12 @@ export function rateSegments(
   const intervals = sampleIntervals(samples);
   const minChange = options.minChange ?? 0.15;
   const minBlocks = Math.max(2, options.minSegmentBlocks ?? 4);
-  const minBytes = options.minSegmentBytes ?? intervals.totalBytes / 1000;
+  const blocks = poolBlocks(intervals, options.maxBlocks ?? 4000);
+  const minBytes =
+    options.minSegmentBytes ?? Math.min(intervals.totalBytes / 1000, 8 * blocks.medianBytes);
   const minConfidence = options.minConfidence ?? 0.75;
   const minInnerSeconds = options.minInnerSeconds ?? 0.5;
   const penaltyFactor = options.penaltyFactor ?? 6;
-  const blocks = poolBlocks(intervals, options.maxBlocks ?? 4000);
   const m = blocks.count;
   if (m < 2) return null;
   const { logRate } = blocks;
