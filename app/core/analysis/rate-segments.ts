@@ -18,7 +18,10 @@ export interface SegmentOptions {
   minSegmentBlocks?: number;
   /** Fewest whole sample intervals in a segment (default 8): a rate from fewer is not a rate. */
   minSegmentSamples?: number;
-  /** Fewest bytes in a segment (default a thousandth of the phase: the sampler's coarsest step). */
+  /**
+   * Fewest bytes in a segment (default a thousandth of the phase, the sampler's coarsest step, or
+   * eight median sample intervals when the samples are finer).
+   */
   minSegmentBytes?: number;
   /**
    * Fewest transfer seconds in a segment slower or faster than both its neighbours (default 0.5): a
@@ -43,14 +46,19 @@ interface Blocks {
   bytes: Float64Array;
   seconds: Float64Array;
   count: number;
+  /** The median interval's bytes. */
+  medianBytes: number;
 }
 
 /**
  * Pools intervals into blocks: a block closes once it is as long as half the median interval in
  * time or in bytes (so only the short tails of files, short in both, join their neighbour: a fast
  * drive's intervals are short in time because the sampler caps their bytes, a slow one's small in
- * bytes) and holds at least 1/maxBlocks of the bytes, so a million samples become a few thousand
- * blocks and the segmentation stays fast. With the sampler's 4 per second and at most a thousandth
+ * bytes) and holds at least 1/maxBlocks of the bytes or of the time, so a million samples become a
+ * few thousand blocks and the segmentation stays fast, while a slow stretch is cut as finely in
+ * time as a fast one (by bytes alone, a slow-down at a third of the rate gets a third the blocks).
+ * Near the start a block holds at most an eighth of the bytes before it, so a small cache that
+ * runs out early (0.5 GB of an 800 GB run) still spans enough blocks to be a segment. With the sampler's 4 per second and at most a thousandth
  * of the phase per sample, a run under about 15 minutes keeps every interval.
  */
 function poolBlocks(intervals: SampleIntervals, maxBlocks: number): Blocks {
@@ -63,10 +71,16 @@ function poolBlocks(intervals: SampleIntervals, maxBlocks: number): Blocks {
     sizes.push(intervals.bytes[i]!);
   }
   const minSeconds = n > 0 ? 0.5 * median(durations) : 0;
-  const minSize = n > 0 ? 0.5 * median(sizes) : 0;
+  const medianBytes = n > 0 ? median(sizes) : 0;
+  const minSize = 0.5 * medianBytes;
   let totalBytes = 0;
-  for (let i = 0; i < n; i += 1) totalBytes += intervals.bytes[i]!;
+  let totalSeconds = 0;
+  for (let i = 0; i < n; i += 1) {
+    totalBytes += intervals.bytes[i]!;
+    totalSeconds += intervals.seconds[i]!;
+  }
   const minBytes = Math.max(totalBytes / maxBlocks, 0);
+  const minTime = Math.max(totalSeconds / maxBlocks, 0);
   const firstInterval = new Int32Array(n + 1);
   const bytes = new Float64Array(n);
   const seconds = new Float64Array(n);
@@ -74,10 +88,13 @@ function poolBlocks(intervals: SampleIntervals, maxBlocks: number): Blocks {
   let start = 0;
   let blockBytes = 0;
   let blockSeconds = 0;
+  let doneBytes = 0;
   for (let i = 0; i < n; i += 1) {
     blockBytes += intervals.bytes[i]!;
     blockSeconds += intervals.seconds[i]!;
-    const long = (blockSeconds >= minSeconds || blockBytes >= minSize) && blockBytes >= minBytes;
+    const long =
+      (blockSeconds >= minSeconds || blockBytes >= minSize) &&
+      (blockBytes >= Math.min(minBytes, doneBytes / 8) || blockSeconds >= minTime);
     if (long || i === n - 1) {
       const short = !long;
       if (short && count > 0) {
@@ -91,6 +108,7 @@ function poolBlocks(intervals: SampleIntervals, maxBlocks: number): Blocks {
         count += 1;
       }
       start = i + 1;
+      doneBytes += blockBytes;
       blockBytes = 0;
       blockSeconds = 0;
     }
@@ -104,6 +122,7 @@ function poolBlocks(intervals: SampleIntervals, maxBlocks: number): Blocks {
     bytes: bytes.subarray(0, count),
     seconds: seconds.subarray(0, count),
     count,
+    medianBytes,
   };
 }
 
@@ -164,6 +183,32 @@ function sideShare(
 }
 
 /**
+ * How sure the change from blocks [aFirst, bFirst) to [bFirst, bEnd) is: the share of blocks on
+ * the side of their own segment's level, the worse of the two sides. Only the blocks near the
+ * change count, as many on each side as the shorter segment has (a mixed stretch far off, say a
+ * slow-down too short to be cut off at the end of a long segment, says nothing about this change),
+ * leaving out the block next to the change when a side has three or more (it holds both rates, so
+ * it is a coin toss, and in a slow-down of five blocks one toss would decide).
+ */
+function changeConfidence(
+  logRate: Float64Array,
+  aFirst: number,
+  bFirst: number,
+  bEnd: number,
+  aLevel: number,
+  bLevel: number,
+): number {
+  const midpoint = (aLevel + bLevel) / 2;
+  const near = Math.min(bFirst - aFirst, bEnd - bFirst);
+  const aEnd = near >= 3 ? bFirst - 1 : bFirst;
+  const bStart = near >= 3 ? bFirst + 1 : bFirst;
+  return Math.min(
+    sideShare(logRate, bFirst - near, aEnd, aLevel, midpoint),
+    sideShare(logRate, bStart, bFirst + near, bLevel, midpoint),
+  );
+}
+
+/**
  * The phase cut into stretches of steady rate: sample intervals pooled into blocks, their
  * log-rates (outliers clipped) partitioned by PELT with a penalty of `penaltyFactor` · σ² · ln m
  * (σ the blocks' robust noise, so a noisier drive needs a bigger change to count), then changes
@@ -183,11 +228,12 @@ export function rateSegments(
   const intervals = sampleIntervals(samples);
   const minChange = options.minChange ?? 0.15;
   const minBlocks = Math.max(2, options.minSegmentBlocks ?? 4);
-  const minBytes = options.minSegmentBytes ?? intervals.totalBytes / 1000;
+  const blocks = poolBlocks(intervals, options.maxBlocks ?? 4000);
+  const minBytes =
+    options.minSegmentBytes ?? Math.min(intervals.totalBytes / 1000, 8 * blocks.medianBytes);
   const minConfidence = options.minConfidence ?? 0.75;
   const minInnerSeconds = options.minInnerSeconds ?? 0.5;
   const penaltyFactor = options.penaltyFactor ?? 6;
-  const blocks = poolBlocks(intervals, options.maxBlocks ?? 4000);
   const m = blocks.count;
   if (m < 2) return null;
   const { logRate } = blocks;
@@ -221,11 +267,7 @@ export function rateSegments(
     const a = drafts[k - 1]!;
     const b = drafts[k]!;
     const step = Math.abs(a.level - b.level);
-    const midpoint = (a.level + b.level) / 2;
-    const confidence = Math.min(
-      sideShare(clipped, a.first, b.first, a.level, midpoint),
-      sideShare(clipped, b.first, end(k), b.level, midpoint),
-    );
+    const confidence = changeConfidence(clipped, a.first, b.first, end(k), a.level, b.level);
     const shortest = Math.min(
       blockBytes[b.first]! - blockBytes[a.first]!,
       blockBytes[end(k)]! - blockBytes[b.first]!,
@@ -286,10 +328,13 @@ export function rateSegments(
       );
       startBytes = at.bytes;
       startSeconds = at.seconds;
-      const midpoint = (before.level + draft.level) / 2;
-      confidence = Math.min(
-        sideShare(clipped, before.first, draft.first, before.level, midpoint),
-        sideShare(clipped, draft.first, to, draft.level, midpoint),
+      confidence = changeConfidence(
+        clipped,
+        before.first,
+        draft.first,
+        to,
+        before.level,
+        draft.level,
       );
     }
     return {

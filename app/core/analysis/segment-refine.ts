@@ -45,8 +45,8 @@ export const intervalSigma = (intervals: SampleIntervals) =>
 
 /**
  * Where, between intervals `fromInterval` and `toInterval`, the rate changed from `before` to
- * `after`: the split that best separates the two levels (least absolute deviation, each interval's
- * deviation capped at the step, so a stall, slower than both, weighs no more than a clear vote),
+ * `after`: the split that best separates the two levels (least absolute deviation; a stall, slower
+ * than both, weighs nothing, and a slow sample on the fast side at most half the step),
  * then inside the interval that straddles it, the share of its bytes at the rate before, from its
  * duration and the two rates.
  */
@@ -64,9 +64,21 @@ export function locateChange(
   const high = Math.max(logBefore, logAfter) + 3 * sigma;
   // An interval well outside both levels (a stall, a burst) says nothing about where the change
   // was: it costs the same on either side.
-  const deviation = (i: number, level: number) => {
+  const neutral = (i: number) => {
     const value = logRateOf(intervals, i);
-    return value < low || value > high ? 0 : Math.abs(value - level);
+    return value < low || value > high;
+  };
+  // Stalls slow a sample and nothing speeds one up: a sample at the slower rate among the faster
+  // may be a stall (a fast drive's stall can last a whole sample), one at the faster rate among the
+  // slower cannot be; so a slow sample costs the faster side at most half the step.
+  const higher = Math.max(logBefore, logAfter);
+  const halfStep = Math.abs(logBefore - logAfter) / 2;
+  const deviation = (i: number, level: number) => {
+    if (neutral(i)) return 0;
+    const value = logRateOf(intervals, i);
+    return level === higher && value < level
+      ? Math.min(level - value, halfStep)
+      : Math.abs(value - level);
   };
   let cost = 0;
   for (let i = fromInterval; i < toInterval; i += 1) cost += deviation(i, logAfter);
@@ -86,17 +98,23 @@ export function locateChange(
     if (share < -0.5 || share > 1.5) return 0.5;
     return Math.min(1, Math.max(0, share));
   };
-  // The change is in the last interval before the split or the first after: take the one
-  // whose timing is most between the two rates.
+  // The change is in the last interval before the split or the first after, stalls either side
+  // passed over (a stall just before a change looks like the slower rate and ties the split): take
+  // the one whose timing is most between the two rates; with neither, the middle of the stalls.
   let interval = split;
   let share = 0;
   if (split > fromInterval && split < toInterval) {
-    const lastShare = shareBefore(split - 1);
-    const firstShare = shareBefore(split);
-    const lastMiss = (1 - lastShare) * intervals.bytes[split - 1]!;
-    const firstMiss = firstShare * intervals.bytes[split]!;
-    if (lastMiss > firstMiss) [interval, share] = [split - 1, lastShare];
-    else [interval, share] = [split, firstShare];
+    let last = split - 1;
+    while (last > fromInterval && neutral(last)) last -= 1;
+    let first = split;
+    while (first < toInterval - 1 && neutral(first)) first += 1;
+    const lastShare = shareBefore(last);
+    const firstShare = shareBefore(first);
+    const lastMiss = (1 - lastShare) * intervals.bytes[last]!;
+    const firstMiss = firstShare * intervals.bytes[first]!;
+    if (lastMiss > firstMiss) [interval, share] = [last, lastShare];
+    else if (firstMiss > 0 || first === last + 1) [interval, share] = [first, firstShare];
+    else [interval, share] = [(last + first) >> 1, (last + first) % 2 === 0 ? 0.5 : 1];
   } else if (split === toInterval) {
     [interval, share] = [split - 1, 1];
   }
