@@ -87,9 +87,7 @@ test(
 
     const live = page.getByTestId('live-view');
     await live.waitFor();
-    await page.waitForFunction(
-      "document.activeElement?.getAttribute('data-testid') === 'live-view'",
-    );
+    await page.locator('[data-testid="live-view"]:focus').waitFor();
     assert.match((await live.getByRole('status').first().textContent()) ?? '', /^Standard /);
 
     const write = page.getByTestId('speed-write');
@@ -156,9 +154,7 @@ test(
     }
     await page.getByRole('button', { name: 'Start test' }).click();
     // Start (a form submit, this time) also hands focus to the live view.
-    await page.waitForFunction(
-      "document.activeElement?.getAttribute('data-testid') === 'live-view'",
-    );
+    await page.locator('[data-testid="live-view"]:focus').waitFor();
     await page.getByText('Finished and saved to').waitFor({ timeout: 240_000 });
     const verdict = page.getByRole('article', { name: /^Verdict: Queue-depth grid/ });
     await verdict.waitFor();

@@ -4,7 +4,15 @@
  * space.sparse.cancel that stops the walk itself, or the reading between two chunks of a file.
  */
 import assert from 'node:assert/strict';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -107,7 +115,17 @@ test('cancel during the walk: 1,500 nested folders, stopped before any file is r
 });
 
 test('a listId in use is refused, by a listing or a search alike; no listId, no events', async () => {
-  const first = look(images, 'same');
+  // The first search must still be running when the second call comes: the deep tree's walk (one
+  // batch a level) is, once it has reported progress. Two calls sent at once would race through
+  // their path checks, and either could be the one refused.
+  const deep = path.join(root, 'deep');
+  if (!existsSync(deep)) {
+    zeros(path.join(deep, ...Array.from({ length: 1500 }, () => 'a'), 'bottom.img'), 3);
+  }
+  let running!: () => void;
+  const started = new Promise<void>((resolve) => (running = resolve));
+  const first = look(deep, 'same', () => running());
+  await started;
   await assert.rejects(
     dispatcher.call('space.sparse.list', { path: images, listId: 'same' }, { emit: () => {} }),
     { code: 'EINVAL', message: 'A listing with that listId is running; use a new listId.' },
