@@ -140,10 +140,12 @@ function intervalSpans(intervals: SampleIntervals, segments: readonly RateSegmen
 }
 
 /**
- * The rate of intervals [first, end): the mean log-rate of the middle half (a quarter trimmed at
- * each end, so stalls and the slow first write of a file do not pull it, and more efficient than
- * the median), without the interval next to each change when there are enough (a drive may
- * take a moment to settle at its new rate). Null with none.
+ * The rate of intervals [first, end): the bytes over the seconds of the middle half by rate (a
+ * quarter trimmed at each end, so stalls and the slow first write of a file do not pull it),
+ * without the interval next to each change when there are enough (a drive may take a moment to
+ * settle at its new rate). Bytes over seconds, not a mean of the intervals' rates: a throttled or
+ * bursty drive passes some chunks at once and holds others, and any mean of such rates lands far
+ * above what the drive moved (a kernel throttle at 59 MB/s read as 85). Null with none.
  */
 function spanRate(
   intervals: SampleIntervals,
@@ -159,14 +161,19 @@ function spanRate(
     if (!atEnd) hi -= 1;
   }
   if (hi <= lo) return null;
-  const logs = new Float64Array(hi - lo);
-  for (let i = lo; i < hi; i += 1) logs[i - lo] = logRateOf(intervals, i);
-  logs.sort();
+  const order = Array.from({ length: hi - lo }, (_, k) => lo + k);
+  const logs = new Float64Array(intervals.count);
+  for (const i of order) logs[i] = logRateOf(intervals, i);
+  order.sort((a, b) => logs[a]! - logs[b]!);
   // At least one off each end from three on: of three, one a stall, the median.
-  const cut = logs.length >= 3 ? Math.max(1, Math.floor(logs.length / 4)) : 0;
-  let sum = 0;
-  for (let j = cut; j < logs.length - cut; j += 1) sum += logs[j]!;
-  return Math.exp(sum / (logs.length - 2 * cut));
+  const cut = order.length >= 3 ? Math.max(1, Math.floor(order.length / 4)) : 0;
+  let bytes = 0;
+  let seconds = 0;
+  for (let j = cut; j < order.length - cut; j += 1) {
+    bytes += intervals.bytes[order[j]!]!;
+    seconds += intervals.seconds[order[j]!]!;
+  }
+  return seconds > 0 ? bytes / seconds : null;
 }
 
 /**
