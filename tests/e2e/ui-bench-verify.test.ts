@@ -8,29 +8,20 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
-import { startServe } from '../helpers/cli.js';
+import { chromiumMissingReason } from '../helpers/chromium.js';
+import { startUiSession, type UiSession } from '../helpers/ui-session.js';
 
 const noChromium = chromiumMissingReason();
-let server: Awaited<ReturnType<typeof startServe>>;
-let browser: Browser | undefined;
-let dataDir: string;
+let ui: UiSession | undefined;
 let scratch: string;
-const problems: string[] = [];
 
 before(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-verify-data-'));
   scratch = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-verify-'));
-  process.env.PLUMB_DATA_DIR = dataDir; // inherited by `plumb serve`: results go to a temp dir
-  server = await startServe();
-  if (!noChromium) browser = await launchChromium();
+  if (!noChromium) ui = await startUiSession('ui-verify');
 });
 
 after(async () => {
-  await browser?.close();
-  await server.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await ui?.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -38,11 +29,7 @@ test(
   'the verify switch reads every file back and the verdict shows the capacity check',
   { skip: noChromium, timeout: 240_000 },
   async () => {
-    const page = await openAppPage(browser!, server, {
-      colorScheme: 'light',
-      hash: '#/bench',
-      problems,
-    });
+    const page = await ui!.openPage('#/bench', { colorScheme: 'light' });
     const folder = path.join(scratch, 'verify');
     mkdirSync(folder);
     await page.getByRole('heading', { name: 'Test a disk' }).waitFor();
@@ -67,7 +54,7 @@ test(
       /read back as written.*Every byte written was read back as written: .* in 160 files/,
     );
     assert.deepEqual(readdirSync(folder), [], 'the test files are gone');
-    assert.deepEqual(problems, []);
+    assert.deepEqual(ui!.problems, []);
     await page.close();
   },
 );

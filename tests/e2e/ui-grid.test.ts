@@ -6,47 +6,36 @@
  * and reset. Screenshots of the one-button result and the grid go to test-artifacts/.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { formatRate } from '../../app/common/format.js';
 import { headlineRates } from '../../app/common/headline-rate.js';
 import type { ResultDocument } from '../../app/contract/bench.js';
-import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
-import { repoRoot, startServe } from '../helpers/cli.js';
+import { chromiumMissingReason } from '../helpers/chromium.js';
+import { artifactsDir, startUiSession, type UiSession } from '../helpers/ui-session.js';
 
 const noChromium = chromiumMissingReason();
 if (noChromium) console.log(`# skipping the grid and one-button UI tests: ${noChromium}`);
 
-const artifacts = path.join(repoRoot, 'test-artifacts');
 const MiB = 1024 * 1024;
-let server: Awaited<ReturnType<typeof startServe>>;
-let browser: Browser | undefined;
-let dataDir: string;
+let ui: UiSession | undefined;
 let folder: string;
-const problems: string[] = [];
 
 before(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-grid-data-'));
   folder = mkdtempSync(path.join(os.tmpdir(), 'plumb-grid-target-'));
-  mkdirSync(artifacts, { recursive: true });
-  process.env.PLUMB_DATA_DIR = dataDir;
-  server = await startServe();
-  if (!noChromium) browser = await launchChromium();
+  if (!noChromium) ui = await startUiSession('grid');
 });
 
 after(async () => {
-  await browser?.close();
-  await server.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await ui?.close();
   rmSync(folder, { recursive: true, force: true });
 });
 
 async function shoot(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: path.join(artifacts, `ui-${name}.png`), fullPage: true });
+  await ui!.shoot(page, `ui-${name}`);
 }
 
 /** Chooses the folder on "Test a disk", as a user types it. */
@@ -59,7 +48,7 @@ async function chooseFolder(page: Page): Promise<void> {
 
 /** The saved result of `runId`… as the results folder holds it (newest of `plan` here). */
 function savedResult(plan: string): ResultDocument {
-  const dir = path.join(dataDir, 'results');
+  const dir = path.join(ui!.work, 'data', 'results');
   const documents = readdirSync(dir)
     .filter((name) => name.endsWith('.json'))
     .map((name) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as ResultDocument)
@@ -75,7 +64,7 @@ test(
   'one button runs the standard test and ends with one read and one write figure',
   { skip: noChromium, timeout: 300_000 },
   async () => {
-    const page = await openAppPage(browser!, server, { hash: '#/bench', problems });
+    const page = await ui!.openPage('#/bench');
     await chooseFolder(page);
     // The user's scale, as the options show it by default (quick).
     assert.equal(await page.getByLabel('Scale', { exact: true }).inputValue(), '0.01');
@@ -116,7 +105,7 @@ test(
     await page.getByRole('article', { name: /^Verdict: Standard/ }).waitFor();
     assert.match(page.url(), new RegExp(`#/results/${encodeURIComponent(saved.id)}$`));
     assert.deepEqual(readdirSync(folder), [], 'the test files are gone');
-    assert.deepEqual(problems, []);
+    assert.deepEqual(ui!.problems, []);
     await page.close();
   },
 );
@@ -125,7 +114,7 @@ test(
   'the grid runs with the chosen size and count, switches units, copies as text and image, zooms',
   { skip: noChromium, timeout: 300_000 },
   async () => {
-    const page = await openAppPage(browser!, server, { hash: '#/bench', problems });
+    const page = await ui!.openPage('#/bench');
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], {
       origin: new URL(page.url()).origin,
     });
@@ -242,7 +231,7 @@ test(
     // IHDR: a 640 × (70 + 44 × 5 + 16) table drawn at twice the size.
     assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [1280, 2 * (70 + 44 * 5 + 16)]);
     assert.ok(png.length > 5000, `a PNG with the figures in it (${png.length} bytes)`);
-    writeFileSync(path.join(artifacts, 'ui-grid-copied.png'), png);
+    writeFileSync(path.join(artifactsDir, 'ui-grid-copied.png'), png);
 
     // A box dragged across the chart zooms its x axis; Reset zoom (from the keyboard) restores it.
     const canvas = verdict.getByRole('img', { name: /^Bytes per second over time/ });
@@ -282,7 +271,7 @@ test(
     await page.keyboard.press('0');
     await zoomedCanvas.waitFor({ state: 'detached' });
     assert.equal(await canvas.getAttribute('data-x-range'), original);
-    assert.deepEqual(problems, []);
+    assert.deepEqual(ui!.problems, []);
     await page.close();
   },
 );

@@ -52,6 +52,15 @@ after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** On "Test a disk": the folder typed as a user does, the plan chosen, Start. */
+async function startPlan(page: Page, folder: string, planTitle: string): Promise<void> {
+  await page.getByRole('heading', { name: 'Test a disk' }).waitFor();
+  await page.getByLabel('Test files go in').fill(folder);
+  await page.getByRole('button', { name: 'Use this folder' }).click();
+  await page.getByText(planTitle, { exact: true }).click();
+  await page.getByRole('button', { name: 'Start test' }).click();
+}
+
 /** The samples behind the "Rate against data written" chart, as its figure reports them. */
 async function samplesDrawn(page: Page): Promise<{ samples: number; points: number }> {
   const figure = page.locator('figure.chart-card', {
@@ -150,11 +159,7 @@ test(
         hash: '#/bench',
         problems,
       });
-      await page.getByRole('heading', { name: 'Test a disk' }).waitFor();
-      await page.getByLabel('Test files go in').fill(folder);
-      await page.getByRole('button', { name: 'Use this folder' }).click();
-      await page.getByText('Queue-depth grid', { exact: true }).click();
-      await page.getByRole('button', { name: 'Start test' }).click();
+      await startPlan(page, folder, 'Queue-depth grid');
       await page.getByRole('region', { name: /^Read rate, now$/ }).waitFor({ timeout: 60_000 });
       assert.match((await page.getByTestId('live-big-read').textContent()) ?? '', /B\/s$/);
       assert.match((await page.getByTestId('live-runs').textContent()) ?? '', /^\d+ \/ \d+$/);
@@ -186,11 +191,7 @@ test(
         hash: '#/bench',
         problems,
       });
-      await page.getByRole('heading', { name: 'Test a disk' }).waitFor();
-      await page.getByLabel('Test files go in').fill(folder);
-      await page.getByRole('button', { name: 'Use this folder' }).click();
-      await page.getByText('Standard', { exact: true }).click();
-      await page.getByRole('button', { name: 'Start test' }).click();
+      await startPlan(page, folder, 'Standard');
       await page.getByRole('region', { name: 'Write rate, now' }).waitFor({ timeout: 60_000 });
       await page.getByRole('region', { name: 'Read rate, next' }).waitFor();
       assert.equal(await page.getByTestId('live-read').count(), 0, 'no Read bytes before reading');
