@@ -1,11 +1,12 @@
 // plumb-test: alone (it measures rates or times on a throttled disk; see scripts/test.mjs)
 /**
  * Estimates against the clock, in real Chromium through `plumb serve` on this machine's disk:
- * after one run on a volume, the time "Test a disk" announces for the next run of each quick
- * plan (standard, sustained, the grid, the grid again) is within 30 % of the time it then takes.
+ * after one run on a volume, the time "Test a disk" announces for each quick plan (standard,
+ * sustained, the grid) is within 30 % of the time it then takes: the median error of three runs
+ * of each, taken in turn, as this VM's disk drifts by 2× within minutes.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -38,30 +39,85 @@ after(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-/** Seconds in the start line's "about 3.7 s" / "about 1 min 5 s". */
-function announcedSeconds(text: string): number {
-  const match = /about (?:(\d+) min ?)?(?:(\d+(?:\.\d+)?) s)?\.$/.exec(text);
-  assert.ok(match && (match[1] || match[2]), `no time in "${text}"`);
+/** Seconds in a duration such as "3.7 s", "1 min 5 s" or "1 min". */
+function durationSeconds(text: string): number {
+  const match = /^(?:(\d+) min ?)?(?:(\d+(?:\.\d+)?) s)?$/.exec(text.trim());
+  assert.ok(match && (match[1] || match[2]), `no duration in "${text}"`);
   return Number(match[1] ?? 0) * 60 + Number(match[2] ?? 0);
 }
 
-/** Runs `planTitle` at quick scale; resolves with the announced and the measured seconds. */
+/** The start line's time, and for a sustained run what each check of the cache's recovery adds. */
+function announcement(text: string): { seconds: number; perCheck: number | null } {
+  const time = /written, about ([^.]+(?:\.\d+)?[^.]*?)\./.exec(text);
+  assert.ok(time, `no time in "${text}"`);
+  const check = /about ([^,]+) for each check/.exec(text);
+  return {
+    seconds: durationSeconds(time[1]!),
+    perCheck: check ? durationSeconds(check[1]!) : null,
+  };
+}
+
+/** Recovery checks the newest saved result ran (a sustained run makes them only after a cliff). */
+function recoveryChecksRun(): number {
+  const results = path.join(dataDir, 'results');
+  const newest = readdirSync(results)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .at(-1)!;
+  const document = JSON.parse(readFileSync(path.join(results, newest), 'utf8')) as {
+    recovery?: { probes: unknown[] };
+  };
+  return document.recovery?.probes.length ?? 0;
+}
+
+/**
+ * Run in the page as plain JavaScript (tsx would wrap a TypeScript function's inner functions in a
+ * helper the page does not have): notes the page's clock at the next click and when a "New test"
+ * button first shows, in window.plumbTimed.
+ */
+const startClock = `(() => {
+  const timed = { start: 0, end: 0 };
+  window.plumbTimed = timed;
+  document.addEventListener('click', () => (timed.start ||= performance.now()), { capture: true, once: true });
+  const watch = new MutationObserver(() => {
+    const done = [...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'New test');
+    if (timed.start && !timed.end && done) {
+      timed.end = performance.now();
+      watch.disconnect();
+    }
+  });
+  watch.observe(document.body, { childList: true, subtree: true, characterData: true });
+})()`;
+
+/**
+ * Runs `planTitle` at quick scale. The time is taken in the page, from the click on Start to the
+ * moment "New test" appears (what the user waits for): Playwright's own polling would add up to
+ * half a second, more than the whole of a quick sustained run's error budget.
+ */
 async function timedRun(page: Page, planTitle: string) {
   await page.getByText(planTitle, { exact: true }).click();
-  const summary = page.locator('.start-summary');
-  const text = (await summary.textContent()) ?? '';
+  const text = (await page.locator('.start-summary').textContent()) ?? '';
   const basis = (await page.locator('.estimate-basis').textContent()) ?? '';
-  const started = Date.now();
+  await page.evaluate(startClock);
   await page.getByRole('button', { name: 'Start test' }).click();
-  await page.getByRole('button', { name: 'New test' }).waitFor({ timeout: 120_000 });
-  const measured = (Date.now() - started) / 1000;
+  await page.getByRole('button', { name: 'New test' }).waitFor({ timeout: 180_000 });
+  const timed = (await page.evaluate('window.plumbTimed')) as { start: number; end: number };
+  assert.ok(timed.start > 0 && timed.end > timed.start, JSON.stringify(timed));
+  const measured = (timed.end - timed.start) / 1000;
+  const checks = recoveryChecksRun();
   await page.getByRole('button', { name: 'New test' }).click();
-  return { announced: announcedSeconds(text), measured, basis };
+  const { seconds, perCheck } = announcement(text);
+  // A cliff's checks are announced apart ("about 30 s for each check"): counted as many as ran.
+  const announced = seconds + checks * (perCheck ?? 0);
+  return { announced, measured, basis, checks };
 }
+
+/** Runs of each plan: the estimate is judged on their median error, as the disk drifts. */
+const runsPerPlan = 3;
 
 test(
   'after one run on the volume, each quick plan takes within 30 % of the time announced',
-  { skip: noChromium, timeout: 300_000 },
+  { skip: noChromium, timeout: 400_000 },
   async (t) => {
     const page = await openAppPage(browser!, server, { hash: '#/bench', problems });
     await page.getByLabel('Test files go in').fill(folder);
@@ -70,28 +126,31 @@ test(
 
     const first = await timedRun(page, 'Standard');
     console.log(
-      `# first run, no history: announced ${first.announced} s, took ${first.measured} s`,
+      `# first run, no history: announced ${first.announced} s, took ${first.measured.toFixed(2)} s`,
     );
-    // The grid twice: first from the defaults, then from its own earlier run.
-    for (const plan of ['Standard', 'Sustained write', 'Queue-depth grid', 'Queue-depth grid']) {
-      // Known gap (#15, open): after a standard run, a quick sustained run takes about twice the
-      // time announced on this VM (0.7 s announced, 1.38 s taken): its 2–20 MB direct writes go at
-      // well under the standard run's Theil-Sen rate, and each file costs ~10 ms of native open,
-      // flush and close that the standard run's small files do not show. Still measured and
-      // printed; reported as a todo, not a pass, until the estimate models it.
-      const todo =
-        plan === 'Sustained write'
-          ? 'the sustained estimate after a standard run is about half the time taken'
-          : undefined;
-      await t.test(plan, { todo }, async () => {
-        const { announced, measured, basis } = await timedRun(page, plan);
+    // Each plan three times in turn, each run announced from the runs before it; the grid's
+    // first is estimated from the defaults, its later ones from its own runs.
+    const errors = new Map<string, number[]>();
+    for (let round = 1; round <= runsPerPlan; round += 1) {
+      for (const plan of ['Standard', 'Sustained write', 'Queue-depth grid']) {
+        const { announced, measured, basis, checks } = await timedRun(page, plan);
+        const error = (announced - measured) / measured;
         console.log(
-          `# ${plan}: announced ${announced} s, took ${measured.toFixed(2)} s (${basis})`,
+          `# ${plan} (${round} of ${runsPerPlan}): announced ${announced.toFixed(2)} s, took ${measured.toFixed(2)} s, ${error >= 0 ? '+' : ''}${(100 * error).toFixed(0)} %` +
+            `${checks ? `, ${checks} recovery check(s)` : ''} (${basis})`,
         );
-        assert.match(basis, /your last run on this volume/);
+        if (plan !== 'Queue-depth grid' || round > 1)
+          assert.match(basis, /your last (?:\d+ )?runs? on this volume/);
+        errors.set(plan, [...(errors.get(plan) ?? []), error]);
+      }
+    }
+    for (const [plan, list] of errors) {
+      await t.test(plan, () => {
+        const sorted = [...list].sort((a, b) => Math.abs(a) - Math.abs(b));
+        const typical = sorted[sorted.length >> 1]!;
         assert.ok(
-          Math.abs(announced - measured) <= 0.3 * measured,
-          `${plan}: announced ${announced} s, took ${measured.toFixed(2)} s`,
+          Math.abs(typical) <= 0.3,
+          `${plan}: median error ${(100 * typical).toFixed(0)} % over ${list.length} runs (${list.map((e) => `${(100 * e).toFixed(0)} %`).join(', ')})`,
         );
       });
     }

@@ -6,6 +6,7 @@ import {
   estimatePlan,
   mountOf,
   ratesFromHistory,
+  toBlocks,
   typicalRates,
 } from '../../../renderer/src/screens/bench/estimates.js';
 import { targetWarnings, whatFits } from '../../../renderer/src/screens/bench/target-warnings.js';
@@ -190,4 +191,52 @@ test('a run timed on the wall clock gives per-file costs; the next estimate coun
     0.3 + 160 * 0.015 + quick.writeBytes / (0.8 * GB) + 160 * 0.002 + quick.writeBytes / (6 * GB);
   assert.ok(Math.abs(quick.seconds - expected) < 1e-9, String(quick.seconds));
   assert.ok(quick.seconds > 3 && quick.seconds < 4.5);
+});
+
+test('the estimate takes the median of the last three runs timed, so one odd run does not set it', () => {
+  const mounts = ['/'];
+  const pace = (write: number, fileSeconds: number, runSeconds: number) => ({
+    write: { bytesPerSecond: write * GB, fileSeconds },
+    read: { bytesPerSecond: 2 * GB, fileSeconds: 0.002 },
+    runSeconds,
+  });
+  // Newest first: a slow moment (0.5 GB/s), two ordinary runs, then an older one left out.
+  const history = [
+    {
+      volumePath: '/home/me',
+      writeMedian: 0.5 * GB,
+      readMedian: 2 * GB,
+      pace: pace(0.5, 0.02, 0.4),
+    },
+    {
+      volumePath: '/home/me',
+      writeMedian: 1.5 * GB,
+      readMedian: 2 * GB,
+      pace: pace(1.5, 0.006, 0.1),
+    },
+    {
+      volumePath: '/home/me',
+      writeMedian: 1.6 * GB,
+      readMedian: 2 * GB,
+      pace: pace(1.6, 0.007, 0.12),
+    },
+    { volumePath: '/home/me', writeMedian: 9 * GB, readMedian: 9 * GB, pace: pace(9, 0, 0) },
+  ];
+  const basis = ratesFromHistory(history, '/', mounts, typicalRates(bigDisk));
+  assert.equal(basis.writeRate, 1.5 * GB);
+  assert.equal(basis.writeFileSeconds, 0.007);
+  assert.equal(basis.runSeconds, 0.12);
+  assert.equal(basis.source, 'from your last 3 runs on this volume');
+  const two = ratesFromHistory(history.slice(1, 3), '/', mounts, typicalRates(bigDisk));
+  assert.ok(Math.abs(two.writeRate - 1.55 * GB) < 1, 'two runs: their mean');
+});
+
+test('a sustained run says what each recovery check adds, apart from its time', () => {
+  const rates = { ...typicalRates(bigDisk), writeRate: 1 * GB, writeFileSeconds: 0.01 };
+  const quick = estimatePlan(sustained, { scale: 0.01 }, bigDisk, rates);
+  // The idle does not shrink with the scale (a cache empties at its own pace); the probe does.
+  assert.deepEqual(quick.recoveryChecks, { seconds: 30 + 0.01 + toBlocks(20e6) / GB, most: 20 });
+  assert.equal(estimatePlan(standard, { scale: 0.01 }, bigDisk, rates).recoveryChecks, null);
+  const none = estimatePlan({ ...sustained, recovery: null }, { scale: 1 }, bigDisk, rates);
+  assert.equal(none.recoveryChecks, null);
 });

@@ -3,7 +3,7 @@
  * time from an earlier run on the same volume or, failing that, a typical rate for its bus.
  * The same free-space guard as the engine (app/common/reserve) decides whether it fits.
  */
-import type { Plan, ResultListItem } from '../../../../app/contract/bench.js';
+import type { Plan, ResultListItem, RunPace } from '../../../../app/contract/bench.js';
 import { uiReserveBytes } from '../../../../app/common/reserve.js';
 import type { VolumeInfo } from '../../../../app/contract/volume.js';
 
@@ -84,6 +84,11 @@ export interface PlanEstimate {
   /** Free space the guard keeps. */
   reserveBytes: number;
   fits: boolean;
+  /**
+   * A sustained run's checks that its cache emptied, run only if it finds a cliff (so not in
+   * `seconds`): each idles, then writes a probe. Null for plans without them.
+   */
+  recoveryChecks: { seconds: number; most: number } | null;
 }
 
 function logUniformTotal(count: number, minBytes: number, maxBytes: number): number {
@@ -129,6 +134,7 @@ export function estimatePlan(
         allowanceBytes,
         reserveBytes: reserve,
         fits: writeBytes <= allowanceBytes,
+        recoveryChecks: null,
       };
     }
     case 'sustained': {
@@ -156,6 +162,15 @@ export function estimatePlan(
         allowanceBytes,
         reserveBytes: reserve,
         fits: allowanceBytes >= Math.min(total, size(plan.maxFileBytes)) && total > 0,
+        recoveryChecks: plan.recovery
+          ? {
+              seconds:
+                plan.recovery.idleSeconds +
+                rates.writeFileSeconds +
+                size(plan.recovery.probeBytes) / rates.writeRate,
+              most: plan.recovery.maxProbes,
+            }
+          : null,
       };
     }
     case 'presets': {
@@ -172,6 +187,7 @@ export function estimatePlan(
         allowanceBytes,
         reserveBytes: reserve,
         fits: fileBytes <= allowanceBytes,
+        recoveryChecks: null,
       };
     }
     case 'paired': {
@@ -194,6 +210,7 @@ export function estimatePlan(
         allowanceBytes,
         reserveBytes: reserve,
         fits: 2 * stage <= allowanceBytes,
+        recoveryChecks: null,
       };
     }
     case 'task': {
@@ -212,6 +229,7 @@ export function estimatePlan(
         allowanceBytes,
         reserveBytes: reserve,
         fits: 2 * input <= allowanceBytes,
+        recoveryChecks: null,
       };
     }
   }
@@ -228,7 +246,20 @@ export function mountOf(path: string, mountPoints: readonly string[]): string | 
   return best;
 }
 
-/** Rates and costs from the newest earlier run on the same volume, when there is one. */
+/** Earlier runs whose pace is combined for an estimate: enough that one odd run does not set it. */
+const paceRuns = 3;
+
+function medianOf(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/**
+ * Rates and costs from the newest earlier runs on the same volume, when there are any: each the
+ * median over up to three runs timed on the wall clock, so a run made while the disk was briefly
+ * slower (or the app's first, its code still cold) does not set the next estimate alone.
+ */
 export function ratesFromHistory(
   history: readonly Pick<ResultListItem, 'volumePath' | 'writeMedian' | 'readMedian' | 'pace'>[],
   mountPoint: string | null,
@@ -237,20 +268,32 @@ export function ratesFromHistory(
 ): RateBasis {
   if (!mountPoint) return fallback;
   const onVolume = history.filter((item) => mountOf(item.volumePath, mountPoints) === mountPoint);
-  const queueRunSeconds =
-    onVolume.find((item) => typeof item.pace?.queueRunSeconds === 'number')?.pace
-      ?.queueRunSeconds ?? fallback.queueRunSeconds;
-  // The newest run that timed its files on the wall clock says most; else the newest rates.
-  const pace = onVolume.find((item) => item.pace?.write)?.pace;
-  if (pace?.write) {
+  const queueRuns = onVolume
+    .map((item) => item.pace?.queueRunSeconds)
+    .filter((value): value is number => typeof value === 'number')
+    .slice(0, paceRuns);
+  const queueRunSeconds = queueRuns.length > 0 ? medianOf(queueRuns) : fallback.queueRunSeconds;
+  const paces = onVolume
+    .map((item) => item.pace)
+    .filter((pace) => pace?.write)
+    .slice(0, paceRuns) as (RunPace & { write: NonNullable<RunPace['write']> })[];
+  if (paces.length > 0) {
+    const reads = paces.map((pace) => pace.read).filter((read) => read !== null);
     return {
-      writeRate: pace.write.bytesPerSecond,
-      readRate: pace.read?.bytesPerSecond ?? fallback.readRate,
-      writeFileSeconds: pace.write.fileSeconds,
-      readFileSeconds: pace.read?.fileSeconds ?? fallback.readFileSeconds,
-      runSeconds: pace.runSeconds,
+      writeRate: medianOf(paces.map((pace) => pace.write.bytesPerSecond)),
+      readRate:
+        reads.length > 0 ? medianOf(reads.map((read) => read.bytesPerSecond)) : fallback.readRate,
+      writeFileSeconds: medianOf(paces.map((pace) => pace.write.fileSeconds)),
+      readFileSeconds:
+        reads.length > 0
+          ? medianOf(reads.map((read) => read.fileSeconds))
+          : fallback.readFileSeconds,
+      runSeconds: medianOf(paces.map((pace) => pace.runSeconds)),
       queueRunSeconds,
-      source: 'from your last run on this volume',
+      source:
+        paces.length === 1
+          ? 'from your last run on this volume'
+          : `from your last ${paces.length} runs on this volume`,
     };
   }
   const same = onVolume.find((item) => item.writeMedian !== null);

@@ -78,7 +78,13 @@ export function startSummary(
 ): string {
   if (target && readFolder)
     return `${readFolderStory.title} ${target.path}: every file under it is read once, uncached; nothing is written.`;
-  if (target && plan && estimate)
-    return `${planStory(plan).title} on ${target.path}: ${formatBytes(estimate.writeBytes)} written, about ${formatDuration(estimate.seconds)}.`;
+  if (target && plan && estimate) {
+    const checks = estimate.recoveryChecks;
+    // Only a cliff starts them, so they are said apart rather than added to the time.
+    const after = checks
+      ? ` If it finds a cache cliff, it then waits for the cache to empty: about ${formatDuration(checks.seconds)} for each check, at most ${checks.most}.`
+      : '';
+    return `${planStory(plan).title} on ${target.path}: ${formatBytes(estimate.writeBytes)} written, about ${formatDuration(estimate.seconds)}.${after}`;
+  }
   return 'Choose where to test, then a test.';
 }
