@@ -6,7 +6,7 @@
  * of each, taken in turn, as this VM's disk drifts by 2× within minutes.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -60,10 +60,12 @@ function announcement(text: string): { seconds: number; perCheck: number | null 
 /** Recovery checks the newest saved result ran (a sustained run makes them only after a cliff). */
 function recoveryChecksRun(): number {
   const results = path.join(dataDir, 'results');
+  // By the time each was saved: two runs can start within the same second of their ids.
   const newest = readdirSync(results)
     .filter((name) => name.endsWith('.json'))
-    .sort()
-    .at(-1)!;
+    .map((name) => ({ name, saved: statSync(path.join(results, name)).mtimeMs }))
+    .sort((a, b) => a.saved - b.saved)
+    .at(-1)!.name;
   const document = JSON.parse(readFileSync(path.join(results, newest), 'utf8')) as {
     recovery?: { probes: unknown[] };
   };
