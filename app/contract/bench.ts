@@ -487,6 +487,8 @@ export const ResultListItem = z.object({
   /** The scale the plan was shrunk by: below 1 is a quick run (app/common/quick-run.ts). */
   scale: z.number().positive().max(1).optional(),
   findings: z.array(z.string()),
+  /** The `--verify` verdict, for runs that checked every block (app/common/capacity-check.ts). */
+  capacityCheck: z.enum(['passed', 'failed']).optional(),
   /** Null for runs without files (the grid) or without an end time (older documents). */
   pace: RunPace.nullable().optional(),
 });

@@ -120,6 +120,10 @@ describe('plumb bench --verify', () => {
       assert.ok(verify, 'the result has a verify section');
       assert.equal(verify.verdict, 'failed');
       assert.match(result.stdout, /Verify: failed\. Data written was not/);
+      // The results list names the failed check beside the run.
+      const listed = runPlumb(['results', 'list'], { env });
+      assert.equal(listed.status, 0, listed.stderr);
+      assert.match(listed.stdout, new RegExp(`^${document.id} .*\\(Capacity check failed\\)`, 'm'));
 
       const { placed, bad, last } = predictWrap(keptFiles(disk.dir), realBytes);
       const written = placed.reduce((sum, p) => sum + p.bytes, 0);

@@ -54,6 +54,13 @@ test(
       /read back as written.*Every byte written was read back as written: .* in 160 files/,
     );
     assert.deepEqual(readdirSync(folder), [], 'the test files are gone');
+    // The results list says the run was checked, beside the run.
+    await page
+      .getByRole('navigation', { name: 'Sections' })
+      .getByRole('link', { name: /^Results/ })
+      .click();
+    const row = page.getByRole('row', { name: /Standard/ }).first();
+    assert.equal(await row.getByTestId('capacity-check').textContent(), 'Capacity checked');
     assert.deepEqual(ui!.problems, []);
     await page.close();
   },

@@ -1,6 +1,7 @@
 import { resultsDir } from '../../core/bench/results-dir.js';
 import { resultCsv, ResultsStore } from '../../core/bench/results-store.js';
 import { formatRate } from '../../common/format.js';
+import { capacityCheckLabel } from '../../common/capacity-check.js';
 import { quickRunLabel } from '../../common/quick-run.js';
 import { parseCommandArgs } from '../args.js';
 import { describeResult } from '../bench/summary.js';
@@ -49,8 +50,9 @@ export const resultsCommand: Command = {
               item.readMedian === null ? null : `read ${formatRate(item.readMedian)}`,
             ].filter(Boolean);
             const quick = quickRunLabel({ scale: item.scale, plan: {} });
+            const capacity = capacityCheckLabel(item.capacityCheck);
             io.stdout.write(
-              `${item.id}  ${item.startedAt.slice(0, 19).replace('T', ' ')}  ${item.plan.padEnd(10)}  ${item.volumePath}  ${rates.join(', ')}${quick ? `  (${quick})` : ''}${item.name ? `  "${item.name}"` : ''}${item.findings.length ? `  [${[...new Set(item.findings)].join(', ')}]` : ''}\n`,
+              `${item.id}  ${item.startedAt.slice(0, 19).replace('T', ' ')}  ${item.plan.padEnd(10)}  ${item.volumePath}  ${rates.join(', ')}${quick ? `  (${quick})` : ''}${capacity ? `  (${capacity})` : ''}${item.name ? `  "${item.name}"` : ''}${item.findings.length ? `  [${[...new Set(item.findings)].join(', ')}]` : ''}\n`,
             );
           }
         }

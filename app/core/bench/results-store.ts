@@ -73,6 +73,7 @@ export function listItem(document: ResultDocument): ResultListItem {
     readMedian: headline.read,
     scale: runScale(document),
     findings: document.findings.map((f) => f.kind),
+    ...(document.verify ? { capacityCheck: document.verify.verdict } : {}),
     pace: runPace(document),
   };
 }

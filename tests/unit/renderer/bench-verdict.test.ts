@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Finding } from '../../../app/contract/bench.js';
+import { listItem } from '../../../app/core/bench/results-store.js';
 import {
   comparisonRows,
   overlaySeries,
@@ -169,6 +170,37 @@ test('compared results get one coloured series per phase and a relative figure',
   assert.ok(Math.abs(rows[1]!.writeRelative! - 0.5) < 1e-9);
   assert.ok(Math.abs(rows[1]!.readRelative! - 0.5) < 1e-9);
   assert.equal(resultTitle(two), 'Envoy on the dock');
+});
+
+test('a run whose capacity check failed says so in the compare view and the results list', () => {
+  const failed = {
+    ...two,
+    verify: {
+      files: 2,
+      filesNotChecked: 0,
+      bytesChecked: 3e9,
+      badBytes: 1e9,
+      firstBad: null,
+      verdict: 'failed' as const,
+      message: '1 GB did not come back as written.',
+      seconds: 2,
+    },
+  };
+  const rows = comparisonRows([
+    one,
+    failed,
+    { ...failed, verify: { ...failed.verify, verdict: 'passed' as const } },
+  ]);
+  assert.deepEqual(
+    rows.map((row) => row.capacity),
+    [
+      null,
+      { verdict: 'failed', label: 'Capacity check failed' },
+      { verdict: 'passed', label: 'Capacity checked' },
+    ],
+  );
+  assert.equal(listItem(failed).capacityCheck, 'failed');
+  assert.equal('capacityCheck' in listItem(one), false, 'a run without the check says nothing');
 });
 
 test('a queue-depth run is summed up by its best sequential rates and shallow random IOPS', async () => {

@@ -68,6 +68,14 @@ export function ComparisonTable({
                       {row.quick}
                     </span>
                   ) : null}
+                  {row.capacity ? (
+                    <span
+                      className={`chip chip-capacity-${row.capacity.verdict}`}
+                      data-testid="capacity-check"
+                    >
+                      {row.capacity.label}
+                    </span>
+                  ) : null}
                 </div>
               </div>
             </td>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ResultListItem } from '../../../../app/contract/bench.js';
 import { formatDateTime, formatRate } from '../../../../app/common/format.js';
+import { capacityCheckLabel } from '../../../../app/common/capacity-check.js';
 import { quickRunLabel } from '../../../../app/common/quick-run.js';
 import { planTitle } from './plan-catalogue.js';
 
@@ -98,6 +99,7 @@ export function ResultsList({
           {items.map((item) => {
             const title = itemTitle(item);
             const quick = quickRunLabel({ scale: item.scale, plan: {} });
+            const capacity = capacityCheckLabel(item.capacityCheck);
             return (
               <tr key={item.id} className={present.includes(item.id) ? 'is-selected' : undefined}>
                 <td className="select-col">
@@ -119,6 +121,14 @@ export function ResultsList({
                   {quick ? (
                     <span className="chip chip-quick" data-testid="quick-run">
                       {quick}
+                    </span>
+                  ) : null}
+                  {capacity ? (
+                    <span
+                      className={`chip chip-capacity-${item.capacityCheck}`}
+                      data-testid="capacity-check"
+                    >
+                      {capacity}
                     </span>
                   ) : null}
                 </td>

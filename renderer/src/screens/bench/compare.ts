@@ -4,6 +4,7 @@ import { formatDateTime } from '../../../../app/common/format.js';
 import { planTitle } from './plan-catalogue.js';
 import { rateByCumulative, rateBySize, type Point } from './series.js';
 import { headlineRates } from '../../../../app/common/headline-rate.js';
+import { capacityCheckLabel, type CapacityVerdict } from '../../../../app/common/capacity-check.js';
 import { quickRunLabel } from '../../../../app/common/quick-run.js';
 
 /** Colours that stay apart for people with common colour-vision deficiencies (Okabe-Ito). */
@@ -68,6 +69,8 @@ export interface ComparisonRow {
   read: number | null;
   /** "Quick run (1 %)" for a run at a scale below 1, else null. */
   quick: string | null;
+  /** The capacity check's verdict and its words, for runs made with `--verify`. */
+  capacity: { verdict: CapacityVerdict; label: string } | null;
   findings: number;
   /** Each headline relative to the first result's (1 = the same). */
   writeRelative: number | null;
@@ -89,6 +92,9 @@ export function comparisonRows(documents: readonly ResultDocument[]): Comparison
       write: headline.write,
       read: headline.read,
       quick: quickRunLabel(document),
+      capacity: document.verify
+        ? { verdict: document.verify.verdict, label: capacityCheckLabel(document.verify.verdict)! }
+        : null,
       findings: document.findings.length,
       writeRelative: relative(headline.write, baseline.write),
       readRelative: relative(headline.read, baseline.read),
