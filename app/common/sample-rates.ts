@@ -15,8 +15,19 @@ export interface RateCurve {
   rate: Float64Array;
 }
 
-/** Transfer seconds each rate point is taken over, for the analysis and the live chart alike. */
+/** Transfer seconds each rate point is taken over at most, for the charts, live and saved alike. */
 export const rateWindowSeconds = 1;
+
+/**
+ * The window as a share of the transfer time so far, when that is shorter: a quick run moves its
+ * half gigabyte in under a second, and a one-second window would draw it as the running average
+ * from its start (a peak that decays, which reads like a cache running out). A hundredth of the
+ * time so far keeps about a hundred independent points on any run, and one second from 100 s on.
+ */
+export const rateWindowShare = 0.01;
+
+/** Fewest sample intervals a window spans, so an early point is not one interval's noise. */
+export const rateWindowIntervals = 4;
 
 /** Columns of numbers that grow by doubling, so appending a million costs about two million copies. */
 function grown(column: Float64Array<ArrayBuffer>, needed: number): Float64Array<ArrayBuffer> {
@@ -28,9 +39,10 @@ function grown(column: Float64Array<ArrayBuffer>, needed: number): Float64Array<
 
 /**
  * Rate against cumulative bytes, built one interval or sample at a time: for each sample interval,
- * the bytes moved over the shortest run of intervals ending there that lasts at least
- * `windowSeconds` of transfer time, divided by that time (gaps between files are not transfer
- * time). A difference over a window, not over a single pair of samples, so one late timestamp
+ * the bytes moved over the shortest run of intervals ending there that lasts at least the window
+ * of transfer time, divided by that time (gaps between files are not transfer time). The window is
+ * `windowSeconds`, or `windowShare` of the transfer time up to there when that is less (null: a
+ * fixed window), and never fewer than `minIntervals` intervals. A difference over a window, not over a single pair of samples, so one late timestamp
  * moves a point by its share of the window only. The first points, before a whole window has
  * passed, use what there is. O(1) per sample, amortised, with running sums; the columns are
  * typed arrays growing by doubling (read the first `length` of them).
@@ -49,9 +61,15 @@ export class SampleRateCurve {
   private from = 0;
   private windowBytes = 0;
   private windowTime = 0;
+  /** Transfer seconds of every interval so far. */
+  private transferTime = 0;
   private last: { t: number; bytes: number; file: number } | null = null;
 
-  constructor(readonly windowSeconds = rateWindowSeconds) {}
+  constructor(
+    readonly windowSeconds = rateWindowSeconds,
+    readonly windowShare: number | null = rateWindowShare,
+    readonly minIntervals = rateWindowIntervals,
+  ) {}
 
   /**
    * Adds a progress sample (elapsed seconds, cumulative bytes, file index). A sample that goes back
@@ -87,8 +105,16 @@ export class SampleRateCurve {
     this.spent[i] = seconds;
     this.windowBytes += bytes;
     this.windowTime += seconds;
+    this.transferTime += seconds;
+    const window =
+      this.windowShare === null
+        ? this.windowSeconds
+        : Math.min(this.windowSeconds, this.windowShare * this.transferTime);
     // Drop the oldest interval while the window stays long enough without it.
-    while (this.from < i && this.windowTime - this.spent[this.from]! >= this.windowSeconds) {
+    while (
+      i - this.from >= this.minIntervals &&
+      this.windowTime - this.spent[this.from]! >= window
+    ) {
       this.windowBytes -= this.moved[this.from]!;
       this.windowTime -= this.spent[this.from]!;
       this.from += 1;
@@ -116,9 +142,14 @@ export class SampleRateCurve {
  * Rate against cumulative bytes of a phase's samples, by the rule of `SampleRateCurve`. Throws a
  * RangeError naming the first bad sample when the columns differ in length or go back.
  */
-export function sampleRates(samples: PhaseSamples, windowSeconds = rateWindowSeconds): RateCurve {
+export function sampleRates(
+  samples: PhaseSamples,
+  windowSeconds = rateWindowSeconds,
+  windowShare: number | null = rateWindowShare,
+  minIntervals = rateWindowIntervals,
+): RateCurve {
   const intervals = sampleIntervals(samples);
-  const curve = new SampleRateCurve(windowSeconds);
+  const curve = new SampleRateCurve(windowSeconds, windowShare, minIntervals);
   for (let i = 0; i < intervals.count; i += 1)
     curve.addInterval(
       intervals.startBytes[i]!,

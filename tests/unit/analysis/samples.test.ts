@@ -87,6 +87,8 @@ describe('sampleRates', () => {
     const curve = sampleRates(
       { t: [0, 1, 2, 10, 11, 12], bytes: [0, 5, 10, 10, 15, 20], file: [0, 0, 0, 1, 1, 1] },
       1.5,
+      null,
+      1,
     );
     assert.deepEqual([...curve.rate], [5, 5, 5, 5]);
     // The middle of each window, whose stretches may lie in two files.
@@ -104,10 +106,55 @@ describe('sampleRates', () => {
       const logs = [...rates].map((r) => Math.log(r / 1e9)).sort((a, b) => a - b);
       return logs[Math.floor(logs.length * 0.9)]! - logs[Math.floor(logs.length * 0.1)]!;
     };
-    const pairs = spread(sampleRates({ t, bytes }, 0).rate);
-    const windowed = spread(sampleRates({ t, bytes }, 1).rate);
+    const pairs = spread(sampleRates({ t, bytes }, 0, null, 1).rate);
+    const windowed = spread(sampleRates({ t, bytes }, 1, null, 1).rate);
     // Four intervals a window: half the spread of one.
     assert.ok(windowed < 0.6 * pairs, `seed ${seed}: ${windowed} against ${pairs}`);
+  });
+  it('draws a step in a quick run where it happened, not as a running average decaying', () => {
+    // A quick sustained run: half a gigabyte in under a second, in files of 2–20 MB sampled
+    // every half megabyte, a drop drawn at random in its middle part.
+    const random = seededRandom(seed);
+    const total = 500e6;
+    const stepAt = total * (0.2 + 0.6 * random());
+    const fast = 1e9 * (1 + 2 * random());
+    const slow = fast * (0.2 + 0.5 * random());
+    const t = [0];
+    const bytes = [0];
+    const file = [0];
+    let inFile = 0;
+    let fileBytes = 2e6 * Math.exp(random() * Math.log(10));
+    while (bytes.at(-1)! < total) {
+      const before = bytes.at(-1)!;
+      const rate = before < stepAt ? fast : slow;
+      const step = Math.min(0.5e6, fileBytes - inFile);
+      t.push(t.at(-1)! + (step / rate) * Math.exp(0.1 * normal(random)));
+      bytes.push(before + step);
+      file.push(file.at(-1)!);
+      inFile += step;
+      if (inFile >= fileBytes) {
+        // The next file: a gap of a few milliseconds that is not transfer time.
+        t.push(t.at(-1)! + 0.005);
+        bytes.push(bytes.at(-1)!);
+        file.push(file.at(-1)! + 1);
+        inFile = 0;
+        fileBytes = 2e6 * Math.exp(random() * Math.log(10));
+      }
+    }
+    const curve = sampleRates({ t, bytes, file });
+    const middle = Math.sqrt(fast * slow);
+    const crossing = curve.endBytes[curve.rate.findIndex((rate) => rate < middle)]!;
+    assert.ok(
+      Math.abs(crossing - stepAt) < 0.05 * total,
+      `seed ${seed}: drawn ${fast.toExponential(2)} → ${slow.toExponential(2)} B/s at ${(stepAt / 1e6).toFixed(0)} MB, the curve falls through the middle at ${(crossing / 1e6).toFixed(0)} MB`,
+    );
+    const before = [...curve.rate].filter(
+      (_, i) => curve.endBytes[i]! > 0.05 * total && curve.endBytes[i]! < stepAt - 0.05 * total,
+    );
+    assert.ok(
+      before.every((rate) => Math.abs(rate / fast - 1) < 0.25),
+      `seed ${seed}: before the step`,
+    );
   });
 });
 

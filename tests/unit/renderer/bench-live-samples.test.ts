@@ -23,6 +23,7 @@ import {
   planDirections,
 } from '../../../renderer/src/screens/bench/live-figures.js';
 import { cliffMarks, cumulativeCurve } from '../../../renderer/src/screens/bench/series.js';
+import { overlaySeries } from '../../../renderer/src/screens/bench/compare.js';
 import { builtinPlan } from '../../../app/core/bench/builtin-plans.js';
 import { baseSeed, between, seededRandom } from '../../helpers/synthetic-samples.js';
 import { resultDocument } from './bench-fixtures.js';
@@ -238,7 +239,7 @@ test('decimation keeps every slice’s extremes, log slices leave out x ≤ 0, a
 });
 
 test('the windowed rate leaves gaps between files out and goes back on nothing', () => {
-  const curve = new SampleRateCurve(1);
+  const curve = new SampleRateCurve(1, null, 1);
   assert.equal(curve.push(0, 0, 0), true);
   curve.push(1, 100, 0);
   curve.push(5, 100, 1); // a new file after a 4 s gap: no point
@@ -286,6 +287,19 @@ test('the result page draws stored samples as a thinned line, per-file points wi
     samplesByPhase: { write: { t: [0, 2, 1], bytes: [0, 1, 2], file: [0, 0, 0] } },
   };
   assert.equal(cumulativeCurve(broken, 'write').points.length, files.length);
+
+  // The compare view draws each run the same way: the sampled one as its line, the other per file.
+  const [withSamples, perFileRun] = overlaySeries([v2, v1], 'cumulative', ['write']);
+  assert.deepEqual(
+    { line: withSamples!.line, samples: withSamples!.samples, points: withSamples!.points },
+    {
+      line: true,
+      samples: sampled.samples,
+      points: cumulativeCurve(v2, 'write').points,
+    },
+  );
+  assert.equal(perFileRun!.line, undefined);
+  assert.equal(perFileRun!.points.length, files.length);
 });
 
 test('every step of a drop found on samples is marked where the finding puts it', () => {

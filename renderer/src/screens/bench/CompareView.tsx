@@ -13,6 +13,7 @@ function toRateSeries(series: OverlaySeries[]): RateSeries[] {
     color: s.color,
     dashed: s.phase === 'read',
     points: s.points,
+    ...(s.line ? { line: true, samples: s.samples } : {}),
   }));
 }
 

@@ -2,7 +2,7 @@
 import type { Phase, ResultDocument } from '../../../../app/contract/bench.js';
 import { formatDateTime } from '../../../../app/common/format.js';
 import { planTitle } from './plan-catalogue.js';
-import { rateByCumulative, rateBySize, type Point } from './series.js';
+import { cumulativeCurve, rateBySize, type Point } from './series.js';
 import { headlineRates } from '../../../../app/common/headline-rate.js';
 import { capacityCheckLabel, type CapacityVerdict } from '../../../../app/common/capacity-check.js';
 import { quickRunLabel } from '../../../../app/common/quick-run.js';
@@ -33,25 +33,34 @@ export interface OverlaySeries {
   color: string;
   phase: Phase;
   points: Point[];
+  /** A curve of the run's samples (joined by a line), with how many rates are behind it. */
+  line?: boolean;
+  samples?: number;
 }
 
-/** One series per result and phase that has files; read phases are drawn dashed by the chart. */
+/**
+ * One series per result and phase that has files; read phases are drawn dashed by the chart.
+ * Against data written, each run is drawn as its result page draws it: from its samples when it
+ * has them (so a cache cliff inside a file shows), one point per file otherwise.
+ */
 export function overlaySeries(
   documents: readonly ResultDocument[],
   axis: 'cumulative' | 'size',
   phases: readonly Phase[] = ['write', 'read'],
 ): OverlaySeries[] {
-  const build = axis === 'cumulative' ? rateByCumulative : rateBySize;
   const out: OverlaySeries[] = [];
   documents.forEach((document, index) => {
     for (const phase of phases) {
-      const points = build(document.files, phase);
-      if (points.length === 0) continue;
+      const curve =
+        axis === 'cumulative'
+          ? cumulativeCurve(document, phase)
+          : { points: rateBySize(document.files, phase) };
+      if (curve.points.length === 0) continue;
       out.push({
         label: `${resultTitle(document)} — ${phase}`,
         color: seriesPalette[index % seriesPalette.length]!,
         phase,
-        points,
+        ...curve,
       });
     }
   });

@@ -1,6 +1,6 @@
 /**
  * The live rate-against-bytes curve of a phase, from the run's progress samples and finished files,
- * windowed by the same rule as the analysis (app/common/sample-rates.ts) and held in typed columns
+ * windowed by the one rule of app/common/sample-rates.ts (the saved result is drawn by it too) and held in typed columns
  * that grow by doubling, so a million samples cost memory once and a redraw only a decimation.
  *
  * Where the samples sit: a `sample` event gives the run's bytes so far and the file's own bytes ÷

@@ -60,9 +60,10 @@ export interface CumulativeCurve {
 }
 
 /**
- * Rate against the phase's cumulative bytes: from the stored samples, windowed as the analysis
- * windows them (each rate at the bytes so far when it was taken, as the live chart draws it) and thinned to at most 2 × `buckets` points for drawing; per file otherwise (and
- * when the stored samples cannot be read).
+ * Rate against the phase's cumulative bytes: from the stored samples, windowed as the live chart
+ * windows them (app/common/sample-rates.ts; each rate at the bytes so far when it was taken) and
+ * thinned to at most 2 × `buckets` points for drawing; per file otherwise (and when the stored
+ * samples cannot be read).
  */
 export function cumulativeCurve(
   document: ResultDocument,
