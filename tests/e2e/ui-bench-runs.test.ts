@@ -6,14 +6,13 @@
  * test-artifacts/ui-*.png.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
-import { repoRoot, startServe, type ServeProcess } from '../helpers/cli.js';
+import type { Page } from 'playwright-core';
+import { chromiumMissingReason, openAppPage } from '../helpers/chromium.js';
+import { startServe, type ServeProcess } from '../helpers/cli.js';
 import {
   loopSkipReason,
   mountLoopFs,
@@ -26,34 +25,24 @@ import {
   throttleSkipReason,
   type WriteThrottle,
 } from '../helpers/throttle.js';
+import { startUiSession, type UiSession } from '../helpers/ui-session.js';
 
 const noChromium = chromiumMissingReason();
 if (noChromium) console.log(`# skipping the benchmark run UI tests: ${noChromium}`);
 const noThrottle = noChromium ?? loopSkipReason('ext4') ?? throttleSkipReason();
 if (noThrottle) console.log(`# skipping the live cliff UI test: ${noThrottle}`);
 
-const artifacts = path.join(repoRoot, 'test-artifacts');
-let server: Awaited<ReturnType<typeof startServe>>;
-let browser: Browser | undefined;
-let dataDir: string;
+let ui: UiSession | undefined;
 let scratch: string;
-const problems: string[] = [];
 
 before(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-runs-data-'));
-  scratch = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-runs-'));
-  mkdirSync(artifacts, { recursive: true });
-  process.env.PLUMB_DATA_DIR = dataDir; // inherited by `plumb serve`: results go to a temp dir
-  server = await startServe();
-  if (!noChromium) browser = await launchChromium();
+  if (noChromium) return;
+  ui = await startUiSession('ui-runs');
+  scratch = path.join(ui.work, 'scratch');
+  mkdirSync(scratch);
 });
 
-after(async () => {
-  await browser?.close();
-  await server.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(scratch, { recursive: true, force: true });
-});
+after(() => ui?.close());
 
 /** A fresh empty folder under the scratch folder. */
 function newFolder(name: string): string {
@@ -62,17 +51,19 @@ function newFolder(name: string): string {
   return folder;
 }
 
+/** A page of the session's server, or of `from` (a server started in a throttled cgroup). */
 function openPage(
   colorScheme: 'light' | 'dark',
   hash = '#/bench',
-  from: ServeProcess = server,
+  from?: ServeProcess,
 ): Promise<Page> {
-  return openAppPage(browser!, from, { colorScheme, hash, problems });
+  return from
+    ? openAppPage(ui!.browser, from, { colorScheme, hash, problems: ui!.problems })
+    : ui!.openPage(hash, { colorScheme });
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(250); // let the charts draw their last frame
-  await page.screenshot({ path: path.join(artifacts, `ui-${name}.png`), fullPage: true });
+  await ui!.shoot(page, `ui-${name}`);
 }
 
 /** Chooses `folder` and a plan on the "Test a disk" screen. */
@@ -357,5 +348,5 @@ test(
 );
 
 test('no console errors or warnings', { skip: noChromium }, () => {
-  assert.deepEqual(problems, []);
+  assert.deepEqual(ui!.problems, []);
 });

@@ -4,47 +4,34 @@
  * result after a reload, compare two; screenshots of every main view, light and dark.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
-import { repoRoot, startServe } from '../helpers/cli.js';
+import type { Page } from 'playwright-core';
+import { chromiumMissingReason } from '../helpers/chromium.js';
+import { startUiSession, type UiSession } from '../helpers/ui-session.js';
 
 const noChromium = chromiumMissingReason();
 if (noChromium) console.log(`# skipping the benchmark UI tests: ${noChromium}`);
 
-const artifacts = path.join(repoRoot, 'test-artifacts');
-let server: Awaited<ReturnType<typeof startServe>>;
-let browser: Browser | undefined;
-let dataDir: string;
+let ui: UiSession | undefined;
 let folder: string;
-const problems: string[] = [];
 
 before(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-data-'));
-  folder = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-target-'));
-  mkdirSync(artifacts, { recursive: true });
-  process.env.PLUMB_DATA_DIR = dataDir; // inherited by `plumb serve`: results go to a temp dir
-  server = await startServe();
-  if (!noChromium) browser = await launchChromium();
+  if (noChromium) return;
+  ui = await startUiSession('ui-bench');
+  folder = path.join(ui.work, 'target');
+  mkdirSync(folder);
 });
 
-after(async () => {
-  await browser?.close();
-  await server.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(folder, { recursive: true, force: true });
-});
+after(() => ui?.close());
 
 function openPage(colorScheme: 'light' | 'dark', hash: string): Promise<Page> {
-  return openAppPage(browser!, server, { colorScheme, hash, problems });
+  return ui!.openPage(hash, { colorScheme });
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(250); // let the charts draw their last frame
-  await page.screenshot({ path: path.join(artifacts, `ui-${name}.png`), fullPage: true });
+  await ui!.shoot(page, `ui-${name}`);
 }
 
 /** Chooses the test folder and a plan on the "Test a disk" screen. */
@@ -213,7 +200,7 @@ test(
       await shoot(page, `compare-${scheme}`);
       await page.close();
     }
-    assert.deepEqual(problems, [], 'no console errors or warnings');
+    assert.deepEqual(ui!.problems, [], 'no console errors or warnings');
   },
 );
 
@@ -231,5 +218,5 @@ test('a result can be renamed and deleted', { skip: noChromium, timeout: 60_000 
   assert.equal(await list.getByRole('checkbox').count(), 2);
   assert.equal(await list.getByText('Dock SSD grid').count(), 0);
   await page.close();
-  assert.deepEqual(problems, []);
+  assert.deepEqual(ui!.problems, []);
 });

@@ -6,38 +6,28 @@
  * of each, taken in turn, as this VM's disk drifts by 2× within minutes.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
-import { startServe } from '../helpers/cli.js';
+import type { Page } from 'playwright-core';
+import { chromiumMissingReason } from '../helpers/chromium.js';
+import { startUiSession, type UiSession } from '../helpers/ui-session.js';
 
 const noChromium = chromiumMissingReason();
 if (noChromium) console.log(`# skipping the estimate tests: ${noChromium}`);
 
-let server: Awaited<ReturnType<typeof startServe>>;
-let browser: Browser | undefined;
-let dataDir: string;
+let ui: UiSession | undefined;
 let folder: string;
-const problems: string[] = [];
 
 before(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-estimate-data-'));
-  // On the main disk, the one the issue's users test first (its home folder's volume).
-  folder = mkdtempSync(path.join(os.tmpdir(), 'plumb-estimate-'));
-  process.env.PLUMB_DATA_DIR = dataDir;
-  server = await startServe();
-  if (!noChromium) browser = await launchChromium();
+  if (noChromium) return;
+  ui = await startUiSession('estimate');
+  // On the main disk, the one the issue's users test first (its temp folder's volume).
+  folder = path.join(ui.work, 'target');
+  mkdirSync(folder);
 });
 
-after(async () => {
-  await browser?.close();
-  await server.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(folder, { recursive: true, force: true });
-});
+after(() => ui?.close());
 
 /** Seconds in a duration such as "3.7 s", "1 min 5 s" or "1 min". */
 function durationSeconds(text: string): number {
@@ -59,7 +49,7 @@ function announcement(text: string): { seconds: number; perCheck: number | null 
 
 /** Recovery checks the newest saved result ran (a sustained run makes them only after a cliff). */
 function recoveryChecksRun(): number {
-  const results = path.join(dataDir, 'results');
+  const results = path.join(ui!.work, 'data', 'results');
   // By the time each was saved: two runs can start within the same second of their ids.
   const newest = readdirSync(results)
     .filter((name) => name.endsWith('.json'))
@@ -121,7 +111,7 @@ test(
   'after one run on the volume, each quick plan takes within 30 % of the time announced',
   { skip: noChromium, timeout: 400_000 },
   async (t) => {
-    const page = await openAppPage(browser!, server, { hash: '#/bench', problems });
+    const page = await ui!.openPage('#/bench');
     await page.getByLabel('Test files go in').fill(folder);
     await page.getByRole('button', { name: 'Use this folder' }).click();
     await page.getByText('Plumb writes into a new folder inside').waitFor();
@@ -156,7 +146,7 @@ test(
         );
       });
     }
-    assert.deepEqual(problems, []);
+    assert.deepEqual(ui!.problems, []);
     await page.close();
   },
 );
