@@ -103,8 +103,13 @@ Napi::Object ResultObject(Napi::Env env, const scan::Result& r, bool sparsePaths
   skipped.Set("unreadable", Number(env, r.skipped.unreadable));
   o.Set("skipped", skipped);
   Napi::Array groups = Napi::Array::New(env, r.groups.size());
-  for (size_t i = 0; i < r.groups.size(); ++i)
+  for (size_t i = 0; i < r.groups.size(); ++i) {
+    // A scope per item, here and in every list built below: the array holds what is made, and
+    // the handles go. In one scope, a million of them are roots every young-generation GC scans
+    // (on a 1M-file tree, 16 of the rescan's 22 s were such scavenges).
+    Napi::HandleScope scope(env);
     groups.Set(static_cast<uint32_t>(i), GroupObject(env, r.groups[i]));
+  }
   o.Set("groups", groups);
   Napi::Object totals = Napi::Object::New(env);
   totals.Set("nominalBytes", Number(env, r.totals.nominalBytes));
@@ -123,8 +128,10 @@ Napi::Object ResultObject(Napi::Env env, const scan::Result& r, bool sparsePaths
   o.Set("contentRead", read);
   if (sparsePaths) {
     Napi::Array paths = Napi::Array::New(env, r.sparsePaths.size());
-    for (size_t i = 0; i < r.sparsePaths.size(); ++i)
+    for (size_t i = 0; i < r.sparsePaths.size(); ++i) {
+      Napi::HandleScope scope(env);
       paths.Set(static_cast<uint32_t>(i), Napi::String::New(env, r.sparsePaths[i]));
+    }
     o.Set("sparsePaths", paths);
   }
   return o;
@@ -152,8 +159,10 @@ class ScanWorker : public ProgressWorker<scan::Progress> {
       Napi::Object result = ResultObject(env, result_, settings_.sparsePaths);
       if (settings_.largePaths > 0) {
         Napi::Array paths = Napi::Array::New(env, result_.largePaths.size());
-        for (size_t i = 0; i < result_.largePaths.size(); ++i)
+        for (size_t i = 0; i < result_.largePaths.size(); ++i) {
+          Napi::HandleScope scope(env);
           paths.Set(static_cast<uint32_t>(i), Napi::String::New(env, result_.largePaths[i]));
+        }
         result.Set("largePaths", paths);
       }
       deferred.Resolve(result);

@@ -83,9 +83,12 @@ class SharingManyWorker : public Napi::AsyncWorker {
       privateBytes[i] = s.privateBytes ? static_cast<double>(*s.privateBytes)
                                        : std::numeric_limits<double>::quiet_NaN();
       compressed[i] = s.compressed ? (*s.compressed ? 1 : 0) : 2;
-      cloneIds.Set(
-          static_cast<uint32_t>(i),
-          s.cloneId ? static_cast<Napi::Value>(Napi::String::New(env, *s.cloneId)) : env.Null());
+      {
+        Napi::HandleScope scope(env);  // handles are GC roots until closed (see scan_js.cc)
+        cloneIds.Set(
+            static_cast<uint32_t>(i),
+            s.cloneId ? static_cast<Napi::Value>(Napi::String::New(env, *s.cloneId)) : env.Null());
+      }
       starts[i] = static_cast<uint32_t>(row);
       hasExtents[i] = s.extents ? 1 : 0;
       if (!s.extents) continue;

@@ -58,6 +58,8 @@ class ListFoldersWorker : public Napi::AsyncWorker {
     }
     Napi::Array result = Napi::Array::New(env, listings_.size());
     for (size_t i = 0; i < listings_.size(); ++i) {
+      // A scope per folder and per name (as in scan_js.cc): handles are GC roots until closed.
+      Napi::HandleScope folderScope(env);
       const Listing& listing = listings_[i];
       Napi::Object folder = Napi::Object::New(env);
       folder.Set("error", listing.ok ? env.Null() : ToJsError(env, listing.err).Value());
@@ -67,7 +69,10 @@ class ListFoldersWorker : public Napi::AsyncWorker {
       Napi::Float64Array numbers = Napi::Float64Array::New(env, count * kNumbersPerEntry);
       for (size_t j = 0; j < count; ++j) {
         const FolderEntry& e = listing.entries[j];
-        names.Set(static_cast<uint32_t>(j), Napi::String::New(env, e.name));
+        {
+          Napi::HandleScope scope(env);
+          names.Set(static_cast<uint32_t>(j), Napi::String::New(env, e.name));
+        }
         kinds[j] = static_cast<uint8_t>(e.kind);
         double* n = numbers.Data() + j * kNumbersPerEntry;
         n[0] = static_cast<double>(e.dev);
