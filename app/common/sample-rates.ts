@@ -42,8 +42,9 @@ function grown(column: Float64Array<ArrayBuffer>, needed: number): Float64Array<
  * the bytes moved over the shortest run of intervals ending there that lasts at least the window
  * of transfer time, divided by that time (gaps between files are not transfer time). The window is
  * `windowSeconds`, or `windowShare` of the transfer time up to there when that is less (null: a
- * fixed window), and never fewer than `minIntervals` intervals. A difference over a window, not over a single pair of samples, so one late timestamp
- * moves a point by its share of the window only. The first points, before a whole window has
+ * fixed window), and never fewer than `minIntervals` intervals. A difference over a window, not
+ * over a single pair of samples, so one late timestamp moves a point by its share of the window
+ * only. The first points, before a whole window has
  * passed, use what there is. O(1) per sample, amortised, with running sums; the columns are
  * typed arrays growing by doubling (read the first `length` of them).
  */
