@@ -240,3 +240,48 @@ test('a sustained run says what each recovery check adds, apart from its time', 
   const none = estimatePlan({ ...sustained, recovery: null }, { scale: 1 }, bigDisk, rates);
   assert.equal(none.recoveryChecks, null);
 });
+
+test('a test is estimated from its own earlier runs on the volume first, from others without', () => {
+  const mounts = ['/'];
+  const run = (plan: string, fileSeconds: number) => ({
+    volumePath: '/home/me',
+    plan,
+    writeMedian: 1 * GB,
+    readMedian: 2 * GB,
+    pace: {
+      write: { bytesPerSecond: 1 * GB, fileSeconds },
+      read: { bytesPerSecond: 2 * GB, fileSeconds: 0.002 },
+      runSeconds: 0.1,
+    },
+  });
+  // Newest first: two sustained runs (bigger files, a larger fixed cost each), then a standard one.
+  const history = [run('sustained', 0.009), run('sustained', 0.0095), run('standard', 0.007)];
+  const fallback = typicalRates(bigDisk);
+  const standardBasis = ratesFromHistory(history, '/', mounts, fallback, 'standard');
+  assert.equal(standardBasis.writeFileSeconds, 0.007);
+  assert.equal(standardBasis.source, 'from your last run of this test on this volume');
+  const sustainedBasis = ratesFromHistory(history, '/', mounts, fallback, 'sustained');
+  assert.equal(sustainedBasis.writeFileSeconds, (0.009 + 0.0095) / 2);
+  assert.equal(sustainedBasis.source, 'from your last 2 runs of this test on this volume');
+  const seriesBasis = ratesFromHistory(history, '/', mounts, fallback, 'series');
+  assert.equal(seriesBasis.writeFileSeconds, 0.009, 'no series run: the median of the last three');
+  assert.equal(seriesBasis.source, 'from your last 3 runs on this volume');
+});
+
+test('a test that only writes takes the volume’s reading rate from the runs that read', () => {
+  const paced = (plan: string, read: number | null) => ({
+    volumePath: '/home/me',
+    plan,
+    writeMedian: 1 * GB,
+    readMedian: read,
+    pace: {
+      write: { bytesPerSecond: 1 * GB, fileSeconds: 0.009 },
+      read: read === null ? null : { bytesPerSecond: read, fileSeconds: 0.002 },
+      runSeconds: 0.1,
+    },
+  });
+  const history = [paced('sustained', null), paced('standard', 2.5 * GB)];
+  const basis = ratesFromHistory(history, '/', ['/'], typicalRates(bigDisk), 'sustained');
+  assert.equal(basis.readRate, 2.5 * GB);
+  assert.equal(basis.source, 'from your last run of this test on this volume');
+});

@@ -77,24 +77,30 @@ export function TestSetup({
     reserveBytes: reserveBytes ?? undefined,
   };
 
-  const rates = useMemo(() => {
+  // Each test is estimated from the earlier runs of that test on the volume first.
+  const ratesFor = useMemo(() => {
     if (!target) return null;
     const mounts = (volumes ?? []).map((v) => v.mountPoint).filter((m): m is string => m !== null);
-    return ratesFromHistory(history, target.info.mountPoint, mounts, typicalRates(target.info));
+    const fallback = typicalRates(target.info);
+    return (planName: string | undefined) =>
+      ratesFromHistory(history, target.info.mountPoint, mounts, fallback, planName);
   }, [target, volumes, history]);
+  const rates = ratesFor ? ratesFor(plan?.name) : null;
 
   const estimateFor = (candidate: Plan) =>
-    target && rates ? estimatePlan(candidate, planOptions, target.info, rates) : null;
+    target && ratesFor
+      ? estimatePlan(candidate, planOptions, target.info, ratesFor(candidate.name))
+      : null;
   const estimate = plan ? estimateFor(plan) : null;
   const warningsFor = (candidate: Plan | undefined) => {
     const guess = candidate ? estimateFor(candidate) : null;
-    return guess && target && rates && candidate
+    return guess && target && ratesFor && candidate
       ? targetWarnings(
           guess,
           target.info,
           buffered,
           formatBytes,
-          whatFits(candidate, planOptions, target.info, rates, scaleValues),
+          whatFits(candidate, planOptions, target.info, ratesFor(candidate.name), scaleValues),
           scaleLabel,
         )
       : [];

@@ -258,13 +258,18 @@ function medianOf(values: readonly number[]): number {
 /**
  * Rates and costs from the newest earlier runs on the same volume, when there are any: each the
  * median over up to three runs timed on the wall clock, so a run made while the disk was briefly
- * slower (or the app's first, its code still cold) does not set the next estimate alone.
+ * slower (or the app's first, its code still cold) does not set the next estimate alone. Runs of
+ * `planName` come first: a file's fixed cost depends on its size (on this VM 7 ms for the
+ * standard plan's mix, 9 ms for the sustained plan's 2–20 MB files), so another plan's runs are
+ * used only when this one has none.
  */
 export function ratesFromHistory(
-  history: readonly Pick<ResultListItem, 'volumePath' | 'writeMedian' | 'readMedian' | 'pace'>[],
+  history: readonly (Pick<ResultListItem, 'volumePath' | 'writeMedian' | 'readMedian' | 'pace'> &
+    Partial<Pick<ResultListItem, 'plan'>>)[],
   mountPoint: string | null,
   mountPoints: readonly string[],
   fallback: RateBasis,
+  planName?: string,
 ): RateBasis {
   if (!mountPoint) return fallback;
   const onVolume = history.filter((item) => mountOf(item.volumePath, mountPoints) === mountPoint);
@@ -273,12 +278,21 @@ export function ratesFromHistory(
     .filter((value): value is number => typeof value === 'number')
     .slice(0, paceRuns);
   const queueRunSeconds = queueRuns.length > 0 ? medianOf(queueRuns) : fallback.queueRunSeconds;
-  const paces = onVolume
-    .map((item) => item.pace)
-    .filter((pace) => pace?.write)
-    .slice(0, paceRuns) as (RunPace & { write: NonNullable<RunPace['write']> })[];
+  const paced = onVolume.filter((item) => item.pace?.write);
+  const samePlan = planName === undefined ? [] : paced.filter((item) => item.plan === planName);
+  const paces = (samePlan.length > 0 ? samePlan : paced)
+    .slice(0, paceRuns)
+    .map((item) => item.pace) as (RunPace & { write: NonNullable<RunPace['write']> })[];
+  const ofThisTest = samePlan.length > 0 ? ' of this test' : '';
   if (paces.length > 0) {
-    const reads = paces.map((pace) => pace.read).filter((read) => read !== null);
+    // A plan that only writes (sustained) takes the volume's reads from the runs that read.
+    const readsOf = (list: readonly (RunPace | null | undefined)[]) =>
+      list
+        .map((pace) => pace?.read ?? null)
+        .filter((read) => read !== null)
+        .slice(0, paceRuns);
+    const ownReads = readsOf(paces);
+    const reads = ownReads.length > 0 ? ownReads : readsOf(paced.map((item) => item.pace));
     return {
       writeRate: medianOf(paces.map((pace) => pace.write.bytesPerSecond)),
       readRate:
@@ -292,8 +306,8 @@ export function ratesFromHistory(
       queueRunSeconds,
       source:
         paces.length === 1
-          ? 'from your last run on this volume'
-          : `from your last ${paces.length} runs on this volume`,
+          ? `from your last run${ofThisTest} on this volume`
+          : `from your last ${paces.length} runs${ofThisTest} on this volume`,
     };
   }
   const same = onVolume.find((item) => item.writeMedian !== null);
