@@ -114,8 +114,14 @@ describe('plumb bench --plan paired on two real disks', { skip }, () => {
       `# two volumes: alone ${(writes.aloneA / 1e6).toFixed(1)} + ${(writes.aloneB / 1e6).toFixed(1)} MB/s, ` +
         `together ${(writes.togetherA / 1e6).toFixed(1)} + ${(writes.togetherB / 1e6).toFixed(1)} = ${(writes.aggregate / 1e6).toFixed(1)} MB/s`,
     );
-    assert.ok(within(writes.aloneA, throttledRate), `a alone ${writes.aloneA}`);
-    assert.ok(within(writes.togetherA, throttledRate), `a together ${writes.togetherA}`);
+    // The throttle's own rate varies from run to run (18.0 and 20.0 MB/s alone at a set 20), and
+    // the other disk's 1.3 GB/s takes CPU on this 2-core VM: "keeps its rate" is judged against
+    // what the throttled disk did alone in the same run.
+    assert.ok(within(writes.aloneA, throttledRate, 0.15), `a alone ${writes.aloneA}`);
+    assert.ok(
+      within(writes.togetherA, writes.aloneA, 0.15),
+      `a together ${writes.togetherA}, alone ${writes.aloneA}`,
+    );
     assert.equal(writes.aggregate, writes.togetherA + writes.togetherB);
     assert.ok(
       writes.aloneB > 5 * throttledRate,
