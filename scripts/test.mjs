@@ -1,6 +1,7 @@
 // `npm test`: build, type-check, lint, then every test (unit, native, end-to-end): those that
 // measure rates alone, then the rest two at a time, with one summary of both runs at the end.
-// Extra arguments are passed to node --test.
+// `--only=unit` (or `native,e2e`, …) runs those suites alone after the build, without the checks:
+// `npm run test:unit` and the like while working on one part. Other arguments go to node --test.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,38 +19,44 @@ function step(title, command, args) {
   }
 }
 
+const onlyArgument = process.argv.slice(2).find((arg) => arg.startsWith('--only='));
+const only = onlyArgument?.slice('--only='.length);
+const testArguments = process.argv.slice(2).filter((arg) => arg !== onlyArgument);
+
 step('build', process.execPath, ['scripts/build.mjs', '--quiet']);
+if (!only) checks();
 
-if (existsSync(path.join(root, 'node_modules', 'electron', 'electron.d.ts'))) {
-  step('type-check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
-} else {
-  console.log(
-    '\nThe electron package is not installed (its binary download failed), so app/desktop/main.ts and ' +
-      'preload.ts are type-checked only where it is; install with ELECTRON_SKIP_BINARY_DOWNLOAD=1 to get its types.',
-  );
-  step('type-check (without the Electron entry points)', bin('tsc'), [
-    '-p',
-    'tsconfig.no-desktop.json',
-    '--noEmit',
-  ]);
+function checks() {
+  if (existsSync(path.join(root, 'node_modules', 'electron', 'electron.d.ts'))) {
+    step('type-check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
+  } else {
+    console.log(
+      '\nThe electron package is not installed (its binary download failed), so app/desktop/main.ts and ' +
+        'preload.ts are type-checked only where it is; install with ELECTRON_SKIP_BINARY_DOWNLOAD=1 to get its types.',
+    );
+    step('type-check (without the Electron entry points)', bin('tsc'), [
+      '-p',
+      'tsconfig.no-desktop.json',
+      '--noEmit',
+    ]);
+  }
+  step('type-check renderer', bin('tsc'), ['-p', 'renderer/tsconfig.json', '--noEmit']);
+  step('lint', bin('eslint'), ['.']);
+  step('format', bin('prettier'), ['--check', '.', '--log-level', 'warn']);
+
+  // The C++ of every OS, in native/.clang-format's style (the Windows and macOS files included).
+  const cppSources = readdirSync(path.join(root, 'native', 'src'), { recursive: true })
+    .filter((file) => /\.(cc|h)$/.test(file))
+    .map((file) => path.join('native', 'src', file));
+  if (spawnSync('clang-format', ['--version']).status === 0) {
+    step('format native', 'clang-format', ['--dry-run', '--Werror', ...cppSources]);
+  } else {
+    console.log(
+      '\nclang-format is not installed, so the C++ format is not checked (apt-get install clang-format).',
+    );
+  }
 }
-step('type-check renderer', bin('tsc'), ['-p', 'renderer/tsconfig.json', '--noEmit']);
-step('lint', bin('eslint'), ['.']);
-step('format', bin('prettier'), ['--check', '.', '--log-level', 'warn']);
 
-// The C++ of every OS, in native/.clang-format's style (the Windows and macOS files included).
-const cppSources = readdirSync(path.join(root, 'native', 'src'), { recursive: true })
-  .filter((file) => /\.(cc|h)$/.test(file))
-  .map((file) => path.join('native', 'src', file));
-if (spawnSync('clang-format', ['--version']).status === 0) {
-  step('format native', 'clang-format', ['--dry-run', '--Werror', ...cppSources]);
-} else {
-  console.log(
-    '\nclang-format is not installed, so the C++ format is not checked (apt-get install clang-format).',
-  );
-}
-
-const only = process.env.PLUMB_TEST_ONLY; // e.g. "unit" or "native,e2e" while working on one part
 const suites = (only ? only.split(',') : ['unit', 'native', 'e2e']).map((s) =>
   path.join('tests', s),
 );
@@ -76,7 +83,7 @@ function runTests(title, concurrency, testFiles, totals) {
   console.log(`\n── ${title}`);
   if (testFiles.length === 0) return Promise.resolve(0);
   const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`];
-  const child = spawn(process.execPath, [...args, ...process.argv.slice(2), ...testFiles], {
+  const child = spawn(process.execPath, [...args, ...testArguments, ...testFiles], {
     cwd: root,
     stdio: ['inherit', 'pipe', 'inherit'],
   });

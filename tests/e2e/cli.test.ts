@@ -60,6 +60,16 @@ test('bad input gets one clear line and the right exit code', () => {
         /^plumb info: No such folder: .*missing\. Check the path and try again\.\n$/,
       ],
       [['info', file], 1, /^plumb info: .*file\.txt is a file, not a folder\. Give a folder\.\n$/],
+      [
+        ['space', 'scan', path.join(dir, 'missing')],
+        1,
+        /^plumb space: No such folder: .*missing\. Check the path and try again\.\n$/,
+      ],
+      [
+        ['space', 'scan', file],
+        1,
+        /^plumb space: .*file\.txt is a file, not a folder\. Give a folder\.\n$/,
+      ],
       [['info'], 2, /^plumb info: Give one folder: plumb info DIR\n$/],
       [
         ['info', dir, '--frobnicate'],

@@ -1,31 +1,10 @@
-/** What every kind of run shares: checking the folder, describing the environment, ending a run. */
-import { stat } from 'node:fs/promises';
+/** What every kind of run shares: describing the environment, ending a run. */
 import os from 'node:os';
-import path from 'node:path';
 import type { ResultDocument } from '../../contract/bench.js';
-import { PlumbError, toErrorPayload } from '../../contract/errors.js';
+import { toErrorPayload } from '../../contract/errors.js';
 import { cancelledError, isCancelled, type VolumeFacts } from './bench-io.js';
 import type { ResultsStore } from './results-store.js';
 import type { RunContext } from './run-context.js';
-
-/** The folder, resolved, with a clear error when it is not a usable folder. */
-export async function checkFolder(folder: string): Promise<string> {
-  const target = path.resolve(folder);
-  let stats;
-  try {
-    stats = await stat(target);
-  } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code ?? 'EIO';
-    if (code === 'ENOENT')
-      throw new PlumbError('ENOENT', `No such folder: ${target}. Check the path and try again.`, {
-        cause,
-      });
-    throw new PlumbError(code, `Cannot open ${target}: ${(cause as Error).message}`, { cause });
-  }
-  if (!stats.isDirectory())
-    throw new PlumbError('ENOTDIR', `${target} is a file, not a folder. Give a folder.`);
-  return target;
-}
 
 function osDescription(): string {
   return `${os.type()} ${os.release()} ${os.arch()}`;

@@ -16,7 +16,8 @@ import { preparePairedBenchmark } from './paired-run.js';
 import { runFilesPlan, runPresetsPlan, runSustainedPlan, sustainedTotal } from './phases.js';
 import { newResultId } from './results-store.js';
 import { RunContext } from './run-context.js';
-import { checkFolder, environment, finish } from './run-shared.js';
+import { checkFolder } from '../folder.js';
+import { environment, finish } from './run-shared.js';
 import { newSeed } from './seeded-random.js';
 import {
   cacheGuessBytes,

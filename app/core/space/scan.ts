@@ -10,6 +10,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
 import type { ScanOptions, ScanProgress, ScanResult } from '../../contract/space.js';
+import { checkFolder } from '../folder.js';
 import { loadNative } from '../native/load.js';
 import { cancelFollowing } from '../native/cancel.js';
 import { hashCachePath } from './last-scan.js';
@@ -110,6 +111,7 @@ export function sparseSearchCancelled(cause?: unknown): PlumbError {
 
 async function runScan(options: ScanOptions, hooks: ScanHooks): Promise<ScanResult> {
   const settings = scanSettings(options);
+  await checkFolder(settings.path);
   // The last scan's digests: unchanged files are not read again (kept only where it can be made).
   const hashCache = hashCachePath(settings.path);
   const cacheUsable = await mkdir(path.dirname(hashCache), { recursive: true }).then(
