@@ -19,16 +19,10 @@
 #include <cstring>
 #include <vector>
 
+#include "posix/fd.h"
+
 namespace plumb {
 namespace {
-
-struct Fd {
-  int fd = -1;
-  explicit Fd(int value) : fd(value) {}
-  ~Fd() {
-    if (fd >= 0) close(fd);
-  }
-};
 
 // Reads ATTR_CMNEXT_* clone facts. The reply is packed in bit order after the returned-attributes
 // set: [u32 length][attribute_set_t][off_t privatesize][u64 cloneid][u32 clone refcount].

@@ -22,24 +22,10 @@
 #include <set>
 #include <vector>
 
+#include "posix/fd.h"
+
 namespace plumb {
 namespace {
-
-struct Fd {
-  int fd = -1;
-  explicit Fd(int value) : fd(value) {}
-  ~Fd() {
-    if (fd >= 0) close(fd);
-  }
-};
-
-// Reading must not touch the access time of the user's files: O_NOATIME where we may use it
-// (owner or CAP_FOWNER), plain O_RDONLY otherwise.
-int OpenForReading(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
-  if (fd < 0 && errno == EPERM) fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  return fd;
-}
 
 // Extent flags that mean "this extent has no reliable physical address".
 constexpr uint32_t kUnknownPlacement = FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC |
@@ -197,7 +183,7 @@ bool ExchangePaths(const std::string& a, const std::string& b, SysError* err) {
 }
 
 bool QueryFileSharing(const std::string& path, FileSharing* out, SysError* err) {
-  Fd file(OpenForReading(path));
+  Fd file(OpenQuietly(path));
   if (file.fd < 0) {
     *err = MakeSysError(errno, "open", path);
     return false;
@@ -251,13 +237,13 @@ bool QueryFileSharing(const std::string& path, FileSharing* out, SysError* err) 
 
 bool DedupeWholeFile(const std::string& source, const std::string& target, DedupeOutcome* out,
                      SysError* err) {
-  Fd src(OpenForReading(source));
+  Fd src(OpenQuietly(source));
   if (src.fd < 0) {
     *err = MakeSysError(errno, "open", source);
     return false;
   }
   // Read-only is enough for the owner or root, and leaves the target's times untouched.
-  Fd dst(OpenForReading(target));
+  Fd dst(OpenQuietly(target));
   if (dst.fd < 0) {
     *err = MakeSysError(errno, "open", target);
     return false;
@@ -309,7 +295,7 @@ bool DedupeWholeFile(const std::string& source, const std::string& target, Dedup
 }
 
 bool QuerySharingSupport(const std::string& file, std::optional<bool>* out, SysError* err) {
-  Fd fd(OpenForReading(file));
+  Fd fd(OpenQuietly(file));
   if (fd.fd < 0) {
     *err = MakeSysError(errno, "open", file);
     return false;
@@ -333,7 +319,7 @@ bool QuerySharingSupport(const std::string& file, std::optional<bool>* out, SysE
 }
 
 bool CloneFile(const std::string& source, const std::string& target, SysError* err) {
-  Fd src(OpenForReading(source));
+  Fd src(OpenQuietly(source));
   if (src.fd < 0) {
     *err = MakeSysError(errno, "open", source);
     return false;
@@ -357,7 +343,7 @@ bool CloneFile(const std::string& source, const std::string& target, SysError* e
 }
 
 bool CopyMetadata(const std::string& from, const std::string& to, SysError* err) {
-  Fd src(OpenForReading(from));
+  Fd src(OpenQuietly(from));
   if (src.fd < 0) {
     *err = MakeSysError(errno, "open", from);
     return false;

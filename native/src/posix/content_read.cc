@@ -7,6 +7,7 @@
 #include <cerrno>
 
 #include "content_hash.h"
+#include "posix/fd.h"
 
 namespace plumb {
 
@@ -16,17 +17,7 @@ ContentReader::~ContentReader() {
 
 bool ContentReader::Open(const std::string& path, SysError* err) {
   path_ = path;
-  const int flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW;
-  int fd = -1;
-#ifdef O_NOATIME
-  // O_NOATIME needs the file's owner (or CAP_FOWNER): EPERM otherwise, then open normally.
-  fd = open(path.c_str(), flags | O_NOATIME);
-  if (fd < 0 && errno != EPERM) {
-    *err = MakeSysError(errno, "open", path);
-    return false;
-  }
-#endif
-  if (fd < 0) fd = open(path.c_str(), flags);
+  const int fd = OpenQuietly(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) {
     *err = MakeSysError(errno, "open", path);
     return false;

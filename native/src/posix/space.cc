@@ -11,26 +11,10 @@
 #include <cstring>
 #include <vector>
 
+#include "posix/fd.h"
+
 namespace plumb {
 namespace {
-
-// Closes a descriptor on every path out of a function.
-struct Fd {
-  int fd = -1;
-  explicit Fd(int value) : fd(value) {}
-  ~Fd() {
-    if (fd >= 0) close(fd);
-  }
-};
-
-// Opens for reading without touching the access time where permitted (owner or root).
-int OpenQuietly(const std::string& path) {
-#ifdef O_NOATIME
-  int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
-  if (fd >= 0 || errno != EPERM) return fd;
-#endif
-  return open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-}
 
 int64_t Nanoseconds(const timespec& t) {
   return static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
