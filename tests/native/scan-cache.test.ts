@@ -74,6 +74,7 @@ test('a rescan of an unchanged tree reads no file content; a changed file is rea
 
   const again = await scanFolder({ path: root });
   assert.deepEqual(again.contentRead, { files: 0, bytes: 0 }, 'nothing read the second time');
+  for (const result of [first, again]) wellFormedGroups(result);
   assert.deepEqual(groupsOf(again), groupsOf(first));
   assert.deepEqual(again.groups.map((g) => g.id).sort(), first.groups.map((g) => g.id).sort());
 
@@ -150,6 +151,24 @@ test('the last scan of a folder is kept with its time, and the view can act on i
   assert.equal(plan.dryRun, true);
   assert.ok(plan.actions.length > 0);
 });
+
+/**
+ * What the engine makes once and shares between groups is right in every group, not only the
+ * first: each keeper is one of its group's paths, and every group of a volume without clones
+ * carries the same sentence.
+ */
+function wellFormedGroups(result: ScanResult): void {
+  assert.ok(result.groups.length >= 5);
+  for (const group of result.groups) {
+    assert.ok(
+      group.files.some((f) => f.path === group.keeper),
+      `keeper ${group.keeper}`,
+    );
+    if (result.sharingSupported === false)
+      assert.match(group.note ?? '', /^This file system cannot share storage between files/);
+  }
+  assert.equal(new Set(result.groups.map((g) => g.note)).size, 1, 'one note for all groups');
+}
 
 function readBack(file: string): Buffer {
   return readFileSync(file);

@@ -104,8 +104,10 @@ void HashCache::Remember(const FileIdentity& id, bool whole, const uint8_t* dige
 }
 
 bool HashCache::Save(const std::string& file, uint64_t dev, SysError* err) {
-  std::stable_sort(next_.begin(), next_.end(),
-                   [](const Record& a, const Record& b) { return a.ino < b.ino; });
+  // In place (a stable sort would borrow a copy of them all): a file's records are merged below
+  // whatever their order, as each sets its own digests.
+  std::sort(next_.begin(), next_.end(),
+            [](const Record& a, const Record& b) { return a.ino < b.ino; });
   // A file hashed at its edges and then whole has two records: merge them.
   size_t kept = 0;
   for (size_t i = 0; i < next_.size(); ++i) {

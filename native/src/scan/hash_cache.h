@@ -4,7 +4,8 @@
 //
 // Only files the scan hashed are kept (same-size candidates), 72 bytes each in a sorted array:
 // the cache of a million hashed files is 72 MB on disk and while a scan runs, and a rescan holds
-// the old array and the new one. The file is written whole to a temporary name and renamed, so a
+// the old array and the new one until its digests are known (then the cache is written and let go,
+// before the groups are described). The file is written whole to a temporary name and renamed, so a
 // crash leaves the old cache or the new one; a missing, foreign or damaged file is an empty cache.
 #pragma once
 

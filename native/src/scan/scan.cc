@@ -701,15 +701,17 @@ bool Scanner::Run(Result* out, SysError* err) {
   toHash = {};
   state_.bytesHashed = state_.bytesToHash;
   state_.secondsLeft = 0.0;
-  SetPhase(Phase::kSharing);
-  if (!Describe(std::move(hashed), digests, out, err)) return false;
-  SetPhase(Phase::kDone);
   if (!settings_.hashCache.empty()) {
+    // Saved now, with every digest known, and let go before the groups are described: the last
+    // scan's records and this one's (72 bytes a hashed file each) need not sit beside the result.
     // A cache that cannot be written costs the next scan time, not this scan its result.
     SysError ignored;
     cache_.Save(settings_.hashCache, rootDev_, &ignored);
-    cache_ = HashCache{};
   }
+  cache_ = HashCache{};
+  SetPhase(Phase::kSharing);
+  if (!Describe(std::move(hashed), digests, out, err)) return false;
+  SetPhase(Phase::kDone);
   out->filesRead = filesRead_;
   out->bytesRead = bytesRead_;
 

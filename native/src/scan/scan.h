@@ -31,7 +31,8 @@ struct Settings {
   // rules with minBytes above any file, so the walk is all it does.
   bool sparsePaths = false;
   // A file of digests from the last scan of this folder (scan/hash_cache.h): files whose inode,
-  // size and times are unchanged are not read again, and the file is rewritten after the scan.
+  // size and times are unchanged are not read again, and the file is rewritten once every digest
+  // is known.
   // Empty: no cache.
   std::string hashCache;
   // Also name every file at least this large that is not sparse (Result::largePaths): the
