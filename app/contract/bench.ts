@@ -334,7 +334,7 @@ export const TaskSection = z.object({
 export type TaskSection = z.infer<typeof TaskSection>;
 
 /**
- * Progress samples of one phase, in columns (app/core/analysis/phase-samples.ts): at `t[i]`
+ * Progress samples of one phase, in columns (app/common/phase-samples.ts): at `t[i]`
  * seconds since the phase started, `bytes[i]` bytes of the phase had moved, inside the phase's
  * file `file[i]` (its index among the phase's per-file records; for the recovery phase, the
  * probe's index in `recovery.probes`). Each file has a sample where its transfer began and one

@@ -4,7 +4,7 @@ import { driveRateMinBytes } from '../../common/headline-rate.js';
 import { cacheCliff, type SeriesPoint } from './cache-cliff.js';
 import { dropCause, type DropCause, type EarlierDrop } from './drop-cause.js';
 import type { InterfaceCeiling } from './interface-ceiling.js';
-import { sampleIntervals, type PhaseSamples } from './phase-samples.js';
+import { sampleIntervals, type PhaseSamples } from '../../common/phase-samples.js';
 import type { SegmentOptions } from './rate-segments.js';
 import { rateShape } from './rate-shape.js';
 import { sizeAdjustedRatios, sizeAdjustedSpread } from './size-adjusted-spread.js';

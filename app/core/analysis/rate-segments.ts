@@ -1,6 +1,10 @@
 import { median } from 'simple-statistics';
 import { peltChunked } from './pelt.js';
-import { sampleIntervals, type PhaseSamples, type SampleIntervals } from './phase-samples.js';
+import {
+  sampleIntervals,
+  type PhaseSamples,
+  type SampleIntervals,
+} from '../../common/phase-samples.js';
 import {
   consolidate,
   intervalSigma,

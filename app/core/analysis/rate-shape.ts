@@ -1,5 +1,5 @@
 import { median } from 'simple-statistics';
-import type { PhaseSamples } from './phase-samples.js';
+import type { PhaseSamples } from '../../common/phase-samples.js';
 import { rateSegments, type RateSegment, type SegmentOptions } from './rate-segments.js';
 
 /** A rate that fell and came back, again and again, while the phase went on. */

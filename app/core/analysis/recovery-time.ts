@@ -1,4 +1,4 @@
-import { sampleIntervals, type PhaseSamples } from './phase-samples.js';
+import { sampleIntervals, type PhaseSamples } from '../../common/phase-samples.js';
 import { rateSegments } from './rate-segments.js';
 
 /** One probe burst written after the drive was left idle. */

@@ -5,7 +5,7 @@
  * noise of their neighbour's) merged away. Everything here works on every sample interval.
  */
 import { median } from 'simple-statistics';
-import type { SampleIntervals } from './phase-samples.js';
+import type { SampleIntervals } from '../../common/phase-samples.js';
 
 /** A stretch of a phase at one rate (rate-segments.ts finds them; this file refines and measures them). */
 export interface RateSegment {

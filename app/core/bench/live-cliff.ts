@@ -7,7 +7,7 @@
 import type { Finding, Phase } from '../../contract/bench.js';
 import type { SeriesPoint } from '../analysis/cache-cliff.js';
 import { phaseDrop, type PhaseDrop } from '../analysis/findings.js';
-import type { PhaseSamples } from '../analysis/phase-samples.js';
+import type { PhaseSamples } from '../../common/phase-samples.js';
 import { formatBytes, formatRate } from '../../common/format.js';
 
 /** Re-run after every file up to this many, then after every (n / checksPerRun)-th file. */

@@ -12,7 +12,7 @@ import { phaseDrop } from '../analysis/findings.js';
 import { probeRecovery, recoveryTime, type SampledProbe } from '../analysis/recovery-time.js';
 import { planFileSizes, randomLogUniformSize, sizeQuantum, toBlocks } from './file-sizes.js';
 import { LiveCliffWatch, liveCliffFinding } from './live-cliff.js';
-import type { PhaseSamples } from '../analysis/phase-samples.js';
+import type { PhaseSamples } from '../../common/phase-samples.js';
 import type { RunContext } from './run-context.js';
 import { PhaseSampleColumns, type TransferSamples } from './sample-columns.js';
 import { seededRandom } from './seeded-random.js';

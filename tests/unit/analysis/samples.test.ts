@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { cacheCliff } from '../../../app/core/analysis/cache-cliff.js';
-import { decimateMinMax } from '../../../app/core/analysis/decimate.js';
+import { decimateMinMax } from '../../../app/common/decimate.js';
 import { findings } from '../../../app/core/analysis/findings.js';
 import { pelt, peltChunked } from '../../../app/core/analysis/pelt.js';
-import { sampleIntervals } from '../../../app/core/analysis/phase-samples.js';
+import { sampleIntervals } from '../../../app/common/phase-samples.js';
 import { rateShape } from '../../../app/core/analysis/rate-shape.js';
 import { probeRecovery } from '../../../app/core/analysis/recovery-time.js';
-import { sampleRates } from '../../../app/core/analysis/sample-rates.js';
+import { sampleRates } from '../../../app/common/sample-rates.js';
 import {
   baseSeed,
   between,
