@@ -4,8 +4,14 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-/** Writes `data` to `file` so readers see the old file or the new one, never half of one. */
-export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
+/**
+ * Writes `data` to `file` so readers see the old file or the new one, never half of one. `data`
+ * may be given in pieces (an iterable of strings), so a large document is never one string.
+ */
+export async function writeFileAtomic(
+  file: string,
+  data: string | Uint8Array | Iterable<string>,
+): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const temporary = path.join(
     path.dirname(file),

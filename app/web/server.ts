@@ -13,6 +13,7 @@ import type { CallMessage, ServerMessage } from '../contract/index.js';
 import { toErrorPayload } from '../contract/errors.js';
 import { createDispatcher, type CallContext } from '../core/dispatch.js';
 import { eventHub } from '../core/event-hub.js';
+import { jsonBatches } from '../core/json-out.js';
 import { rendererDir } from '../core/paths.js';
 import { contentSecurityPolicy } from '../core/security/csp.js';
 import { createHandlers } from '../core/services.js';
@@ -38,6 +39,8 @@ export interface RunningServer {
 
 /** Largest WebSocket message accepted; larger ones close the socket (code 1009). */
 export const maxMessageBytes = 1 << 20;
+/** Levels of a server message opened to find its large arrays: it, its payload, a result in that. */
+const messageLevels = 4;
 
 const securityHeaders = {
   'Content-Security-Policy': contentSecurityPolicy,
@@ -64,8 +67,16 @@ function serveConnection(socket: WebSocket, choices: UserChoices): void {
   // A malformed frame (bad UTF-8, RSV bits, an unmasked frame, a bad close code, too large) makes
   // ws emit 'error' and close the socket; without a listener that error would end the process.
   socket.on('error', () => undefined);
+  // A large message (a scan of a million files is 180 MB of JSON) goes out as the fragments of one
+  // WebSocket message, about 16 K characters each, so it is never also one string here.
   const send = (message: ServerMessage) => {
-    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+    if (socket.readyState !== socket.OPEN) return;
+    let pending: string | undefined;
+    for (const batch of jsonBatches(message, messageLevels, true)) {
+      if (pending !== undefined) socket.send(pending, { fin: false });
+      pending = batch;
+    }
+    socket.send(pending ?? '', { fin: true });
   };
   const context: CallContext = { emit: (name, payload) => send({ type: 'event', name, payload }) };
   // Every page hears every run, so a reloaded page can follow one it did not start.

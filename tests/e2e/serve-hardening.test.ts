@@ -348,6 +348,32 @@ describe('the launcher of --open gets a one-time link, never a lasting secret', 
   });
 });
 
+test('a reply far larger than one WebSocket fragment arrives whole and in order', async () => {
+  // The server sends a large message as fragments of about 16 K characters: a scan of several
+  // hundred groups (drawn at random) comes back as one reply of a few hundred K.
+  const random = seededRandom(newSeed());
+  const count = 600 + Math.floor(random() * 400);
+  const files: Record<string, Buffer> = {};
+  for (let g = 0; g < count; g += 1) {
+    const content = Buffer.from(`group ${g} ${random()}`.repeat(1 + Math.floor(random() * 20)));
+    files[`g${g}-a.txt`] = content;
+    files[`g${g}-b.txt`] = content;
+  }
+  const socket = await newSession();
+  const dir = folderWith('many-groups', files);
+  await choose(socket, dir);
+  const started = await socket.call('space.scan', { path: dir });
+  const { scanId } = started.value as { scanId: string };
+  const result = await finishedScan(socket, scanId);
+  assert.ok(JSON.stringify(result).length > 8 * 16384, 'more than 8 fragments');
+  assert.equal(result.groups.length, count);
+  for (const group of result.groups) {
+    const names = group.files.map((f) => path.basename(f.path)).sort();
+    assert.deepEqual(names, [names[0], names[0]!.replace('-a.', '-b.')]);
+  }
+  socket.close();
+});
+
 /** A fresh session (a browser that signed in) and its contract socket. */
 async function newSession(): Promise<ContractSocket> {
   return openContractSocket(server, await signIn(server));
@@ -377,7 +403,7 @@ async function refused(reply: Promise<{ ok: boolean; error?: { code: string } }>
 async function finishedScan(socket: ContractSocket, scanId: string) {
   for (let i = 0; i < 200; i++) {
     const { value } = await socket.call('space.result', { scanId });
-    if (value) return value as { groups: { id: string }[] };
+    if (value) return value as { groups: { id: string; files: { path: string }[] }[] };
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error('the scan did not finish');

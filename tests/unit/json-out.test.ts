@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
-import { jsonPieces, writeJson } from '../../app/cli/json-out.js';
+import { jsonBatches, jsonPieces, writeJson } from '../../app/core/json-out.js';
 
 const file = (i: number) => ({
   path: `/data/d${i % 7}/f${i} "quoted" \\ é 😀\n.bin`,
@@ -42,6 +42,24 @@ test('jsonPieces joins to exactly what JSON.stringify(value, null, 2) prints, at
     for (const levels of [0, 1, 2, 3, 5]) {
       assert.equal([...jsonPieces(doc, levels)].join(''), JSON.stringify(doc, null, 2));
     }
+  }
+});
+
+test('compact, they join to exactly what JSON.stringify(value) prints, in pieces or batches', () => {
+  for (const doc of documents) {
+    for (const levels of [0, 1, 2, 3, 5]) {
+      assert.equal([...jsonPieces(doc, levels, true)].join(''), JSON.stringify(doc));
+      assert.equal([...jsonBatches(doc, levels, true)].join(''), JSON.stringify(doc));
+    }
+  }
+});
+
+test('jsonBatches joins pieces into strings of at least 16 K characters, one piece over at most', () => {
+  const batches = [...jsonBatches(documents[0], 2, true)];
+  const largestPiece = Math.max(...[...jsonPieces(documents[0], 2, true)].map((p) => p.length));
+  assert.ok(batches.length > 3, `${batches.length} batches`);
+  for (const batch of batches.slice(0, -1)) {
+    assert.ok(batch.length >= 16384 && batch.length < 16384 + largestPiece, `${batch.length}`);
   }
 });
 

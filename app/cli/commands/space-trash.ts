@@ -11,7 +11,7 @@ import type {
 } from '../../contract/space.js';
 import { emptyTrashBatch, trashCopies } from '../../core/space/trash.js';
 import { formatBytes } from '../../common/format.js';
-import { writeJson } from '../json-out.js';
+import { writeJson } from '../../core/json-out.js';
 import { exitCode, UsageError, type CommandIO } from '../command.js';
 
 function bytesOrUnknown(bytes: number | null): string {

@@ -11,7 +11,7 @@ import { scanFolder } from '../../core/space/scan.js';
 import { recoverOnce } from '../../core/space/service.js';
 import { formatBytes } from '../../common/format.js';
 import { parseCommandArgs } from '../args.js';
-import { writeJson } from '../json-out.js';
+import { writeJson } from '../../core/json-out.js';
 import { exitCode, UsageError, type Command, type CommandIO, sizeArgument } from '../command.js';
 import { sparseSubcommand } from './space-sparse.js';
 

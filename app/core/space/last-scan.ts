@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { SavedScan, ScanResult } from '../../contract/space.js';
 import { resultsDir } from '../bench/results-dir.js';
 import { writeFileAtomic } from '../atomic-file.js';
+import { jsonBatches } from '../json-out.js';
 
 export function spaceScansDir(): string {
   return path.join(path.dirname(resultsDir()), 'space-scans');
@@ -24,11 +25,16 @@ export function hashCachePath(folder: string): string {
   return path.join(spaceScansDir(), `${keyOf(folder)}.hashes`);
 }
 
+/**
+ * Keeps `result` as the folder's last scan. Written in pieces: a scan of a million files is a
+ * 180 MB document, which as one string (and its bytes) would add twice that to the app's memory.
+ */
 export async function saveLastScan(result: ScanResult, now = new Date()): Promise<void> {
   const saved: SavedScan = { savedAt: now.toISOString(), result };
+  // Levels opened: the saved scan, its result, then the groups array, a few groups at a time.
   await writeFileAtomic(
     path.join(spaceScansDir(), `${keyOf(result.root)}.json`),
-    JSON.stringify(saved),
+    jsonBatches(saved, 3, true),
   );
 }
 

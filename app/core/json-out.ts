@@ -1,0 +1,114 @@
+/**
+ * Writing a large JSON document (a scan with thousands of groups) piece by piece: the output is
+ * exactly `JSON.stringify(value, null, 2)` (or `JSON.stringify(value)`, compact), but no string of
+ * the whole document is built, so peak memory does not grow with the size of the output. The CLI
+ * prints its --json this way; the space view keeps its last scan this way.
+ */
+
+/** Array items stringified at once: few calls into JSON.stringify, small pieces. */
+const itemsPerPiece = 32;
+const batchChars = 16 * 1024;
+
+function isSkipped(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}
+
+function indentOf(depth: number): string {
+  return '  '.repeat(depth);
+}
+
+/**
+ * `value` stringified as it appears `depth` levels down in an indented document: JSON.stringify
+ * indents it that far when it is wrapped in `depth` objects, whose own text is then cut off.
+ */
+function textAt(value: unknown, depth: number, compact: boolean): string {
+  if (compact) return JSON.stringify(value);
+  let wrapped: unknown = value;
+  for (let i = 0; i < depth; i += 1) wrapped = { k: wrapped };
+  const text = JSON.stringify(wrapped, null, 2);
+  if (depth === 0) return text;
+  let head = 0;
+  for (let i = 1; i <= depth; i += 1) head += `{\n${indentOf(i)}"k": `.length;
+  let tail = 0;
+  for (let i = 0; i < depth; i += 1) tail += `\n${indentOf(i)}}`.length;
+  return text.slice(head, text.length - tail);
+}
+
+function isOpenable(value: unknown): value is object {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as { toJSON?: unknown }).toJSON !== 'function'
+  );
+}
+
+/**
+ * Pieces that join to `JSON.stringify(value, null, 2)`, or to `JSON.stringify(value)` when
+ * `compact`. Objects are opened `levels` levels down; an array met there is stringified
+ * `itemsPerPiece` items at a time; anything else whole.
+ */
+export function* jsonPieces(
+  value: unknown,
+  levels: number,
+  compact = false,
+  depth = 0,
+): Generator<string> {
+  if (levels <= 0 || !isOpenable(value)) {
+    yield textAt(value, depth, compact);
+    return;
+  }
+  const breakAt = (level: number) => (compact ? '' : `\n${indentOf(level)}`);
+  if (Array.isArray(value)) {
+    if (value.length === 0) {
+      yield '[]';
+      return;
+    }
+    const closing = `${breakAt(depth)}]`;
+    for (let start = 0; start < value.length; start += itemsPerPiece) {
+      const text = textAt(value.slice(start, start + itemsPerPiece), depth, compact);
+      // "[\n    item,\n    item\n  ]" (or "[item,item]"): keep what is between the brackets.
+      yield `${start === 0 ? '[' : ','}${text.slice(1, text.length - closing.length)}`;
+    }
+    yield closing;
+    return;
+  }
+  let first = true;
+  for (const [key, item] of Object.entries(value)) {
+    if (isSkipped(item)) continue;
+    yield `${first ? '{' : ','}${breakAt(depth + 1)}${JSON.stringify(key)}:${compact ? '' : ' '}`;
+    first = false;
+    yield* jsonPieces(item, levels - 1, compact, depth + 1);
+  }
+  yield first ? '{}' : `${breakAt(depth)}}`;
+}
+
+/** The pieces joined into batches of about `batchChars` characters (few writes, small strings). */
+export function* jsonBatches(value: unknown, levels: number, compact = false): Generator<string> {
+  let batch = '';
+  for (const piece of jsonPieces(value, levels, compact)) {
+    batch += piece;
+    if (batch.length >= batchChars) {
+      yield batch;
+      batch = '';
+    }
+  }
+  if (batch) yield batch;
+}
+
+function writeChunk(stream: NodeJS.WritableStream, chunk: string): Promise<void> | undefined {
+  if (stream.write(chunk) !== false) return undefined;
+  return new Promise((resolve) => stream.once('drain', () => resolve()));
+}
+
+/**
+ * Writes `JSON.stringify(value, null, 2)` and a line break to `stream` in pieces of about 16 K
+ * characters, opening `levels` levels of objects to find the large arrays.
+ */
+export async function writeJson(
+  stream: NodeJS.WritableStream,
+  value: unknown,
+  levels: number,
+): Promise<void> {
+  for (const batch of jsonBatches(value, levels)) await writeChunk(stream, batch);
+  await writeChunk(stream, '\n');
+}

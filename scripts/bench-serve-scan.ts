@@ -1,0 +1,58 @@
+// A space scan through `plumb serve`, as the browser UI runs it: the server's peak memory (VmHWM)
+// and the time until the page has the result, for a tree the user names (bench:space builds one:
+// `node scripts/bench-space.mjs --files 1000000 --dir DIR --keep`). Linux only (reads /proc).
+// A script, not a test: `node --import tsx scripts/bench-serve-scan.ts DIR`.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import WebSocket from 'ws';
+import { startServe } from '../tests/helpers/cli.js';
+import { signIn } from '../tests/helpers/web.js';
+
+async function main(): Promise<void> {
+  const tree = process.argv[2];
+  if (!tree) throw new Error('Give the folder to scan: bench-serve-scan.ts DIR');
+  // A data folder of its own: no hash cache from an earlier scan, so every file is read.
+  const data = mkdtempSync(path.join(os.tmpdir(), 'plumb-bench-serve-'));
+  const server = await startServe([], { env: { PLUMB_DATA_DIR: data } });
+  try {
+    const pid = execFileSync('pgrep', ['-n', '-f', 'bin/plumb.js serve']).toString().trim();
+    const cookie = await signIn(server);
+    const socket = new WebSocket(`ws://${server.url.host}/ws`, {
+      origin: `http://${server.url.host}`,
+      headers: { cookie },
+      maxPayload: 2 ** 31,
+    });
+    await new Promise((resolve) => socket.once('open', resolve));
+    const call = (id: number, name: string, input: unknown) =>
+      socket.send(JSON.stringify({ type: 'call', id, name, input }));
+    const started = performance.now();
+    const done = new Promise<number>((resolve) =>
+      socket.on('message', (data: Buffer) => {
+        const message = JSON.parse(data.toString()) as {
+          type: string;
+          payload?: { type?: string };
+        };
+        if (message.type === 'event' && message.payload?.type === 'done') resolve(data.length);
+      }),
+    );
+    call(1, 'session.choosePath', { path: tree });
+    call(2, 'space.scan', { path: tree });
+    const bytes = await done;
+    const seconds = (performance.now() - started) / 1000;
+    // The server keeps the scan as the folder's last one after it has sent it.
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    const peak = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1];
+    console.log(
+      `bench:serve-scan: result ${(bytes / 1e6).toFixed(0)} MB at the page after ${seconds.toFixed(1)} s; ` +
+        `server peak ${(Number(peak) / 1024).toFixed(0)} MB (pid ${pid})`,
+    );
+    socket.close();
+  } finally {
+    await server.stop();
+    rmSync(data, { recursive: true, force: true });
+  }
+}
+
+void main();
