@@ -71,9 +71,9 @@ function runSuite(attempt) {
       '--test',
       '--test-reporter=spec',
       '--test-concurrency=1',
-      // A case that hangs (seen once: a timed write into a missing folder, under Wine) fails
-      // in two minutes instead of holding CI for the whole limit.
-      '--test-timeout=120000',
+      // A hung run (see below) ends in a minute instead of holding CI for the whole limit;
+      // the whole suite takes 10–20 s.
+      '--test-timeout=60000',
       ...tests,
     ],
     {
@@ -96,22 +96,30 @@ function runSuite(attempt) {
   const summary = Number.isNaN(passed)
     ? `node.exe under Wine ended (${run.error?.message ?? `exit ${run.status ?? run.signal}`}) without a test summary (${outFile})`
     : `${passed} passed, ${failed} failed, ${skipped} skipped`;
-  return { ok, summary };
+  // Timed out with no case failing: the hang described below.
+  const hung = failedOnly === 0 && cancelled > 0;
+  return { ok, hung, summary };
 }
 
-// Wine's first program after its server starts has hung the suite's asynchronous calls (3 of 5
-// CI runs, each time a different case; the repeat, on a server already up, always passed): the
-// server is started first, kept up while the suite runs, and warmed with one node.exe.
+// Under Wine the suite hangs in about one run in four, each time in a call that fails at once in
+// the worker (recycleFile answering E_NOTIMPL, or a timed write into a missing folder): its
+// promise never settles. Measured here, 10–12 runs each: it hung as often with a timer keeping the
+// event loop awake, with 64 worker threads, and with recycleFile on a thread of its own, so it is
+// not the loop sleeping, nor the pool running out of threads; Wine's completion port is the
+// likeliest suspect. A run of only those cases never hung, and nothing like it is known on
+// Windows. The server is started first and kept up, and warmed with one node.exe.
 const wineserver = path.join(path.dirname(wine), 'wineserver');
 if (existsSync(wineserver)) spawnSync(wineserver, ['-p30'], { env: wineEnv, stdio: 'ignore' });
 spawnSync(wine, [nodeExe, '-e', '0'], { env: wineEnv, stdio: 'ignore', timeout: 120_000 });
 
-// Wine itself is not Windows: a failed run is run once more, and both results are printed; a
-// case that fails twice fails CI.
+// Wine itself is not Windows: a failed run is run once more, a hung one up to twice more, and
+// every result is printed; a case that fails twice fails CI, as do three hangs in a row.
 let result = runSuite(1);
-if (!result.ok) {
-  console.log(`windows: first run under Wine: ${result.summary}; running the suite once more`);
-  result = runSuite(2);
+for (let attempt = 2; !result.ok && (attempt === 2 || (attempt === 3 && result.hung)); attempt++) {
+  console.log(
+    `windows: run ${attempt - 1} under Wine: ${result.summary}${result.hung ? ' (hung)' : ''}; running the suite once more`,
+  );
+  result = runSuite(attempt);
 }
 console.log(`windows: ${result.summary} under Wine (${elapsed()})`);
 process.exit(result.ok ? 0 : 1);
