@@ -103,10 +103,10 @@ function runSuite(attempt) {
 
 // Under Wine the suite hangs in about one run in four, each time in a call that fails at once in
 // the worker (recycleFile answering E_NOTIMPL, or a timed write into a missing folder): its
-// promise never settles. Measured here, 10–12 runs each: it hung as often with a timer keeping the
-// event loop awake, with 64 worker threads, and with recycleFile on a thread of its own, so it is
-// not the loop sleeping, nor the pool running out of threads; Wine's completion port is the
-// likeliest suspect. A run of only those cases never hung, and nothing like it is known on
+// promise never settles. Measured here, 9–12 runs each: it still hung with a timer keeping the
+// event loop awake (2 of 12), with 64 worker threads (1 of 9) and with recycleFile on a thread of
+// its own (4 of 12), so it is not the loop sleeping, nor the pool running out of threads; Wine
+// losing a completion is the likeliest suspect, not proven. A run of only those cases never hung, and nothing like it is known on
 // Windows. The server is started first and kept up, and warmed with one node.exe.
 const wineserver = path.join(path.dirname(wine), 'wineserver');
 if (existsSync(wineserver)) spawnSync(wineserver, ['-p30'], { env: wineEnv, stdio: 'ignore' });
