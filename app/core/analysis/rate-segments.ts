@@ -314,7 +314,12 @@ export function rateSegments(
     if (weakest < drafts.length) relevel(weakest);
   }
 
-  const fineSigma = intervalSigma(intervals);
+  // The intervals' noise, as the blocks show it when that is less: a kernel throttle or a bursty
+  // drive passes one chunk in 2 ms and holds the next for 150 ms, so single intervals swing 60-fold
+  // while every quarter second moves the same bytes. Their spread as a σ would make every change
+  // of a sawtooth (60 ↔ 15 MB/s) too weak to keep, and the fine pass merged all of them; the
+  // blocks' σ times √(intervals a block) is what independent intervals of that steadiness give.
+  const fineSigma = Math.min(intervalSigma(intervals), sigma * Math.sqrt(intervals.count / m));
   const segments = drafts.map((draft, k) => {
     const to = end(k);
     let seconds = 0;

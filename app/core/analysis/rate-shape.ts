@@ -103,19 +103,25 @@ function throttlingOf(segments: readonly RateSegment[]): Throttling | null {
 }
 
 /**
- * The segments with every dip that came back taken out (a stall of a few seconds, the drive busy
- * with itself): the stretch after a dip joins the one before it when their rates differ by less
- * than `minChange`, so a dip in the middle of a cache's fast stretch leaves one fast stretch.
+ * The segments with every dip or spike that came back taken out (a stall of a few seconds, the
+ * drive busy with itself; a few seconds faster, as when its housekeeping ends, or a run of fast
+ * samples that noise alone can make in an hour of writing): it joins the stretch before it, and
+ * the stretch after joins that one when their rates differ by less than `minChange`, so a dip or
+ * a spike in the middle of a cache's fast stretch leaves one fast stretch. A cache's rate only
+ * falls, but a moment faster inside it is not a rise to a new level.
  */
-function withoutDips(segments: readonly RateSegment[], minChange: number): RateSegment[] {
+function withoutExcursions(segments: readonly RateSegment[], minChange: number): RateSegment[] {
   const kept: RateSegment[] = [];
   segments.forEach((segment, k) => {
     const previous = kept.at(-1);
     const next = segments[k + 1];
-    const dip = previous && next && segment.rate < previous.rate && segment.rate < next.rate;
+    const excursion =
+      previous &&
+      next &&
+      Math.sign(segment.rate - previous.rate) === Math.sign(segment.rate - next.rate);
     const same =
       previous && Math.abs(Math.log(segment.rate / previous.rate)) < -Math.log(1 - minChange);
-    if (previous && (dip || same)) {
+    if (previous && (excursion || same)) {
       kept[kept.length - 1] = {
         ...previous,
         seconds: previous.seconds + segment.seconds,
@@ -131,14 +137,14 @@ function withoutDips(segments: readonly RateSegment[], minChange: number): RateS
  * until writing stops, so its rate only falls, in steps; a drive throttling on heat slows, cools a
  * little at the lower rate and speeds up again, over and over, so a rate that fell and came back
  * at least twice is throttling (with its period and the share of time spent slow) and never a
- * cache. A single dip that came back is neither: it is left out of the steps. Null when the samples are too
- * few to segment.
+ * cache. A single dip or spike that came back is neither: it is left out of the steps. Null when
+ * the samples are too few to segment.
  */
 export function rateShape(samples: PhaseSamples, options: SegmentOptions = {}): RateShape | null {
   const segments = rateSegments(samples, options);
   if (!segments) return null;
   const throttling = throttlingOf(segments);
-  const steady = throttling ? [] : withoutDips(segments, options.minChange ?? 0.15);
+  const steady = throttling ? [] : withoutExcursions(segments, options.minChange ?? 0.15);
   const onlyFell = steady.every((s, k) => k === 0 || s.rate < steady[k - 1]!.rate);
   return { segments, steps: steady.length >= 2 && onlyFell ? steady : null, throttling };
 }
