@@ -32,6 +32,8 @@ import {
 } from '../helpers/throttle.js';
 
 const MB = 1e6;
+/** The timed write's chunk (kDefaultChunkBytes in native/src/engine/timed_transfer.cc). */
+const timedChunkBytes = 4 * 2 ** 20;
 const scale = 0.1;
 const seed = Number(process.env.PLUMB_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31));
 console.log(`# seed ${seed} (replay with PLUMB_TEST_SEED=${seed})`);
@@ -98,7 +100,7 @@ describe('plumb bench sustained: samples inside files on a throttled disk', { sk
       { PLUMB_DATA_DIR: path.join(work, 'data') },
     );
 
-  it('places a drawn cliff within 5 % and its rates within 10 %', async () => {
+  it('places a drawn cliff within 5 % (four chunks at least) and its rates within 10 %', async () => {
     const { total, fast, slow, cliffBytes } = cliffDraw;
     console.log(
       `# drawn: cliff after ${(cliffBytes / MB).toFixed(0)} MB, ${(fast / MB).toFixed(1)} → ${(slow / MB).toFixed(1)} MB/s`,
@@ -153,8 +155,17 @@ describe('plumb bench sustained: samples inside files on a throttled disk', { sk
     );
     // Against where the disk's rate really dropped: the controller reads the device's byte count
     // every 5 ms, and the kernel passes a direct write in bursts of up to a 4 MiB chunk, so the
-    // throttle falls a few MB after the N drawn.
-    assert.ok(within(cliff.atBytes, loweredAt, 0.05), `cliff at ${cliff.atBytes}`);
+    // throttle falls a few MB after the N drawn. Within 5 %, or four chunks where that is more:
+    // the samples are a chunk apart, and on a busy machine the kernel passes the chunks in cycles
+    // of about four (one at once, the rest held, each held one as slow as the slower rate), so the
+    // rate is only defined over a cycle. At the issue's sizes (N from 0.5 GB) four chunks are
+    // under 5 %; this run is scaled to a tenth and the chunk is not (CI seed 861929446: placed
+    // 12.8 MB, three chunks, before 223.8 MB in such a run).
+    const placed = Math.max(0.05 * loweredAt, 4 * timedChunkBytes);
+    assert.ok(
+      Math.abs(cliff.atBytes - loweredAt) <= placed,
+      `cliff at ${cliff.atBytes}, lowered at ${loweredAt}`,
+    );
     const deviceRate = await deviceFast;
     console.log(`# the device took ${(deviceRate / MB).toFixed(1)} MB/s before the throttle fell`);
     assert.ok(
