@@ -4,8 +4,7 @@ import { driveRateMinBytes } from '../../common/headline-rate.js';
 import { cacheCliff, type SeriesPoint } from './cache-cliff.js';
 import { dropCause, type DropCause, type EarlierDrop } from './drop-cause.js';
 import type { InterfaceCeiling } from './interface-ceiling.js';
-import { sampleIntervals, type PhaseSamples } from '../../common/phase-samples.js';
-import type { SegmentOptions } from './rate-segments.js';
+import type { PhaseSamples } from '../../common/phase-samples.js';
 import { rateShape } from './rate-shape.js';
 import { sizeAdjustedRatios, sizeAdjustedSpread } from './size-adjusted-spread.js';
 import { theilSen } from './theil-sen.js';
@@ -87,30 +86,13 @@ export interface PhaseDrop {
 
 const percent = (share: number) => `${(share * 100).toFixed(0)} %`;
 
-/** The sampler's time cadence (native/src/io.h), seconds. */
-const sampleCadenceSeconds = 0.25;
-
-/**
- * Segments are looked for on blocks of about the sampler's quarter second: where the samples are
- * finer (a short run, whose thousandth is under a chunk, gets one per chunk), one chunk's time
- * says more about how the OS or the drive batches writes than about its rate (a kernel throttle
- * passes a chunk in 2 ms, then holds the next for 150 ms). The change is still placed on the
- * samples themselves.
- */
-function segmentOptions(samples: PhaseSamples): SegmentOptions {
-  const intervals = sampleIntervals(samples);
-  let seconds = 0;
-  for (let i = 0; i < intervals.count; i += 1) seconds += intervals.seconds[i]!;
-  return { maxBlocks: Math.min(4000, Math.max(16, Math.round(seconds / sampleCadenceSeconds))) };
-}
-
 /**
  * The phase's drop from its samples: a repeating slow-down (throttling), or the steps of a rate
  * that only fell; null when neither. Undefined when the samples are too few to read, so the
  * per-file detector is used instead.
  */
 function sampledDrop(phase: Phase, samples: PhaseSamples): PhaseDrop | null | undefined {
-  const shape = rateShape(samples, segmentOptions(samples));
+  const shape = rateShape(samples);
   if (!shape) return undefined;
   const throttling = shape.throttling;
   if (throttling) {

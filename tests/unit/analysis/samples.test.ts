@@ -33,6 +33,21 @@ describe('sampleIntervals', () => {
     assert.deepEqual([...intervals.startSeconds], [0, 1, 2.5]);
     assert.equal(intervals.totalBytes, 300);
   });
+  it('keeps a held write as transfer time, and bytes within one clock tick', () => {
+    // A throttle held the second chunk 80 ms with no bytes moved; two chunks ended in one 0.1 ms
+    // tick. Dropping either would read the stretch faster than the drive moved it.
+    const intervals = sampleIntervals({
+      t: [0, 0.01, 0.09, 0.09, 0.1],
+      bytes: [0, 4, 4, 8, 12],
+      file: [0, 0, 0, 0, 0],
+    });
+    assert.deepEqual(
+      [...intervals.seconds].map((s) => +s.toFixed(3)),
+      [0.01, 0.08, 0.01],
+    );
+    assert.deepEqual([...intervals.bytes], [4, 4, 4]);
+    assert.deepEqual([...intervals.startBytes], [0, 4, 8]);
+  });
   it('names the first bad sample', () => {
     assert.throws(
       () => sampleIntervals({ t: [0, 2, 1], bytes: [0, 1, 2] }),
