@@ -273,6 +273,18 @@ export interface NativeReplaceResult {
   keptPath: string | null;
 }
 
+/** How a guarded punch of zero blocks ended (see punchZeros). */
+export interface NativePunchResult {
+  /**
+   * done: every zero block is a hole; in-use: another program has the file open, nothing was
+   * changed; opened: a program opened it meanwhile, so the punch stopped there; too-slow: a step
+   * outlasted the guard's proof (the lease-break time), so it stopped there.
+   */
+  outcome: 'done' | 'in-use' | 'opened' | 'too-slow';
+  /** Bytes made into holes (all of them read as zeros under the guard). */
+  punchedBytes: number;
+}
+
 export interface PlumbNative {
   fileSharing(path: string): Promise<NativeFileSharing>;
   /**
@@ -308,8 +320,19 @@ export interface PlumbNative {
     expected: { ino: bigint; size: number; mtimeNs: bigint; ctimeNs: bigint },
   ): Promise<NativeReplaceResult>;
   dataRanges(path: string): Promise<NativeDataMap>;
-  /** Deallocates a range keeping the size; it then reads as zeros. */
-  punchHole(path: string, offset: number, length: number): Promise<void>;
+  /**
+   * Deallocates the whole blocks (of `blockBytes`) inside `ranges` that read as zeros, keeping
+   * the size, and puts the access and modification times back. Each block is read and punched
+   * while no other program can write the file (Linux write lease, Windows a handle shared with
+   * nobody), so no write is lost: a file another program has open is left alone (`in-use`), and
+   * one opened meanwhile stops the punch there (`opened`). macOS has no such guard: give it only
+   * a fresh clone that no other program knows (then swap it in with replaceWithClone).
+   */
+  punchZeros(
+    path: string,
+    ranges: readonly { offset: number; length: number }[],
+    blockBytes: number,
+  ): Promise<NativePunchResult>;
   /**
    * Windows: moves a file to its drive's Recycle Bin (undoable), refusing with ENOTRASH where the
    * shell would delete it for good; ENOTSUP elsewhere (their Trash is a folder).

@@ -3,7 +3,9 @@
  */
 import { toErrorPayload } from '../contract/errors.js';
 import { appVersion } from '../core/version.js';
+import { finished } from 'node:stream/promises';
 import { exitCode, UsageError, type Command, type CommandIO } from './command.js';
+import { CutOffOutput } from './cut-off-output.js';
 
 /** A command as `plumb --help` lists it; its module is loaded only when it runs. */
 export interface CommandEntry {
@@ -137,21 +139,20 @@ export async function runCli(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // The reader went away (`plumb results list | head -1`): nothing more can be shown, so stop
-  // quietly, as a command killed by SIGPIPE would, instead of printing a stack trace.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error;
-      controller.abort();
-      process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
-    });
-  }
-  const code = await main(process.argv.slice(2), {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    signal: controller.signal,
-  });
+  const stdout = new CutOffOutput(process.stdout);
+  const stderr = new CutOffOutput(process.stderr);
+  let code = await main(process.argv.slice(2), { stdout, stderr, signal: controller.signal });
+  await Promise.all([stdout, stderr].map((stream) => finished(stream.end())));
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
+  if ((stdout.cutOff || stderr.cutOff) && code === exitCode.ok) {
+    // The work was done in full; the exit code says that some of its output was not delivered.
+    code = exitCode.failed;
+    if (!stderr.cutOff) {
+      process.stderr.write(
+        'plumb: the output was cut off (its reader closed it before everything was written); the work itself was done.\n',
+      );
+    }
+  }
   process.exitCode = code;
 }

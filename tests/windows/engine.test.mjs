@@ -256,21 +256,38 @@ describe('sparse files', () => {
     });
   }
 
-  test('punchHole makes a range read as zeros, keeping the size and the rest', async (t) => {
+  test('punchZeros makes the zero blocks holes, keeping the content, size and times', async (t) => {
     const file = path.join(dir, 'punched.bin');
     const at = await sparseWithData(file);
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.alloc(MiB), 0, MiB, at + MiB / 2);
+    closeSync(fd);
+    const before = readFileSync(file);
+    const mtimeMs = statSync(file).mtimeMs;
+    let result;
     try {
-      await native.punchHole(file, at, MiB);
+      result = await native.punchZeros(file, [{ offset: at, length: 2 * MiB }], 4096);
     } catch (error) {
       if (underWine && error.code === 'ENOTSUP') {
         return t.skip(`Wine lacks FSCTL_SET_ZERO_DATA (${error.message})`);
       }
       throw error;
     }
-    const back = readFileSync(file);
-    assert.equal(back.length, 64 * MiB);
-    assert.ok(back.subarray(at, at + MiB).every((byte) => byte === 0));
-    assert.ok(back.subarray(at + MiB, at + 2 * MiB).some((byte) => byte !== 0));
+    assert.deepEqual(result, { outcome: 'done', punchedBytes: MiB });
+    assert.equal(statSync(file).mtimeMs, mtimeMs);
+    assert.ok(readFileSync(file).equals(before));
+  });
+
+  test('punchZeros leaves a file another program has open as it is', async () => {
+    const file = path.join(dir, 'held.bin');
+    writeFileSync(file, Buffer.alloc(MiB));
+    const held = openSync(file, 'r+');
+    try {
+      const result = await native.punchZeros(file, [{ offset: 0, length: MiB }], 4096);
+      assert.deepEqual(result, { outcome: 'in-use', punchedBytes: 0 });
+    } finally {
+      closeSync(held);
+    }
   });
 
   test('dataRanges finds the one range written, holes elsewhere', async (t) => {

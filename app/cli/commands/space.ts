@@ -20,7 +20,7 @@ const usage = [
   'plumb space dedupe DIR [--apply] [--json]     dry run unless --apply',
   'plumb space trash DIR [--apply] [--json]      move the copies to the Trash (dry run unless --apply)',
   'plumb space trash --empty BATCH [--apply]     then delete exactly those files from the Trash',
-  'plumb space sparse PATH [--punch] [--create SIZE] [--copy-to DEST] [--candidates]',
+  'plumb space sparse PATH [--punch [--apply]] [--create SIZE] [--copy-to DEST] [--candidates]',
   '',
   'Scan options: --min-size SIZE (default 1 B), --no-hidden, --all (do not skip packages,',
   'Library and cloud folders). Dedupe: --method dedupe-range|clone-rename (default: the OS).',

@@ -1,6 +1,6 @@
 // Linux space primitives: FIEMAP (shared extents, physical offsets), FIDEDUPERANGE (kernel-verified
 // sharing), FICLONE, metadata copy (owner, mode, xattrs incl. ACLs, flags, times), hole punching,
-// and the guard and exchange of a replacement (write leases, renameat2 RENAME_EXCHANGE).
+// and the guard and exchange of a replacement or a punch (write leases, renameat2 RENAME_EXCHANGE).
 #include "space.h"
 
 #include <fcntl.h>
@@ -394,18 +394,30 @@ bool FlushVolume(const std::string& path, SysError* err) {
   return true;
 }
 
-bool PunchHole(const std::string& path, uint64_t offset, uint64_t length, SysError* err) {
-  Fd file(open(path.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC));
-  if (file.fd < 0) {
-    *err = MakeSysError(errno, "open", path);
-    return false;
-  }
-  if (fallocate(file.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(offset),
+bool PunchRange(int fd, const std::string& path, uint64_t offset, uint64_t length, SysError* err) {
+  if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(offset),
                 static_cast<off_t>(length)) != 0) {
     *err = MakeSysError(errno, "fallocate", path);
     return false;
   }
   return true;
+}
+
+// Why a punch under a write lease never loses a write. The kernel grants the lease only while no
+// other open file description exists, so at the start nobody can write. Any later open (or
+// truncate) breaks the lease and then waits in the kernel until the holder lets go or
+// /proc/sys/fs/lease-break-time seconds pass (45 by default): only then can it write. Each step
+// (read a chunk, punch its zero blocks) starts with the lease unbroken and punches only within
+// half that time of its start, so an opener that broke the lease during the step is still
+// waiting when the punch lands: no write can fall between the read that saw zeros and the punch.
+// The loop then sees the break and stops, and the times are put back before the lease is let go.
+double GuardedStepSeconds() {
+  double seconds = 45;
+  if (FILE* file = std::fopen("/proc/sys/fs/lease-break-time", "r")) {
+    if (std::fscanf(file, "%lf", &seconds) != 1) seconds = 45;
+    std::fclose(file);
+  }
+  return seconds / 2;
 }
 
 }  // namespace plumb

@@ -7,7 +7,7 @@
 //   setTimes(path, atimeNs, mtimeNs)    exact times (bigint nanoseconds)
 //   replaceWithClone(clone, target, swapPath, expected)   guarded swap; no write to target is lost
 //   dataRanges(path)                    data/hole map, logical and allocated size
-//   punchHole(path, offset, length)     deallocate a range, keeping the size
+//   punchZeros(path, ranges, blockBytes) the zero blocks of ranges into holes, under a guard
 //   createSparseFile(path, bytes)       a new all-hole file
 //   flushVolume(path)                   sync the volume so free space is up to date
 //   recycleFile(path)                   Windows: to the Recycle Bin, never deleted for good
@@ -254,16 +254,54 @@ Napi::Value DataRangesJs(const Napi::CallbackInfo& info) {
       });
 }
 
-Napi::Value PunchHoleJs(const Napi::CallbackInfo& info) {
+// [{ offset, length }, ...] as byte ranges; a TypeError for anything else.
+std::vector<ByteRange> RequireRanges(const Napi::CallbackInfo& info, size_t index,
+                                     const char* name) {
+  Napi::Env env = info.Env();
+  const std::string shape =
+      std::string("The \"") + name + "\" argument must be an array of { offset, length }";
+  if (info.Length() <= index || !info[index].IsArray()) throw Napi::TypeError::New(env, shape);
+  Napi::Array list = info[index].As<Napi::Array>();
+  std::vector<ByteRange> ranges;
+  ranges.reserve(list.Length());
+  for (uint32_t i = 0; i < list.Length(); ++i) {
+    Napi::Value item = list.Get(i);
+    if (!item.IsObject() || item.IsArray()) throw Napi::TypeError::New(env, shape);
+    Napi::Object range = item.As<Napi::Object>();
+    ranges.push_back(ByteRange{BytesFrom(env, range.Get("offset"), "offset"),
+                               BytesFrom(env, range.Get("length"), "length")});
+  }
+  return ranges;
+}
+
+const char* PunchOutcomeName(PunchOutcome outcome) {
+  switch (outcome) {
+    case PunchOutcome::kDone: return "done";
+    case PunchOutcome::kInUse: return "in-use";
+    case PunchOutcome::kOpened: return "opened";
+    case PunchOutcome::kTooSlow: return "too-slow";
+  }
+  return "done";
+}
+
+Napi::Value PunchZerosJs(const Napi::CallbackInfo& info) {
   std::string path = RequireString(info, 0, "path");
-  uint64_t offset = RequireBytes(info, 1, "offset");
-  uint64_t length = RequireBytes(info, 2, "length");
-  return Start<Nothing>(
-      info.Env(), "punchHole",
-      [path, offset, length](Nothing*, SysError* err) {
-        return PunchHole(path, offset, length, err);
+  std::vector<ByteRange> ranges = RequireRanges(info, 1, "ranges");
+  uint64_t blockBytes = RequireBytes(info, 2, "blockBytes");
+  if (blockBytes == 0) {
+    throw Napi::TypeError::New(info.Env(), "The \"blockBytes\" argument must be above 0");
+  }
+  return Start<PunchResult>(
+      info.Env(), "punchZeros",
+      [path, ranges, blockBytes](PunchResult* out, SysError* err) {
+        return PunchZeroBlocks(path, ranges, blockBytes, out, err);
       },
-      Undefined);
+      [](Napi::Env env, const PunchResult& result) {
+        Napi::Object o = Napi::Object::New(env);
+        o.Set("outcome", PunchOutcomeName(result.outcome));
+        o.Set("punchedBytes", Num(env, result.punchedBytes));
+        return static_cast<Napi::Value>(o);
+      });
 }
 
 Napi::Value FlushVolumeJs(const Napi::CallbackInfo& info) {
@@ -306,7 +344,7 @@ void RegisterSpace(Napi::Env env, Napi::Object exports) {
   exports.Set("setTimes", Napi::Function::New(env, SetTimesJs, "setTimes"));
   exports.Set("replaceWithClone", Napi::Function::New(env, ReplaceWithCloneJs, "replaceWithClone"));
   exports.Set("dataRanges", Napi::Function::New(env, DataRangesJs, "dataRanges"));
-  exports.Set("punchHole", Napi::Function::New(env, PunchHoleJs, "punchHole"));
+  exports.Set("punchZeros", Napi::Function::New(env, PunchZerosJs, "punchZeros"));
   exports.Set("flushVolume", Napi::Function::New(env, FlushVolumeJs, "flushVolume"));
   exports.Set("createSparseFile", Napi::Function::New(env, CreateSparseFileJs, "createSparseFile"));
   exports.Set("recycleFile", Napi::Function::New(env, RecycleFileJs, "recycleFile"));
