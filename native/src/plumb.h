@@ -47,4 +47,9 @@ std::string ErrorMessage(long osError);
 // Convenience for backends: a SysError from an OS error number.
 SysError MakeSysError(long osError, const char* syscall, const std::string& path);
 
+// Per-OS: keeps this library loaded until the process ends. Node unloads an addon with the last
+// environment that loaded it (a worker thread's, when it ends), but threads of a cancelled call
+// may still be finishing a read in its code (engine/detached_pool.h).
+void KeepLibraryLoaded();
+
 }  // namespace plumb

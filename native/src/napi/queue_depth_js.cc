@@ -30,9 +30,7 @@ class QueueDepthWorker : public ProgressWorker<QueueSampleData> {
   }
 
   void Execute(const ExecutionProgress& progress) override {
-    if (HasCallback()) {
-      request_.onSample = [&progress](const QueueSampleData& sample) { progress.Send(&sample, 1); };
-    }
+    request_.onSample = [&progress](const QueueSampleData& sample) { progress.Send(&sample, 1); };
     ok_ = RunQueueDepth(request_, &outcome_, &err_);
   }
 

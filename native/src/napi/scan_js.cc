@@ -191,8 +191,7 @@ class ScanWorker : public ProgressWorker<scan::Progress> {
         settings_(std::move(settings)) {}
 
   void Execute(const ExecutionProgress& progress) override {
-    scan::ProgressFn report;
-    if (HasCallback()) report = [&progress](const scan::Progress& p) { progress.Send(&p, 1); };
+    const scan::ProgressFn report = [&progress](const scan::Progress& p) { progress.Send(&p, 1); };
     ok_ = scan::RunScan(settings_, cancel_, report, &result_, &err_);
     ReturnFreedMemory();
   }

@@ -20,6 +20,7 @@
 
 #include "napi/errors.h"
 #include "napi/exports.h"
+#include "napi/promise_worker.h"
 
 namespace plumb {
 namespace {
@@ -30,36 +31,31 @@ Napi::Value Num(Napi::Env env, uint64_t value) {
 
 // Runs `run` on a worker thread, then resolves with `convert(result)` or rejects with the SysError.
 template <typename Result>
-class SpaceWorker : public Napi::AsyncWorker {
+class SpaceWorker : public PromiseWorker {
  public:
   using Run = std::function<bool(Result*, SysError*)>;
   using Convert = std::function<Napi::Value(Napi::Env, const Result&)>;
 
   SpaceWorker(Napi::Env env, const char* name, Run run, Convert convert)
-      : Napi::AsyncWorker(env, name),
-        run_(std::move(run)),
-        convert_(std::move(convert)),
-        deferred_(Napi::Promise::Deferred::New(env)) {}
-  Napi::Promise Promise() { return deferred_.Promise(); }
+      : PromiseWorker(env, name), run_(std::move(run)), convert_(std::move(convert)) {}
 
   void Execute() override {
     if (!run_(&result_, &err_) && err_.ok()) err_ = MakeSysError(0, "space", "");
   }
-  void OnOK() override {
-    if (!err_.ok()) {
-      deferred_.Reject(ToJsError(Env(), err_).Value());
-    } else {
-      deferred_.Resolve(convert_(Env(), result_));
-    }
-  }
-  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
 
  private:
+  void Settle(Napi::Env env, Napi::Promise::Deferred& deferred) override {
+    if (!err_.ok()) {
+      deferred.Reject(ToJsError(env, err_).Value());
+    } else {
+      deferred.Resolve(convert_(env, result_));
+    }
+  }
+
   Run run_;
   Convert convert_;
   Result result_{};
   SysError err_;
-  Napi::Promise::Deferred deferred_;
 };
 
 template <typename Result>

@@ -29,12 +29,10 @@ class TimedIoWorker : public ProgressWorker<Progress> {
   }
 
   void Execute(const ExecutionProgress& progress) override {
-    if (HasCallback()) {
-      request_.onProgress = [&progress](uint64_t bytesDone, uint64_t nanos) {
-        Progress event{bytesDone, nanos};
-        progress.Send(&event, 1);
-      };
-    }
+    request_.onProgress = [&progress](uint64_t bytesDone, uint64_t nanos) {
+      Progress event{bytesDone, nanos};
+      progress.Send(&event, 1);
+    };
     ok_ = write_ ? RunTimedWrite(request_, &outcome_, &err_)
                  : RunTimedRead(request_, &outcome_, &err_);
   }

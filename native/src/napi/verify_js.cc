@@ -35,12 +35,10 @@ class VerifyWorker : public ProgressWorker<Progress> {
   }
 
   void Execute(const ExecutionProgress& progress) override {
-    if (HasCallback()) {
-      request_.onProgress = [&progress](uint64_t bytesDone, uint64_t nanos) {
-        Progress event{bytesDone, nanos};
-        progress.Send(&event, 1);
-      };
-    }
+    request_.onProgress = [&progress](uint64_t bytesDone, uint64_t nanos) {
+      Progress event{bytesDone, nanos};
+      progress.Send(&event, 1);
+    };
     ok_ = RunVerifyFile(request_, &outcome_, &err_);
   }
 
