@@ -4,6 +4,7 @@
 #include <windows.h>
 
 #include "io.h"
+#include "win/handles.h"
 #include "win/paths.h"
 
 namespace plumb {
@@ -84,8 +85,9 @@ bool IoFile::Open(const std::string& path, const OpenOptions& options, SysError*
   HANDLE file = INVALID_HANDLE_VALUE;
   direct_ = false;
   if (!options.buffered) {
-    file = CreateFileW(wide.c_str(), access, share, nullptr, disposition,
-                       flags | FILE_FLAG_NO_BUFFERING | FILE_FLAG_WRITE_THROUGH, nullptr);
+    file = OnlyDiskFile(CreateFileW(wide.c_str(), access, share, nullptr, disposition,
+                                    flags | FILE_FLAG_NO_BUFFERING | FILE_FLAG_WRITE_THROUGH,
+                                    nullptr));
     const DWORD error = file == INVALID_HANDLE_VALUE ? GetLastError() : 0;
     // Some network and virtual file systems refuse unbuffered handles: go buffered, say so.
     if (file == INVALID_HANDLE_VALUE && error != ERROR_INVALID_PARAMETER &&
@@ -96,7 +98,8 @@ bool IoFile::Open(const std::string& path, const OpenOptions& options, SysError*
     direct_ = file != INVALID_HANDLE_VALUE;
   }
   if (file == INVALID_HANDLE_VALUE) {
-    file = CreateFileW(wide.c_str(), access, share, nullptr, disposition, flags, nullptr);
+    file = OnlyDiskFile(
+        CreateFileW(wide.c_str(), access, share, nullptr, disposition, flags, nullptr));
     if (file == INVALID_HANDLE_VALUE) {
       *err = MakeSysError(static_cast<long>(GetLastError()), "CreateFileW", path);
       return false;
