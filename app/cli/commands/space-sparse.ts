@@ -12,11 +12,12 @@ import { formatBytes } from '../../common/format.js';
 import { sparseCandidates } from '../../core/space/sparse-candidates.js';
 import { parseCommandArgs } from '../args.js';
 import { exitCode, UsageError, type CommandIO, sizeArgument } from '../command.js';
+import { printableLine } from '../printable.js';
 
 function describe(file: SparseFile): string {
   const holes = file.logicalBytes - file.data.reduce((sum, r) => sum + r.length, 0);
   return (
-    `${file.path}: ${formatBytes(file.logicalBytes)} logical, ${formatBytes(file.allocatedBytes)} allocated, ` +
+    `${printableLine(file.path)}: ${formatBytes(file.logicalBytes)} logical, ${formatBytes(file.allocatedBytes)} allocated, ` +
     `${file.data.length} data ranges, ${formatBytes(Math.max(0, holes))} in holes` +
     (file.holesSupported ? '' : ' (this file system does not report holes)')
   );
@@ -88,11 +89,11 @@ export async function sparseSubcommand(args: string[], io: CommandIO): Promise<n
     if (io.stderr.isTTY) io.stderr.write('\r\x1b[K');
     const lines = found.candidates.map(
       (c) =>
-        `${c.path}: punching its zero blocks would free ${formatBytes(c.zeroBytes)} of ${formatBytes(c.allocatedBytes)} allocated`,
+        `${printableLine(c.path)}: punching its zero blocks would free ${formatBytes(c.zeroBytes)} of ${formatBytes(c.allocatedBytes)} allocated`,
     );
     print(
       found,
-      `${lines.length ? lines.join('\n') : `No file of 64 MB or more under ${target} holds 1 MB of zero blocks.`}\nNote: ${found.warning}`,
+      `${lines.length ? lines.join('\n') : `No file of 64 MB or more under ${printableLine(target)} holds 1 MB of zero blocks.`}\nNote: ${found.warning}`,
     );
     return exitCode.ok;
   }
@@ -102,7 +103,7 @@ export async function sparseSubcommand(args: string[], io: CommandIO): Promise<n
     const report = await punchZeros(target, true);
     print(
       report,
-      `${report.path}: ${formatBytes(report.zeroBytes)} of zero blocks made into holes; allocated ` +
+      `${printableLine(report.path)}: ${formatBytes(report.zeroBytes)} of zero blocks made into holes; allocated ` +
         `${formatBytes(report.allocatedBefore)} → ${formatBytes(report.allocatedAfter)}.\nNote: ${punchWarning}`,
     );
     return exitCode.ok;
@@ -112,7 +113,7 @@ export async function sparseSubcommand(args: string[], io: CommandIO): Promise<n
   if (values.json) {
     io.stdout.write(`${JSON.stringify(files, null, 2)}\n`);
   } else if (files.length === 0) {
-    io.stdout.write(`No sparse files under ${target}.\n`);
+    io.stdout.write(`No sparse files under ${printableLine(target)}.\n`);
   } else {
     for (const file of files) io.stdout.write(`${describe(file)}\n`);
   }

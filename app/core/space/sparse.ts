@@ -2,7 +2,7 @@
  * Sparse files: list them with their data/hole map, create one, turn whole blocks of zeros into
  * holes (opt-in), and copy a file keeping its holes.
  */
-import { chmod, lstat, stat } from 'node:fs/promises';
+import { chmod, lstat, stat } from '../os-fs.js';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
 import type { PunchReport, SparseFile, SparseListProgress } from '../../contract/space.js';

@@ -135,7 +135,7 @@ Napi::Value SharingToJs(Napi::Env env, const FileSharing& s) {
 }
 
 Napi::Value FileSharingJs(const Napi::CallbackInfo& info) {
-  std::string path = RequireString(info, 0, "path");
+  std::string path = RequirePath(info, 0, "path");
   return Start<FileSharing>(
       info.Env(), "fileSharing",
       [path](FileSharing* out, SysError* err) { return QueryFileSharing(path, out, err); },
@@ -143,8 +143,8 @@ Napi::Value FileSharingJs(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value DedupeFileJs(const Napi::CallbackInfo& info) {
-  std::string source = RequireString(info, 0, "source");
-  std::string target = RequireString(info, 1, "target");
+  std::string source = RequirePath(info, 0, "source");
+  std::string target = RequirePath(info, 1, "target");
   return Start<DedupeOutcome>(
       info.Env(), "dedupeFile",
       [source, target](DedupeOutcome* out, SysError* err) {
@@ -159,7 +159,7 @@ Napi::Value DedupeFileJs(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value SharingSupportJs(const Napi::CallbackInfo& info) {
-  std::string path = RequireString(info, 0, "path");
+  std::string path = RequirePath(info, 0, "path");
   return Start<std::optional<bool>>(
       info.Env(), "sharingSupport",
       [path](std::optional<bool>* out, SysError* err) {
@@ -172,8 +172,8 @@ Napi::Value SharingSupportJs(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value CloneFileJs(const Napi::CallbackInfo& info) {
-  std::string source = RequireString(info, 0, "source");
-  std::string target = RequireString(info, 1, "target");
+  std::string source = RequirePath(info, 0, "source");
+  std::string target = RequirePath(info, 1, "target");
   return Start<Nothing>(
       info.Env(), "cloneFile",
       [source, target](Nothing*, SysError* err) { return CloneFile(source, target, err); },
@@ -181,15 +181,15 @@ Napi::Value CloneFileJs(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value CopyMetadataJs(const Napi::CallbackInfo& info) {
-  std::string from = RequireString(info, 0, "from");
-  std::string to = RequireString(info, 1, "to");
+  std::string from = RequirePath(info, 0, "from");
+  std::string to = RequirePath(info, 1, "to");
   return Start<Nothing>(
       info.Env(), "copyMetadata",
       [from, to](Nothing*, SysError* err) { return CopyMetadata(from, to, err); }, Undefined);
 }
 
 Napi::Value SetTimesJs(const Napi::CallbackInfo& info) {
-  std::string path = RequireString(info, 0, "path");
+  std::string path = RequirePath(info, 0, "path");
   int64_t atimeNs = RequireNanoseconds(info, 1, "atimeNs");
   int64_t mtimeNs = RequireNanoseconds(info, 2, "mtimeNs");
   return Start<Nothing>(
@@ -201,9 +201,9 @@ Napi::Value SetTimesJs(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value ReplaceWithCloneJs(const Napi::CallbackInfo& info) {
-  std::string clone = RequireString(info, 0, "clone");
-  std::string target = RequireString(info, 1, "target");
-  std::string swapPath = RequireString(info, 2, "swapPath");
+  std::string clone = RequirePath(info, 0, "clone");
+  std::string target = RequirePath(info, 1, "target");
+  std::string swapPath = RequirePath(info, 2, "swapPath");
   if (info.Length() <= 3 || !info[3].IsObject()) {
     throw Napi::TypeError::New(info.Env(), "The \"expected\" argument must be an object");
   }
@@ -223,13 +223,13 @@ Napi::Value ReplaceWithCloneJs(const Napi::CallbackInfo& info) {
         static const char* const names[] = {"replaced", "in-use", "changed", "opened"};
         Napi::Object o = Napi::Object::New(env);
         o.Set("outcome", names[static_cast<int>(r.outcome)]);
-        o.Set("keptPath", r.keptPath.empty() ? env.Null() : Napi::String::New(env, r.keptPath));
+        o.Set("keptPath", r.keptPath.empty() ? env.Null() : PathToJs(env, r.keptPath));
         return static_cast<Napi::Value>(o);
       });
 }
 
 Napi::Value DataRangesJs(const Napi::CallbackInfo& info) {
-  std::string path = RequireString(info, 0, "path");
+  std::string path = RequirePath(info, 0, "path");
   return Start<DataMap>(
       info.Env(), "dataRanges",
       [path](DataMap* out, SysError* err) { return QueryDataRanges(path, out, err); },
@@ -251,7 +251,7 @@ Napi::Value DataRangesJs(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value PunchHoleJs(const Napi::CallbackInfo& info) {
-  std::string path = RequireString(info, 0, "path");
+  std::string path = RequirePath(info, 0, "path");
   uint64_t offset = RequireBytes(info, 1, "offset");
   uint64_t length = RequireBytes(info, 2, "length");
   return Start<Nothing>(
@@ -263,14 +263,14 @@ Napi::Value PunchHoleJs(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value FlushVolumeJs(const Napi::CallbackInfo& info) {
-  std::string path = RequireString(info, 0, "path");
+  std::string path = RequirePath(info, 0, "path");
   return Start<Nothing>(
       info.Env(), "flushVolume", [path](Nothing*, SysError* err) { return FlushVolume(path, err); },
       Undefined);
 }
 
 Napi::Value CreateSparseFileJs(const Napi::CallbackInfo& info) {
-  std::string path = RequireString(info, 0, "path");
+  std::string path = RequirePath(info, 0, "path");
   uint64_t bytes = RequireBytes(info, 1, "bytes");
   return Start<Nothing>(
       info.Env(), "createSparseFile",
@@ -279,14 +279,14 @@ Napi::Value CreateSparseFileJs(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value RecycleFileJs(const Napi::CallbackInfo& info) {
-  std::string path = RequireString(info, 0, "path");
+  std::string path = RequirePath(info, 0, "path");
   return Start<RecycledFile>(
       info.Env(), "recycleFile",
       [path](RecycledFile* out, SysError* err) { return RecycleFile(path, out, err); },
       [](Napi::Env env, const RecycledFile& file) {
         Napi::Object o = Napi::Object::New(env);
-        o.Set("recycledPath", file.recycledPath);
-        o.Set("infoPath", file.infoPath);
+        o.Set("recycledPath", PathToJs(env, file.recycledPath));
+        o.Set("infoPath", PathToJs(env, file.infoPath));
         return static_cast<Napi::Value>(o);
       });
 }

@@ -26,7 +26,7 @@ class TemperatureWorker : public PromiseWorker {
 };
 
 Napi::Value DriveTemperature(const Napi::CallbackInfo& info) {
-  auto* worker = new TemperatureWorker(info.Env(), RequireString(info, 0, "path"));
+  auto* worker = new TemperatureWorker(info.Env(), RequirePath(info, 0, "path"));
   Napi::Promise promise = worker->Promise();
   worker->Queue();
   return promise;

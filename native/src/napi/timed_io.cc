@@ -51,7 +51,7 @@ class TimedIoWorker : public ProgressWorker<Progress> {
       return;
     }
     Napi::Object result = Napi::Object::New(env);
-    result.Set("path", request_.path);
+    result.Set("path", PathToJs(env, request_.path));
     result.Set("bytes", Napi::Number::New(env, static_cast<double>(outcome_.bytes)));
     result.Set("cacheMode", outcome_.direct ? "direct" : "buffered");
     result.Set("alignment",
@@ -88,7 +88,7 @@ class TimedIoWorker : public ProgressWorker<Progress> {
 Napi::Value StartTimedIo(const Napi::CallbackInfo& info, bool write) {
   Napi::Env env = info.Env();
   TimedIoRequest request;
-  request.path = RequireString(info, 0, "path");
+  request.path = RequirePath(info, 0, "path");
   size_t optionsIndex = 1;
   if (write) {
     if (info.Length() < 2 || !info[1].IsNumber()) {

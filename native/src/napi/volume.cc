@@ -14,7 +14,7 @@ Napi::Value OrNull(Napi::Env env, const std::optional<T>& value, Make make) {
   return value ? make(env, *value) : env.Null();
 }
 
-Napi::Value Str(Napi::Env env, const std::string& s) { return Napi::String::New(env, s); }
+Napi::Value Str(Napi::Env env, const std::string& s) { return PathToJs(env, s); }
 Napi::Value Bool(Napi::Env env, bool b) { return Napi::Boolean::New(env, b); }
 Napi::Value Num(Napi::Env env, double d) { return Napi::Number::New(env, d); }
 
@@ -65,7 +65,7 @@ class VolumeWorker : public PromiseWorker {
 };
 
 Napi::Value VolumeInfo(const Napi::CallbackInfo& info) {
-  std::string path = RequireString(info, 0, "path");
+  std::string path = RequirePath(info, 0, "path");
   auto* worker = new VolumeWorker(info.Env(), path);
   Napi::Promise promise = worker->Promise();
   worker->Queue();

@@ -70,7 +70,7 @@ class ListFoldersWorker : public PromiseWorker {
         const FolderEntry& e = listing.entries[j];
         {
           Napi::HandleScope scope(env);
-          names.Set(static_cast<uint32_t>(j), Napi::String::New(env, e.name));
+          names.Set(static_cast<uint32_t>(j), PathToJs(env, e.name));
         }
         kinds[j] = static_cast<uint8_t>(e.kind);
         double* n = numbers.Data() + j * kNumbersPerEntry;
