@@ -103,4 +103,15 @@ int OpenChecked(const std::string& path, int flags, PathKind kind, SysError* err
   return fd;
 }
 
+FILE* OpenRegularFile(const std::string& path, const char* mode) {
+  const bool write = mode[0] == 'w';
+  SysError ignored;
+  const int fd = OpenChecked(path, write ? O_WRONLY | O_CREAT | O_TRUNC : O_RDONLY, PathKind::kFile,
+                             &ignored, 0666);
+  if (fd < 0) return nullptr;
+  FILE* file = fdopen(fd, mode);
+  if (!file) close(fd);
+  return file;
+}
+
 }  // namespace plumb

@@ -1,7 +1,10 @@
 // IoFile on Windows: FILE_FLAG_NO_BUFFERING | FILE_FLAG_WRITE_THROUGH with sector-aligned
 // VirtualAlloc buffers; every transfer passes an OVERLAPPED so the same code serves handles opened
 // for the overlapped queue-depth engine.
+#include <io.h>
 #include <windows.h>
+
+#include <cstdio>
 
 #include "io.h"
 #include "win/handles.h"
@@ -59,6 +62,16 @@ void FreeAligned(void* data, size_t) { VirtualFree(data, 0, MEM_RELEASE); }
 
 bool RemoveFile(const std::string& path) {
   return DeleteFileW(Widen(path).c_str()) || GetLastError() == ERROR_FILE_NOT_FOUND;
+}
+
+FILE* OpenRegularFile(const std::string& path, const char* mode) {
+  FILE* file = _wfopen(Widen(path).c_str(), mode[0] == 'w' ? L"wb" : L"rb");
+  if (file &&
+      GetFileType(reinterpret_cast<HANDLE>(_get_osfhandle(_fileno(file)))) != FILE_TYPE_DISK) {
+    std::fclose(file);
+    return nullptr;
+  }
+  return file;
 }
 
 bool FileExists(const std::string& path) {
