@@ -1,7 +1,6 @@
 // IoFile on Windows: FILE_FLAG_NO_BUFFERING | FILE_FLAG_WRITE_THROUGH with sector-aligned
 // VirtualAlloc buffers; every transfer passes an OVERLAPPED so the same code serves handles opened
 // for the overlapped queue-depth engine.
-#include <io.h>
 #include <windows.h>
 
 #include <cstdio>
@@ -65,13 +64,18 @@ bool RemoveFile(const std::string& path) {
 }
 
 FILE* OpenRegularFile(const std::string& path, const char* mode) {
-  FILE* file = _wfopen(Widen(path).c_str(), mode[0] == 'w' ? L"wb" : L"rb");
-  if (file &&
-      GetFileType(reinterpret_cast<HANDLE>(_get_osfhandle(_fileno(file)))) != FILE_TYPE_DISK) {
-    std::fclose(file);
-    return nullptr;
+  const std::wstring wide = Widen(path);
+  // A device name (NUL, CON, COM1) names the device in every folder, so asking first cannot be
+  // raced by a swap (<io.h>, which would give the handle behind a FILE*, is shadowed by ours).
+  HANDLE probe =
+      CreateFileW(wide.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                  OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+  if (probe != INVALID_HANDLE_VALUE) {
+    const bool disk = GetFileType(probe) == FILE_TYPE_DISK;
+    CloseHandle(probe);
+    if (!disk) return nullptr;
   }
-  return file;
+  return _wfopen(wide.c_str(), mode[0] == 'w' ? L"wb" : L"rb");
 }
 
 bool FileExists(const std::string& path) {
