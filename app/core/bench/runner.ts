@@ -2,7 +2,7 @@
  * Runs a plan against a folder: guards free space, writes into its own marked test folder,
  * reports events, removes its files whatever happens, and stores the results document.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from '../os-fs.js';
 import path from 'node:path';
 import type { Plan, ResultDocument } from '../../contract/bench.js';
 import { PlumbError, spaceGuardCode } from '../../contract/errors.js';

@@ -9,7 +9,7 @@
  * skipped, and one written or opened in the last instant is swapped back, so no write is lost. A
  * journal records each step so a crash is completed or rolled back on the next start.
  */
-import { link, mkdir, open, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, stat, unlink, writeFile } from '../os-fs.js';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { NativeReplaceResult } from '../../../native/index.js';

@@ -4,16 +4,8 @@
  * line per record, one file per running operation, deleted when the operation ends.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  lstat,
-  mkdir,
-  open,
-  readdir,
-  readFile,
-  rename,
-  unlink,
-  type FileHandle,
-} from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readFile, rename, unlink } from '../os-fs.js';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { loadNative } from '../native/load.js';
