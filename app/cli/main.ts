@@ -62,7 +62,7 @@ export const commands: CommandEntry[] = [
   },
   {
     name: 'serve',
-    summary: 'the Plumb UI in your browser, on 127.0.0.1 with a private token',
+    summary: 'the Plumb UI in your browser, on 127.0.0.1, opened by a one-time sign-in link',
     load: async () => (await import('./commands/serve.js')).serveCommand,
   },
 ];
