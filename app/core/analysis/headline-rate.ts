@@ -13,6 +13,7 @@
  * - A queue-depth grid (no files): the fastest sequential run of the direction, else the fastest
  *   random one.
  */
+import { max, min } from 'simple-statistics';
 import {
   driveRateMinBytes,
   type Direction,
@@ -64,7 +65,7 @@ export function computeHeadline(source: HeadlineSource, phase: Direction): Headl
   const whose = paired ? 'folder A alone, ' : '';
   const files = `${large.length} ${large.length === 1 ? 'file' : 'files'} of 2 MB or more`;
   const sizes = large.map((f) => f.bytes);
-  if (Math.max(...sizes) >= slopeSpan * Math.min(...sizes)) {
+  if (max(sizes) >= slopeSpan * min(sizes)) {
     const steady = lineRate(theilSen(large.map((f) => [f.bytes, f.seconds] as const))).rate;
     if (steady !== null) return { rate: steady, basis: `${whose}steady rate of ${files}` };
   }
