@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { median } from 'simple-statistics';
 import { SlopeSelector } from './slope-selection.js';
 
@@ -16,8 +17,29 @@ export interface LineFit {
  * slope-selection.ts), so a run of a million points takes seconds and O(n) memory.
  */
 export function theilSen(points: readonly (readonly [number, number])[]): LineFit | null {
-  const xs = Float64Array.from(points, ([x]) => x);
-  const ys = Float64Array.from(points, ([, y]) => y);
+  const xs = new Float64Array(points.length);
+  const ys = new Float64Array(points.length);
+  points.forEach(([x, y], i) => {
+    xs[i] = x;
+    ys[i] = y;
+  });
+  return theilSenOf(xs, ys);
+}
+
+/**
+ * The last fit, by a digest of its points: a phase's summary and its findings fit the same points,
+ * a few seconds each for a million of them.
+ */
+let lastFit: { digest: string; fit: LineFit | null } | undefined;
+
+/** Theil–Sen of the points (xs[i], ys[i]): the same fit, from columns (no object per point). */
+export function theilSenOf(xs: Float64Array, ys: Float64Array): LineFit | null {
+  const digest = createHash('sha256').update(xs).update(ys).digest('hex');
+  if (lastFit?.digest !== digest) lastFit = { digest, fit: fitColumns(xs, ys) };
+  return lastFit.fit && { ...lastFit.fit };
+}
+
+function fitColumns(xs: Float64Array, ys: Float64Array): LineFit | null {
   const selector = new SlopeSelector(xs, ys);
   const count = selector.pairCount;
   if (count === 0) return null;
@@ -27,6 +49,7 @@ export function theilSen(points: readonly (readonly [number, number])[]): LineFi
     Math.ceil((count - 1) / 2),
   );
   const slope = low === high ? low : median([low, high]);
-  const intercept = median(points.map(([x, y]) => y - slope * x));
-  return { slope, intercept };
+  const residuals = new Array<number>(xs.length);
+  for (let i = 0; i < xs.length; i += 1) residuals[i] = ys[i]! - slope * xs[i]!;
+  return { slope, intercept: median(residuals) };
 }
