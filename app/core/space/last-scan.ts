@@ -5,7 +5,7 @@
  * its absolute path.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SavedScan, ScanResult } from '../../contract/space.js';
 import { resultsDir } from '../bench/results-dir.js';
@@ -49,25 +49,66 @@ async function readSaved(file: string): Promise<SavedScan | null> {
   }
 }
 
-/** The last scan of `folder`, or of any folder (the most recent) when none is given. */
-export async function loadLastScan(folder?: string): Promise<SavedScan | null> {
+/** The kept scans' files, newest first. */
+async function savedFilesNewestFirst(): Promise<string[]> {
   const dir = spaceScansDir();
-  if (folder !== undefined) return readSaved(path.join(dir, `${keyOf(folder)}.json`));
   let names: string[];
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith('.json'));
   } catch {
-    return null;
+    return [];
   }
   const dated = await Promise.all(
     names.map(async (n) => ({
-      n,
+      file: path.join(dir, n),
       at: (await stat(path.join(dir, n)).catch(() => null))?.mtimeMs ?? 0,
     })),
   );
-  dated.sort((a, b) => b.at - a.at);
-  for (const { n } of dated) {
-    const saved = await readSaved(path.join(dir, n));
+  return dated.sort((a, b) => b.at - a.at).map(({ file }) => file);
+}
+
+/** Bytes read from the head of a kept scan to find its root (a path is at most 4,096 bytes). */
+const headBytes = 64 * 1024;
+
+/**
+ * The folder a kept scan is of. Read from the file's head: the root comes second in the result,
+ * before the groups of a scan that may be 180 MB; a file written otherwise is read whole.
+ */
+async function savedRoot(file: string): Promise<string | null> {
+  let head = '';
+  try {
+    const handle = await open(file, 'r');
+    try {
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(headBytes), 0, headBytes, 0);
+      head = buffer.toString('utf8', 0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return null;
+  }
+  // The only "root" key of the document: in a path it would be escaped (\"root\").
+  const literal = /"root":("(?:[^"\\]|\\.)*")/.exec(head)?.[1];
+  if (literal !== undefined) return JSON.parse(literal) as string;
+  return (await readSaved(file))?.result.root ?? null;
+}
+
+/** The folder of the newest kept scan that `mayShow` accepts, or null. */
+export async function newestScanRoot(
+  mayShow: (root: string) => Promise<boolean>,
+): Promise<string | null> {
+  for (const file of await savedFilesNewestFirst()) {
+    const root = await savedRoot(file);
+    if (root !== null && (await mayShow(root))) return root;
+  }
+  return null;
+}
+
+/** The last scan of `folder`, or of any folder (the most recent) when none is given. */
+export async function loadLastScan(folder?: string): Promise<SavedScan | null> {
+  if (folder !== undefined) return readSaved(path.join(spaceScansDir(), `${keyOf(folder)}.json`));
+  for (const file of await savedFilesNewestFirst()) {
+    const saved = await readSaved(file);
     if (saved) return saved;
   }
   return null;
