@@ -70,23 +70,23 @@ async function savedFilesNewestFirst(): Promise<string[]> {
 /** Bytes read from the head of a kept scan to find its root (a path is at most 4,096 bytes). */
 const headBytes = 64 * 1024;
 
+async function readHead(file: string): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(headBytes), 0, headBytes, 0);
+    return buffer.toString('utf8', 0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * The folder a kept scan is of. Read from the file's head: the root comes second in the result,
  * before the groups of a scan that may be 180 MB; a file written otherwise is read whole.
  */
 async function savedRoot(file: string): Promise<string | null> {
-  let head = '';
-  try {
-    const handle = await open(file, 'r');
-    try {
-      const { buffer, bytesRead } = await handle.read(Buffer.alloc(headBytes), 0, headBytes, 0);
-      head = buffer.toString('utf8', 0, bytesRead);
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return null;
-  }
+  const head = await readHead(file).catch(() => null);
+  if (head === null) return null;
   // The only "root" key of the document: in a path it would be escaped (\"root\").
   const literal = /"root":("(?:[^"\\]|\\.)*")/.exec(head)?.[1];
   if (literal !== undefined) return JSON.parse(literal) as string;
