@@ -27,16 +27,22 @@ export function theilSen(points: readonly (readonly [number, number])[]): LineFi
 }
 
 /**
- * The last fit, by a digest of its points: a phase's summary and its findings fit the same points,
- * a few seconds each for a million of them.
+ * The last fits, by a digest of their points: a phase's findings and its summary fit the same
+ * points (its headline, between them, the larger files), a few seconds each for a million.
  */
-let lastFit: { digest: string; fit: LineFit | null } | undefined;
+const recentFits = new Map<string, LineFit | null>();
+const keptFits = 2;
 
 /** Theil–Sen of the points (xs[i], ys[i]): the same fit, from columns (no object per point). */
 export function theilSenOf(xs: Float64Array, ys: Float64Array): LineFit | null {
   const digest = createHash('sha256').update(xs).update(ys).digest('hex');
-  if (lastFit?.digest !== digest) lastFit = { digest, fit: fitColumns(xs, ys) };
-  return lastFit.fit && { ...lastFit.fit };
+  let fit = recentFits.get(digest);
+  if (fit === undefined) {
+    fit = fitColumns(xs, ys);
+    recentFits.set(digest, fit);
+    for (const old of recentFits.keys()) if (recentFits.size > keptFits) recentFits.delete(old);
+  }
+  return fit && { ...fit };
 }
 
 function fitColumns(xs: Float64Array, ys: Float64Array): LineFit | null {

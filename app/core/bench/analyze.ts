@@ -14,8 +14,8 @@ import { readInputFile } from '../input-file.js';
 import { PlumbError } from '../../contract/errors.js';
 import { interfaceCeilingForBus, type InterfaceCeiling } from '../analysis/interface-ceiling.js';
 import { parseTransfersCsv } from '../analysis/transfers-csv.js';
-import { analyzeFiles } from './build-result.js';
-import { computeHeadline, withHeadline } from '../analysis/headline-rate.js';
+import { analyzeFiles, fileFindings, phaseSummaries } from './build-result.js';
+import { withHeadline } from '../analysis/headline-rate.js';
 
 export interface AnalyzeOptions {
   phase?: Phase;
@@ -34,15 +34,12 @@ export function analyzeCsvText(csv: string, options: AnalyzeOptions): ResultDocu
     t += seconds;
     return { phase, bytes, seconds, cumulativeBytes, t, temperatureC: null };
   });
-  // The headline first, while the files are all that is held (see analyzeFiles).
-  const headline = {
-    write: computeHeadline({ files }, 'write'),
-    read: computeHeadline({ files }, 'read'),
-  };
-  const { summary, findings } = analyzeFiles(files, {
-    cacheMode: 'direct',
-    ceiling: options.ceiling,
-  });
+  const findings = fileFindings(files, { cacheMode: 'direct', ceiling: options.ceiling });
+  // The headline (its rule may read the findings) before the summary, whose rate-vs-size curve
+  // for a million files of many sizes need not be held meanwhile.
+  const analysed = { files, findings };
+  const { headline } = withHeadline(analysed);
+  const summary = phaseSummaries(files);
   return {
     schema: resultSchemaVersion,
     scale: 1,
