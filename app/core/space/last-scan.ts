@@ -8,12 +8,11 @@ import { createHash } from 'node:crypto';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SavedScan, ScanResult } from '../../contract/space.js';
-import { resultsDir } from '../bench/results-dir.js';
-import { writeFileAtomic } from '../atomic-file.js';
+import { dataDir, writePrivateFile } from '../paths.js';
 import { jsonBatches } from '../json-out.js';
 
 export function spaceScansDir(): string {
-  return path.join(path.dirname(resultsDir()), 'space-scans');
+  return path.join(dataDir(), 'space-scans');
 }
 
 function keyOf(folder: string): string {
@@ -32,7 +31,7 @@ export function hashCachePath(folder: string): string {
 export async function saveLastScan(result: ScanResult, now = new Date()): Promise<void> {
   const saved: SavedScan = { savedAt: now.toISOString(), result };
   // Levels opened: the saved scan, its result, then the groups array, a few groups at a time.
-  await writeFileAtomic(
+  await writePrivateFile(
     path.join(spaceScansDir(), `${keyOf(result.root)}.json`),
     jsonBatches(saved, 3, true),
   );
