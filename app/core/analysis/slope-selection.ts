@@ -3,7 +3,7 @@
  * listing the n² slopes: randomized interval contraction over slope ranks (Matoušek 1991;
  * Dillencourt, Mount and Netanyahu 1992). Every pair whose slope lies in an interval (lo, hi] is a
  * pair the orders of the points by y − lo·x and by y − hi·x disagree on, so counting, sampling and
- * listing those pairs is inversion counting with a Fenwick tree: O(n log n) per round, and a few
+ * listing those pairs is inversion counting (cross-pairs.ts): O(n log n) per round, and a few
  * rounds (each keeps about 6/√n of the pairs) bring the interval down to O(n) pairs that are
  * listed and sorted. Expected O(n log n) time, O(n) memory.
  *
@@ -15,6 +15,7 @@
  */
 
 import { argsort, argsortScratch, type ArgsortScratch } from './argsort.js';
+import { crossPairs, crossPairsScratch, type CrossPairsScratch } from './cross-pairs.js';
 
 const EPSILON = 2 ** -53;
 /** More than the relative distance between a float slope and the exact one (3 roundings). */
@@ -47,7 +48,7 @@ export class SlopeSelector {
     keys: Float64Array;
     tied: Uint8Array;
     samples: Float64Array;
-    tree: Fenwick;
+    pairs: CrossPairsScratch;
     sort: ArgsortScratch;
   };
 
@@ -62,7 +63,7 @@ export class SlopeSelector {
       keys: new Float64Array(n),
       tied: new Uint8Array(n),
       samples: new Float64Array(Math.max(1024, n)),
-      tree: new Fenwick(n),
+      pairs: crossPairsScratch(n),
       sort: argsortScratch(n),
     };
     this.byX = this.orderAt(-Infinity);
@@ -216,29 +217,34 @@ export class SlopeSelector {
   }
 
   /**
+   * Loads the points for crossPairs: in `lower` order, keyed by their `upper` tie group (its first
+   * position), one run per `lower` tie group. Returns the number of runs.
+   */
+  private loadPairs(lower: KeyOrder, upper: KeyOrder): number {
+    const { keys, ids, runs } = this.scratch.pairs;
+    let runCount = 0;
+    for (let p = 0; p < this.n; p += 1) {
+      const point = lower.order[p]!;
+      keys[p] = upper.groupStart[upper.positionOf[point]!]!;
+      ids[p] = point;
+      if (lower.groupStart[p] === p) runs[runCount++] = p;
+    }
+    runs[runCount] = this.n;
+    return runCount;
+  }
+
+  /**
    * Pairs (a, b) with a before b in `lower` (strictly, not tied) and b not after a in `upper`
    * (tied counts): the pairs whose slope lies in (lo, hi].
    */
   private countBetween(lower: KeyOrder, upper: KeyOrder): number {
-    const tree = this.scratch.tree.cleared();
-    let total = 0;
-    this.walkGroups(
-      lower,
-      (start, end) => {
-        for (let p = start; p < end; p += 1) {
-          total += tree.countFrom(this.upperFrom(upper, lower.order[p]!));
-        }
-      },
-      tree,
-      upper,
-    );
-    return total;
+    return crossPairs(this.scratch.pairs, this.n, this.loadPairs(lower, upper));
   }
 
   /**
    * `wanted` pairs drawn uniformly (with replacement) from the `inside` pairs between the two
-   * orders, or all of them in order when `all`; with their float slopes. A sample is written into
-   * the scratch buffer, valid until the next sample.
+   * orders, or all of them when `all`; with their float slopes. A sample is written into the
+   * scratch buffer, valid until the next sample.
    */
   private pairsBetween(
     lower: KeyOrder,
@@ -250,54 +256,19 @@ export class SlopeSelector {
     const slopes = all ? new Float64Array(wanted) : this.scratch.samples.subarray(0, wanted);
     const draws = all ? null : ascendingDraws(wanted, inside, this.random);
     const { xs, ys } = this;
-    const tree = this.scratch.tree.cleared();
-    let seen = 0; // pairs of the points handled so far
+    let seen = 0; // pairs met so far
     let next = 0; // next draw to answer
     let draw = draws ? draws() : 0; // its rank among the inside pairs
-    this.walkGroups(
-      lower,
-      (start, end) => {
-        for (let p = start; p < end && next < wanted; p += 1) {
-          const b = lower.order[p]!;
-          const from = this.upperFrom(upper, b);
-          const before = tree.countBefore(from);
-          const count = tree.count - before;
-          while (next < wanted && (draws ? draw : next) < seen + count) {
-            const rank = (draws ? draw : next) - seen;
-            const a = upper.order[tree.positionOfRank(before + rank + 1)]!;
-            slopes[next] = (ys[b]! - ys[a]!) / (xs[b]! - xs[a]!);
-            next += 1;
-            if (draws && next < wanted) draw = draws();
-          }
-          seen += count;
-        }
-      },
-      tree,
-      upper,
-    );
+    crossPairs(this.scratch.pairs, this.n, this.loadPairs(lower, upper), (ids, from, count, b) => {
+      while (next < wanted && (draws ? draw : next) < seen + count) {
+        const a = ids[from + (draws ? draw : next) - seen]!;
+        slopes[next] = (ys[b]! - ys[a]!) / (xs[b]! - xs[a]!);
+        next += 1;
+        if (draws && next < wanted) draw = draws();
+      }
+      seen += count;
+    });
     return slopes;
-  }
-
-  /** First upper-order position a partner of point b may hold (its tie group's start). */
-  private upperFrom(upper: KeyOrder, b: number): number {
-    return upper.groupStart[upper.positionOf[b]!]!;
-  }
-
-  /** Visits the tie groups of `lower` in order, querying a group before inserting it. */
-  private walkGroups(
-    lower: KeyOrder,
-    visit: (start: number, end: number) => void,
-    tree: Fenwick,
-    upper: KeyOrder,
-  ): void {
-    let start = 0;
-    while (start < this.n) {
-      let end = start + 1;
-      while (end < this.n && lower.groupStart[end] === start) end += 1;
-      visit(start, end);
-      for (let p = start; p < end; p += 1) tree.add(upper.positionOf[lower.order[p]!]!);
-      start = end;
-    }
   }
 
   /** The points ordered by y − t·x, exactly; t = ±∞ orders by x (ascending, descending), then y. */
@@ -441,58 +412,4 @@ function signOfSum(terms: readonly number[]): number {
     expansion = grown;
   }
   return expansion.length === 0 ? 0 : Math.sign(expansion[expansion.length - 1]!);
-}
-
-/** Fenwick tree of 0/1 over positions 0..n−1: counts and the position of the r-th one. */
-class Fenwick {
-  private readonly tree: Int32Array;
-  private total = 0;
-  private readonly topBit: number;
-
-  constructor(private readonly size: number) {
-    this.tree = new Int32Array(size + 1);
-    this.topBit = size === 0 ? 0 : 2 ** Math.floor(Math.log2(size));
-  }
-
-  add(position: number): void {
-    this.total += 1;
-    for (let i = position + 1; i <= this.size; i += i & -i) this.tree[i]! += 1;
-  }
-
-  /** Ones at positions < position. */
-  countBefore(position: number): number {
-    let count = 0;
-    for (let i = position; i > 0; i -= i & -i) count += this.tree[i]!;
-    return count;
-  }
-
-  /** The tree emptied, for reuse. */
-  cleared(): this {
-    this.tree.fill(0);
-    this.total = 0;
-    return this;
-  }
-
-  /** Ones in all. */
-  get count(): number {
-    return this.total;
-  }
-
-  countFrom(position: number): number {
-    return this.total - this.countBefore(position);
-  }
-
-  /** Position of the rank-th one (1-based). */
-  positionOfRank(rank: number): number {
-    let position = 0;
-    let remaining = rank;
-    for (let step = this.topBit; step > 0; step >>= 1) {
-      const next = position + step;
-      if (next <= this.size && this.tree[next]! < remaining) {
-        position = next;
-        remaining -= this.tree[next]!;
-      }
-    }
-    return position;
-  }
 }
