@@ -1,6 +1,14 @@
 // Hand-written types for the Plumb N-API addon (native/build/Release/plumb.node).
 // Every function validates its arguments (TypeError) and rejects with an Error carrying
 // `code` (ENOENT, EACCES, ENOSPC, EROFS, ...), `syscall` and `path`, like node:fs.
+//
+// Paths, given and returned, are strings as app/contract/path.ts describes: a name's bytes that
+// are not UTF-8 are kept as lone surrogates U+DC80-U+DCFF (on Windows, the name's UTF-16 as it
+// is), so every path the addon returns names its file again, here and after a JSON round trip.
+// Nothing that takes a path waits on what it names: a FIFO, socket or device (Windows: NUL, CON
+// and the like) is refused with code EFTYPE where a file or folder is needed. Calls may be made
+// from worker threads: terminating one mid-call leaves the process running, and stops within
+// about 100 ms the calls that report progress (timed I/O, queue depth, hashing, the scan).
 
 export interface NativeVolumeInfo {
   /** The path asked about, resolved. */
@@ -273,6 +281,18 @@ export interface NativeReplaceResult {
   keptPath: string | null;
 }
 
+/** How a guarded punch of zero blocks ended (see punchZeros). */
+export interface NativePunchResult {
+  /**
+   * done: every zero block is a hole; in-use: another program has the file open, nothing was
+   * changed; opened: a program opened it meanwhile, so the punch stopped there; too-slow: a step
+   * outlasted the guard's proof (the lease-break time), so it stopped there.
+   */
+  outcome: 'done' | 'in-use' | 'opened' | 'too-slow';
+  /** Bytes made into holes (all of them read as zeros under the guard). */
+  punchedBytes: number;
+}
+
 export interface PlumbNative {
   fileSharing(path: string): Promise<NativeFileSharing>;
   /**
@@ -308,8 +328,19 @@ export interface PlumbNative {
     expected: { ino: bigint; size: number; mtimeNs: bigint; ctimeNs: bigint },
   ): Promise<NativeReplaceResult>;
   dataRanges(path: string): Promise<NativeDataMap>;
-  /** Deallocates a range keeping the size; it then reads as zeros. */
-  punchHole(path: string, offset: number, length: number): Promise<void>;
+  /**
+   * Deallocates the whole blocks (of `blockBytes`) inside `ranges` that read as zeros, keeping
+   * the size, and puts the access and modification times back. Each block is read and punched
+   * while no other program can write the file (Linux write lease, Windows a handle shared with
+   * nobody), so no write is lost: a file another program has open is left alone (`in-use`), and
+   * one opened meanwhile stops the punch there (`opened`). macOS has no such guard: give it only
+   * a fresh clone that no other program knows (then swap it in with replaceWithClone).
+   */
+  punchZeros(
+    path: string,
+    ranges: readonly { offset: number; length: number }[],
+    blockBytes: number,
+  ): Promise<NativePunchResult>;
   /**
    * Windows: moves a file to its drive's Recycle Bin (undoable), refusing with ENOTRASH where the
    * shell would delete it for good; ENOTSUP elsewhere (their Trash is a folder).
@@ -387,7 +418,8 @@ export interface NativeScanSettings {
   sparsePaths?: boolean;
   /**
    * A file of the digests of the last scan of this folder: files whose inode, size and times did
-   * not change are not read again; rewritten after the scan (scan/hash_cache.h).
+   * not change are not read again; rewritten after the scan (scan/hash_cache.h). Anything at that
+   * name but such a file is neither read nor replaced.
    */
   hashCache?: string;
   /** Also name every file at least this large that is not sparse (the result's largePaths). */

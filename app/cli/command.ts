@@ -16,7 +16,10 @@ export interface CommandIO {
   signal: AbortSignal;
 }
 
-/** Exit codes: 0 ok, 1 the operation failed, 2 the command line was wrong. */
+/**
+ * Exit codes: 0 ok, 1 the operation failed (or its output was cut off: see cut-off-output.ts), 2 the
+ * command line was wrong.
+ */
 export const exitCode = { ok: 0, failed: 1, usage: 2 } as const;
 
 export class UsageError extends Error {

@@ -3,7 +3,10 @@
  */
 import { toErrorPayload } from '../contract/errors.js';
 import { appVersion } from '../core/version.js';
+import { finished } from 'node:stream/promises';
 import { exitCode, UsageError, type Command, type CommandIO } from './command.js';
+import { CutOffOutput } from './cut-off-output.js';
+import { printable } from './printable.js';
 
 /** A command as `plumb --help` lists it; its module is loaded only when it runs. */
 export interface CommandEntry {
@@ -81,18 +84,6 @@ export function helpText(): string {
   ].join('\n');
 }
 
-/**
- * An error message as it may reach a terminal: messages quote user input and file bytes (JSON
- * errors quote the text near the fault), and escape codes in them must not act on the terminal.
- */
-export function printable(message: string): string {
-  return message.replace(
-    // eslint-disable-next-line no-control-regex
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
-    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
-  );
-}
-
 export async function main(argv: string[], io: CommandIO): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
@@ -137,21 +128,20 @@ export async function runCli(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // The reader went away (`plumb results list | head -1`): nothing more can be shown, so stop
-  // quietly, as a command killed by SIGPIPE would, instead of printing a stack trace.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error;
-      controller.abort();
-      process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
-    });
-  }
-  const code = await main(process.argv.slice(2), {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    signal: controller.signal,
-  });
+  const stdout = new CutOffOutput(process.stdout);
+  const stderr = new CutOffOutput(process.stderr);
+  let code = await main(process.argv.slice(2), { stdout, stderr, signal: controller.signal });
+  await Promise.all([stdout, stderr].map((stream) => finished(stream.end())));
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
+  if ((stdout.cutOff || stderr.cutOff) && code === exitCode.ok) {
+    // The work was done in full; the exit code says that some of its output was not delivered.
+    code = exitCode.failed;
+    if (!stderr.cutOff) {
+      process.stderr.write(
+        'plumb: the output was cut off (its reader closed it before everything was written); the work itself was done.\n',
+      );
+    }
+  }
   process.exitCode = code;
 }

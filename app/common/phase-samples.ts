@@ -32,8 +32,11 @@ export interface SampleIntervals {
 }
 
 /**
- * The intervals of `samples` that carry a rate: same file at both ends, time and bytes moved.
- * Throws a RangeError naming the first bad sample when the columns differ in length or go back.
+ * The intervals of `samples` between two samples of the same file. One with time and no bytes
+ * (the drive held a write a while) is transfer time and stays; one with bytes and no time (two
+ * chunks within the clock's 0.1 ms) adds its bytes to the interval before it in the same file,
+ * else to the next. Throws a RangeError naming the first bad sample when the columns differ in
+ * length or go back.
  */
 export function sampleIntervals(samples: PhaseSamples): SampleIntervals {
   const { t, bytes, file } = samples;
@@ -42,11 +45,14 @@ export function sampleIntervals(samples: PhaseSamples): SampleIntervals {
     throw new RangeError(
       `samples have ${n} times but ${bytes.length} byte counts${file ? ` and ${file.length} file indexes` : ''}: give one of each per sample`,
     );
-  const startBytes = new Float64Array(Math.max(0, n - 1));
-  const startSeconds = new Float64Array(Math.max(0, n - 1));
-  const moved = new Float64Array(Math.max(0, n - 1));
-  const seconds = new Float64Array(Math.max(0, n - 1));
+  const size = Math.max(0, n - 1);
+  const startBytes = new Float64Array(size);
+  const startSeconds = new Float64Array(size);
+  const moved = new Float64Array(size);
+  const seconds = new Float64Array(size);
   let count = 0;
+  let carried = 0; // bytes of instant intervals waiting for the next interval of their file
+  let lastEnd = -1; // the sample the last interval ended at
   for (let i = 1; i < n; i += 1) {
     const dt = t[i]! - t[i - 1]!;
     const db = bytes[i]! - bytes[i - 1]!;
@@ -54,13 +60,24 @@ export function sampleIntervals(samples: PhaseSamples): SampleIntervals {
       throw new RangeError(
         `sample ${i} goes back (t ${t[i - 1]} → ${t[i]} s, bytes ${bytes[i - 1]} → ${bytes[i]}): samples must be in order, elapsed seconds and cumulative bytes never decreasing`,
       );
-    if (file && file[i] !== file[i - 1]) continue;
-    if (dt === 0 || db === 0) continue;
-    startBytes[count] = bytes[i - 1]!;
+    if (file && file[i] !== file[i - 1]) {
+      carried = 0;
+      continue;
+    }
+    if (dt === 0) {
+      if (lastEnd === i - 1) {
+        moved[count - 1] = moved[count - 1]! + db;
+        lastEnd = i;
+      } else carried += db;
+      continue;
+    }
+    startBytes[count] = bytes[i - 1]! - carried;
     startSeconds[count] = t[i - 1]!;
-    moved[count] = db;
+    moved[count] = db + carried;
     seconds[count] = dt;
+    carried = 0;
     count += 1;
+    lastEnd = i;
   }
   return {
     startBytes: startBytes.subarray(0, count),

@@ -276,6 +276,10 @@ export const PunchReport = z.object({
   path: z.string(),
   /** Zero bytes found in whole blocks (what punching can free). */
   zeroBytes: Bytes,
+  /** Of those, the bytes made into holes by this apply (0 in a dry run). */
+  punchedBytes: Bytes,
+  /** Why an apply stopped before it punched them all (another program opened the file); null when it did not. */
+  stopped: z.string().nullable(),
   allocatedBefore: Bytes,
   allocatedAfter: Bytes,
   dryRun: z.boolean(),

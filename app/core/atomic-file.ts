@@ -6,11 +6,11 @@ import path from 'node:path';
 
 /**
  * Writes `data` to `file` so readers see the old file or the new one, never half of one. `data`
- * may be given in pieces (an iterable of strings), so a large document is never one string.
+ * may be given in pieces (an iterable of strings or bytes), so a large document is never one string.
  */
 export async function writeFileAtomic(
   file: string,
-  data: string | Uint8Array | Iterable<string>,
+  data: string | Uint8Array | Iterable<string | Uint8Array>,
 ): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const temporary = path.join(

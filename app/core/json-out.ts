@@ -95,9 +95,38 @@ export function* jsonBatches(value: unknown, levels: number, compact = false): G
   if (batch) yield batch;
 }
 
-function writeChunk(stream: NodeJS.WritableStream, chunk: string): Promise<void> | undefined {
+/** What an output is written in: text, or bytes (a PDF). */
+export type OutputPiece = string | Uint8Array;
+
+/** Resolves when `stream` may take more: at 'drain', or at once when it failed or closed. */
+function writeChunk(stream: NodeJS.WritableStream, chunk: OutputPiece): Promise<void> | undefined {
   if (stream.write(chunk) !== false) return undefined;
-  return new Promise((resolve) => stream.once('drain', () => resolve()));
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('error', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('error', done);
+    stream.on('close', done);
+  });
+}
+
+/**
+ * Writes `pieces` to `stream` in order, waiting whenever it asks to (backpressure), and stops
+ * early once `failed()` says the stream can take no more (its reader went away).
+ */
+export async function writePieces(
+  stream: NodeJS.WritableStream,
+  pieces: Iterable<OutputPiece>,
+  failed: () => boolean = () => false,
+): Promise<void> {
+  for (const piece of pieces) {
+    if (failed()) return;
+    await writeChunk(stream, piece);
+  }
 }
 
 /**
@@ -109,6 +138,6 @@ export async function writeJson(
   value: unknown,
   levels: number,
 ): Promise<void> {
-  for (const batch of jsonBatches(value, levels)) await writeChunk(stream, batch);
+  await writePieces(stream, jsonBatches(value, levels));
   await writeChunk(stream, '\n');
 }

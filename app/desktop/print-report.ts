@@ -8,8 +8,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { PlumbError } from '../contract/errors.js';
 import type { Paper, ReportModel, ReportRequest } from '../contract/report.js';
-import { writeFileAtomic } from '../core/bench/results-store.js';
 import type { Handlers } from '../core/dispatch.js';
+import { writeOutput } from '../core/output-file.js';
 import { reportFileName } from '../core/report/model.js';
 import {
   contentWidthPx,
@@ -139,7 +139,7 @@ export async function printInHiddenWindow(
   }
 }
 
-/** The desktop's `report.savePdf`: prepare, ask where, print, write atomically. */
+/** The desktop's `report.savePdf`: prepare, ask where, print, write (a file atomically). */
 export function savePdfHandler(
   electron: ReportPrinterElectron,
   shelf: ReportShelf,
@@ -154,7 +154,8 @@ export function savePdfHandler(
     });
     if (choice.canceled || !choice.filePath) return { path: null };
     const pdf = await printInHiddenWindow(electron, shelf, model);
-    await writeFileAtomic(choice.filePath, pdf);
+    // A path chosen in the dialog may be a link or a FIFO: written as what it is, as the CLI does.
+    await writeOutput(choice.filePath, pdf, { stdout: process.stdout });
     return { path: choice.filePath };
   };
 }

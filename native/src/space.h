@@ -103,6 +103,11 @@ bool StillExclusive(int fd, const std::string& path);
 void ReleaseExclusive(int fd);
 // Swaps the two names atomically: each then names the other's file.
 bool ExchangePaths(const std::string& a, const std::string& b, SysError* err);
+// The per-OS pieces of the POSIX PunchZeroBlocks. Deallocates [offset, offset + length) of the
+// open `fd`, keeping the size (Linux fallocate PUNCH_HOLE, macOS F_PUNCHHOLE).
+bool PunchRange(int fd, const std::string& path, uint64_t offset, uint64_t length, SysError* err);
+// How long a step that starts under GuardExclusive stays covered by it (linux/space.cc says why).
+double GuardedStepSeconds();
 #endif
 
 // Sets access and modification times exactly (nanoseconds since the epoch), not following links.
@@ -121,8 +126,28 @@ struct DataMap {
 };
 bool QueryDataRanges(const std::string& path, DataMap* out, SysError* err);
 
-// Deallocates [offset, offset + length) keeping the size; the range then reads as zeros.
-bool PunchHole(const std::string& path, uint64_t offset, uint64_t length, SysError* err);
+// How a punch of zero blocks ended.
+enum class PunchOutcome {
+  kDone,     // every whole block of zeros inside the ranges is a hole now
+  kInUse,    // another program had the file open: nothing was changed
+  kOpened,   // another program opened it meanwhile: stopped there, the rest left as it was
+  kTooSlow,  // a step outlasted the guard's proof (a disk stalled for seconds): stopped there
+};
+struct PunchResult {
+  PunchOutcome outcome = PunchOutcome::kDone;
+  uint64_t punchedBytes = 0;
+};
+
+// Deallocates the whole blocks (`blockBytes`, from the start of the file) inside `ranges` that
+// read as zeros, keeping the size, then puts the access and modification times back: the file
+// reads the same after. Each block is read and punched while no other program can write the
+// file, so a write can never land between the read that found zeros and the punch (which would
+// lose it): Linux holds a write lease, which it grants only while no other open exists and which
+// makes a later opener wait; Windows holds the only handle, shared with nobody. macOS has no such
+// guard, so there it must only be given a file no other program knows: a fresh clone, which the
+// guarded ReplaceWithClone then swaps in.
+bool PunchZeroBlocks(const std::string& path, const std::vector<ByteRange>& ranges,
+                     uint64_t blockBytes, PunchResult* out, SysError* err);
 
 // Flushes the file system holding `path` (Linux syncfs, which also runs deferred frees such as
 // XFS inode inactivation), so free space read afterwards reflects what was released.

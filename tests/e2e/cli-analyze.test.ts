@@ -37,7 +37,7 @@ describe('plumb analyze', () => {
     assert.match(result.stdout, /Theil–Sen/);
     assert.match(
       result.stdout,
-      /cliff: The write rate fell from 2\.\d+ GB\/s to 6\d\d MB\/s after 12\.0 GB/,
+      /cliff: Write speed fell from 2\.\d+ GB\/s to 6\d\d MB\/s after 12\.0 GB/,
     );
     assert.match(result.stdout, /bimodal/);
   });

@@ -22,6 +22,7 @@ describe('plumb space: command line', () => {
       ['space', 'dedupe', work, '--method', 'magic'],
       ['space', 'sparse', path.join(work, 'x'), '--punch', '--create', '1MB'],
       ['space', 'sparse', path.join(work, 'x'), '--create', 'lots'],
+      ['space', 'sparse', path.join(work, 'x'), '--apply'],
     ]) {
       const result = runPlumb(args, { env });
       assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
@@ -48,7 +49,7 @@ describe('plumb space: command line', () => {
     assert.match(dedupe.stdout, /cannot share storage/);
   });
 
-  test('sparse: create, list, punch zeros (content and times kept), copy keeping holes', () => {
+  test('sparse: create, list, punch zeros (a dry run, then content and times kept), copy keeping holes', () => {
     const dir = path.join(work, 'sparse');
     const created = runPlumb(
       ['space', 'sparse', path.join(dir, 'disk.img'), '--create', '64MiB', '--json'],
@@ -77,7 +78,12 @@ describe('plumb space: command line', () => {
     data.fill(9, 2 * 1024 * 1024);
     writeFileSync(dense, data);
     const before = snapshotTree(dir).get(dense)!;
-    const punched = runPlumb(['space', 'sparse', dense, '--punch'], { env });
+    const allocated = statSync(dense).blocks;
+    const dryRun = runPlumb(['space', 'sparse', dense, '--punch'], { env });
+    assert.equal(dryRun.status, 0, dryRun.stderr);
+    assert.match(dryRun.stdout, /1\.05 MB of zero blocks would become holes .*--apply/);
+    assert.equal(statSync(dense).blocks, allocated, 'a dry run changes nothing');
+    const punched = runPlumb(['space', 'sparse', dense, '--punch', '--apply'], { env });
     assert.equal(punched.status, 0, punched.stderr);
     assert.match(punched.stdout, /rewrite it in full/);
     assert.deepEqual(snapshotTree(dir).get(dense), before);

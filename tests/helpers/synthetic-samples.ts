@@ -30,6 +30,28 @@ export interface StreamOptions {
   cadenceSeconds?: number;
   /** Most bytes between two samples (default a thousandth of the total, as issue 13 asks). */
   maxSampleBytes?: number;
+  /**
+   * Chunk by chunk through a throttle, as a kernel's block throttle or a drive's controller
+   * delivers at real rates (issue 23): instead of smooth noise on each sample.
+   */
+  delivery?: BurstyDelivery;
+  /** Pauses a second, on average (a drive busy with itself: 0.2–2 s with nothing written); default 0. */
+  pausesPerSecond?: number;
+}
+
+/**
+ * A throttle in front of a fast device, like blk-throttle: time is cut into slices; in each, writes
+ * pass at the device's own speed until the slice's allowance (the drive model's rate × the slice)
+ * is spent, and the next write waits for the next slice. So chunks go through in bursts and are
+ * then held: single intervals swing twenty-fold while every slice moves the drive's rate.
+ */
+export interface BurstyDelivery {
+  /** The device's own speed, bytes/s (2–3.4 GB/s for the loop disks here). */
+  deviceRate: number;
+  /** The throttle's slice, seconds (blk-throttle: 100 ms on a rotational queue, 20 ms on an SSD). */
+  sliceSeconds: number;
+  /** Bytes each write submits (the timed write's chunk: 4 MiB). */
+  chunkBytes: number;
 }
 
 export interface SampleStream {
@@ -69,8 +91,89 @@ function ideal(drive: DriveModel, at: number, seconds: number, bytes: number): n
   return elapsed;
 }
 
-export function sustainedStream(options: StreamOptions): SampleStream {
+/**
+ * The next file of the sustained plan (log-uniform in its sizes, the last one taking the
+ * remainder) begun at `now` with `written` bytes of `totalBytes` done: its size recorded and its
+ * first sample taken. Returns its size.
+ */
+function startFile(
+  out: SampleStream,
+  random: () => number,
+  totalBytes: number,
+  written: number,
+  now: number,
+  index: number,
+): number {
+  const remaining = totalBytes - written;
+  let size = randomLogUniformSize(random, sustainedPlan.minFileBytes, sustainedPlan.maxFileBytes);
+  if (remaining - size < sustainedPlan.minFileBytes)
+    size = Math.ceil(remaining / sizeQuantum) * sizeQuantum;
+  out.fileBytes.push(size);
+  out.t.push(now);
+  out.bytes.push(written);
+  out.file.push(index);
+  return size;
+}
+
+/**
+ * The sustained plan's files written chunk by chunk through a `BurstyDelivery` throttle, sampled as
+ * the native sampler does (at the end of a chunk, once `maxStep` bytes or the cadence has passed).
+ */
+function burstyStream(options: StreamOptions, delivery: BurstyDelivery): SampleStream {
   const { random, totalBytes, drive } = options;
+  const cadence = options.cadenceSeconds ?? 0.25;
+  const maxStep = options.maxSampleBytes ?? totalBytes / 1000;
+  const pauses = options.pausesPerSecond ?? 0;
+  const out: SampleStream = { t: [], bytes: [], file: [], fileBytes: [] };
+  let written = 0;
+  let now = 0;
+  // The throttle's clock runs while the file is written, not while it is opened and closed: a
+  // drive's own cycles (and a test's truth) are in transfer time, so no hold hides in a gap.
+  let busy = 0;
+  let sliceEnd = 0;
+  let allowance = 0;
+  for (let index = 0; written < totalBytes; index += 1) {
+    now += between(random, 0.005, 0.04); // open
+    const fileEnd = written + startFile(out, random, totalBytes, written, now, index);
+    let sampledAt = now;
+    let sampledBytes = written;
+    const advance = (seconds: number) => {
+      now += seconds;
+      busy += seconds;
+    };
+    while (written < fileEnd) {
+      const chunk = Math.min(delivery.chunkBytes, fileEnd - written);
+      if (busy >= sliceEnd) {
+        // A new slice, its allowance at the drive's rate now (an overdraft carried over).
+        allowance = Math.min(allowance, 0) + drive(written, now) * delivery.sliceSeconds;
+        sliceEnd = busy + delivery.sliceSeconds;
+      }
+      if (allowance <= 0) {
+        advance(sliceEnd - busy); // held until the next slice
+        continue;
+      }
+      if (pauses > 0 && random() < pauses * (chunk / delivery.deviceRate))
+        advance(between(random, 0.2, 2));
+      advance((chunk / delivery.deviceRate) * Math.exp(0.1 * normal(random)));
+      allowance -= chunk;
+      written += chunk;
+      if (written - sampledBytes >= maxStep || now - sampledAt >= cadence || written === fileEnd) {
+        out.t.push(now);
+        out.bytes.push(written);
+        out.file.push(index);
+        sampledAt = now;
+        sampledBytes = written;
+      }
+    }
+    now += between(random, 0.005, 0.05); // flush and close
+  }
+  return out;
+}
+
+export function sustainedStream(options: StreamOptions): SampleStream {
+  if (options.delivery) return burstyStream(options, options.delivery);
+  const { random, totalBytes, drive } = options;
+  const pauses = options.pausesPerSecond ?? 0;
   const noise = options.noise ?? 0.08;
   const stallChance = options.stallChance ?? 0.005;
   const cadence = options.cadenceSeconds ?? 0.25;
@@ -79,21 +182,14 @@ export function sustainedStream(options: StreamOptions): SampleStream {
   let written = 0;
   let now = 0;
   for (let index = 0; written < totalBytes; index += 1) {
-    const remaining = totalBytes - written;
-    let size = randomLogUniformSize(random, sustainedPlan.minFileBytes, sustainedPlan.maxFileBytes);
-    if (remaining - size < sustainedPlan.minFileBytes)
-      size = Math.ceil(remaining / sizeQuantum) * sizeQuantum;
-    out.fileBytes.push(size);
     now += between(random, 0.005, 0.04); // open
-    const fileEnd = written + size;
-    out.t.push(now);
-    out.bytes.push(written);
-    out.file.push(index);
+    const fileEnd = written + startFile(out, random, totalBytes, written, now, index);
     let first = true;
     while (written < fileEnd) {
       const step = Math.min(fileEnd - written, maxStep, drive(written, now) * cadence);
       let seconds = ideal(drive, written, now, step) * Math.exp(noise * normal(random));
       if (random() < stallChance) seconds *= between(random, 2, 6);
+      if (pauses > 0 && random() < pauses * seconds) seconds += between(random, 0.2, 2);
       if (first) seconds += between(random, 0, 0.005); // the first write of a file waits a little
       first = false;
       now += seconds;
@@ -105,6 +201,45 @@ export function sustainedStream(options: StreamOptions): SampleStream {
     now += between(random, 0.005, 0.05); // flush and close
   }
   return out;
+}
+
+/**
+ * Bytes over seconds of a stream inside [fromBytes, toBytes): what the drive sustained there, the
+ * truth a detector's rate of that stretch is held to (a drive that stalls or holds writes moves
+ * less than its nominal rate, and "what a drive sustains over a stretch is all its bytes over all
+ * its seconds": issue 23).
+ */
+export function streamRate(stream: SampleStream, fromBytes: number, toBytes: number): number {
+  let bytes = 0;
+  let seconds = 0;
+  for (let i = 1; i < stream.t.length; i += 1) {
+    if (stream.file[i] !== stream.file[i - 1]) continue;
+    if (stream.bytes[i - 1]! < fromBytes || stream.bytes[i]! > toBytes) continue;
+    bytes += stream.bytes[i]! - stream.bytes[i - 1]!;
+    seconds += stream.t[i]! - stream.t[i - 1]!;
+  }
+  return bytes / seconds;
+}
+
+/**
+ * `streamRate` for a bursty stream, over whole cycles: a stretch cut by bytes may end between a
+ * burst and the hold that pays for it and read a hold fast. So it runs from the end of the first
+ * hold (an interval of at least `holdSeconds`) after `fromBytes` (or from it, at the phase's start)
+ * to the end of the last hold before `toBytes`.
+ */
+export function cycleRate(
+  stream: SampleStream,
+  fromBytes: number,
+  toBytes: number,
+  holdSeconds: number,
+): number {
+  const holdEnds: number[] = [];
+  for (let i = 1; i < stream.t.length; i += 1)
+    if (stream.file[i] === stream.file[i - 1] && stream.t[i]! - stream.t[i - 1]! >= holdSeconds)
+      holdEnds.push(stream.bytes[i]!);
+  const start = fromBytes <= 0 ? 0 : (holdEnds.find((b) => b >= fromBytes) ?? fromBytes);
+  const end = holdEnds.findLast((b) => b <= toBytes && b > start) ?? toBytes;
+  return streamRate(stream, start, end);
 }
 
 /** The per-file records of a stream (write phase), as the findings take them. */

@@ -1,6 +1,7 @@
 import { PairedDirection } from '../../contract/bench.js';
 import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
-import { resultJson, writeFileAtomic } from '../../core/bench/results-store.js';
+import { checkOutput } from '../../core/output-file.js';
+import { writeResultJson } from '../bench/result-output.js';
 import { nativeBenchIO } from '../../core/bench/bench-io.js';
 import { loadPlan, scalePlan } from '../../core/bench/plans.js';
 import { resultsDir } from '../../core/bench/results-dir.js';
@@ -10,7 +11,6 @@ import { parseCommandArgs } from '../args.js';
 import { ProgressView } from '../bench/progress.js';
 import { describeResult } from '../bench/summary.js';
 import { exitCode, UsageError, type Command, sizeArgument } from '../command.js';
-import path from 'node:path';
 
 function parseScale(text: string | undefined): number {
   if (text === undefined) return 1;
@@ -49,7 +49,8 @@ export const benchCommand: Command = {
     '  --direction D   paired: same, opposite or both (default both)',
     '  --scale F       shrink every size by F (0 < F ≤ 1) for a quick run',
     '  --total SIZE    cap a sustained run (e.g. 64GB)',
-    '  --json OUT      also write the results document to OUT ("-" prints it instead of the summary)',
+    '  --json OUT      also write the results document to OUT: a file, a link to one, a FIFO; "-" prints',
+    '                  it instead of the summary',
     '  --keep-files    leave the test files in DIR/plumb-test-*',
     '  --buffered      go through the OS cache (flushed) instead of direct I/O',
     '  --verify        standard, series, sustained: read every file back and check each 4 KiB',
@@ -96,6 +97,8 @@ export const benchCommand: Command = {
     const direction = parseDirection(values.direction);
     const totalBytes = values.total === undefined ? undefined : sizeArgument(values.total);
     if (totalBytes === 0) throw new UsageError('--total takes a size above 0, e.g. 64GB.');
+    // Said before the run, not after it: a mistyped --json folder must not cost the benchmark.
+    if (values.json !== undefined) await checkOutput(values.json);
     const store = new ResultsStore(resultsDir());
     const progress = new ProgressView(io.stderr);
     const prepared = await prepareBenchRun(
@@ -117,12 +120,8 @@ export const benchCommand: Command = {
     ).catch(withGuardFlags);
     const document = await prepared.run().catch(withGuardFlags);
     progress.clear();
-    const json = resultJson(document);
-    if (values.json === '-') {
-      io.stdout.write(json);
+    if (values.json !== undefined && (await writeResultJson(values.json, document, store.dir, io)))
       return exitCode.ok;
-    }
-    if (values.json !== undefined) await writeFileAtomic(path.resolve(values.json), json);
     io.stdout.write(describeResult(document));
     io.stdout.write(
       `Saved as ${document.id} in ${store.dir}${values.json ? ` and ${values.json}` : ''}.\n`,

@@ -1,7 +1,8 @@
-import path from 'node:path';
 import { nativeBenchIO } from '../../core/bench/bench-io.js';
 import { resultsDir } from '../../core/bench/results-dir.js';
-import { ResultsStore, writeFileAtomic } from '../../core/bench/results-store.js';
+import { ResultsStore } from '../../core/bench/results-store.js';
+import { checkOutput } from '../../core/output-file.js';
+import { writeResultJson } from '../bench/result-output.js';
 import { prepareBenchRun } from '../../core/bench/start.js';
 import { parseCommandArgs } from '../args.js';
 import { ProgressView } from '../bench/progress.js';
@@ -22,6 +23,7 @@ export const readCommand: Command = {
       return exitCode.ok;
     }
     if (positionals.length !== 1) throw new UsageError('Give one folder: plumb read DIR');
+    if (values.json !== undefined) await checkOutput(values.json);
     const store = new ResultsStore(resultsDir());
     const progress = new ProgressView(io.stderr);
     const prepared = await prepareBenchRun(
@@ -37,12 +39,8 @@ export const readCommand: Command = {
     );
     const document = await prepared.run();
     progress.clear();
-    const json = `${JSON.stringify(document, null, 2)}\n`;
-    if (values.json === '-') {
-      io.stdout.write(json);
+    if (values.json !== undefined && (await writeResultJson(values.json, document, store.dir, io)))
       return exitCode.ok;
-    }
-    if (values.json !== undefined) await writeFileAtomic(path.resolve(values.json), json);
     io.stdout.write(describeResult(document));
     io.stdout.write(`Saved as ${document.id} in ${store.dir}.\n`);
     return exitCode.ok;

@@ -4,7 +4,8 @@ import { PlumbError } from '../../contract/errors.js';
 import type { Scenario } from '../../contract/planner.js';
 import { Paper } from '../../contract/report.js';
 import { resultsDir } from '../../core/bench/results-dir.js';
-import { resultCsv, ResultsStore, writeFileAtomic } from '../../core/bench/results-store.js';
+import { resultCsv, ResultsStore } from '../../core/bench/results-store.js';
+import { checkOutput, isStandardOutput, writeOutput } from '../../core/output-file.js';
 import { parseScenario } from '../../core/planner/scenario-file.js';
 import { printReportPdf } from '../../core/report/print-pdf.js';
 import { reportModel, type ReportContent } from '../../core/report/service.js';
@@ -21,6 +22,7 @@ const usage = `plumb report RESULT [RESULT...] | SCENARIO.json  [--pdf OUT.pdf] 
   --pdf OUT       print the report to a PDF with the Chrome, Chromium or Edge on this computer
   --csv OUT       the per-file rows of one result: phase,bytes,seconds,cumulativeBytes,t,temperatureC
   --json OUT      the whole document: the result, or the plan's scenario and evaluation
+                  OUT may be a file, a link to one, a FIFO or - (standard output, for one of them)
   --paper SIZE    a4 (the default) or letter
   --browser PATH  the browser program to print with (default: found on its own; or PLUMB_BROWSER)`;
 
@@ -114,6 +116,16 @@ export const reportCommand: Command = {
     if (!paper.success) throw new UsageError(`Unknown paper "${values.paper}": use a4 or letter.`);
     if (positionals.length > 8) throw new UsageError('Compare at most 8 results in one report.');
 
+    const outputs = [values.csv, values.json, values.pdf].filter((o) => o !== undefined);
+    for (const output of outputs) await checkOutput(output);
+    let onStdout = 0;
+    for (const output of outputs) if (await isStandardOutput(output)) onStdout += 1;
+    if (onStdout > 1)
+      throw new UsageError('Only one of --pdf, --csv and --json can go to standard output.');
+    // With an output on standard output, it carries that output alone.
+    const say = onStdout > 0 ? io.stderr : io.stdout;
+    const written = { stdout: io.stdout, signal: io.signal };
+
     const store = new ResultsStore(resultsDir());
     const sources: Source[] = [];
     for (const argument of positionals) sources.push(await readSource(argument, store));
@@ -122,8 +134,8 @@ export const reportCommand: Command = {
     if (values.csv) {
       if (model.kind !== 'result')
         throw new UsageError('--csv writes the files of one result: give exactly one.');
-      await writeFileAtomic(values.csv, resultCsv(model.result));
-      io.stdout.write(`Wrote ${values.csv} (${model.result.files.length} files).\n`);
+      await writeOutput(values.csv, resultCsv(model.result), written);
+      say.write(`Wrote ${values.csv} (${model.result.files.length} files).\n`);
     }
     if (values.json) {
       if (model.kind === 'comparison')
@@ -132,13 +144,13 @@ export const reportCommand: Command = {
         model.kind === 'result'
           ? model.result
           : { scenario: model.scenario, evaluation: model.evaluation };
-      await writeFileAtomic(values.json, `${JSON.stringify(document, null, 2)}\n`);
-      io.stdout.write(`Wrote ${values.json}.\n`);
+      await writeOutput(values.json, `${JSON.stringify(document, null, 2)}\n`, written);
+      say.write(`Wrote ${values.json}.\n`);
     }
     if (values.pdf) {
       const pdf = await printReportPdf(model, { browserPath: values.browser, signal: io.signal });
-      await writeFileAtomic(values.pdf, pdf);
-      io.stdout.write(`Wrote ${values.pdf} (${formatBytes(pdf.length)}): ${model.title}.\n`);
+      await writeOutput(values.pdf, pdf, written);
+      say.write(`Wrote ${values.pdf} (${formatBytes(pdf.length)}): ${model.title}.\n`);
     }
     return exitCode.ok;
   },

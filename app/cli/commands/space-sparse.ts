@@ -1,5 +1,5 @@
 import { lstat } from 'node:fs/promises';
-import type { SparseFile } from '../../contract/space.js';
+import type { PunchReport, SparseFile } from '../../contract/space.js';
 import { copySparse } from '../../core/space/sparse-copy.js';
 import {
   createSparse,
@@ -12,11 +12,12 @@ import { formatBytes } from '../../common/format.js';
 import { sparseCandidates } from '../../core/space/sparse-candidates.js';
 import { parseCommandArgs } from '../args.js';
 import { exitCode, UsageError, type CommandIO, sizeArgument } from '../command.js';
+import { printableLine } from '../printable.js';
 
 function describe(file: SparseFile): string {
   const holes = file.logicalBytes - file.data.reduce((sum, r) => sum + r.length, 0);
   return (
-    `${file.path}: ${formatBytes(file.logicalBytes)} logical, ${formatBytes(file.allocatedBytes)} allocated, ` +
+    `${printableLine(file.path)}: ${formatBytes(file.logicalBytes)} logical, ${formatBytes(file.allocatedBytes)} allocated, ` +
     `${file.data.length} data ranges, ${formatBytes(Math.max(0, holes))} in holes` +
     (file.holesSupported ? '' : ' (this file system does not report holes)')
   );
@@ -37,12 +38,28 @@ function progressPrinter(io: CommandIO): SparseListHooks['onProgress'] {
   };
 }
 
-/** `plumb space sparse PATH [--punch] [--create SIZE] [--copy-to DEST] [--json]` */
+/** What a punch did or would do, in words. */
+function punchText(report: PunchReport): string {
+  const zeros = formatBytes(report.zeroBytes);
+  if (report.dryRun) {
+    return (
+      `${printableLine(report.path)}: ${zeros} of zero blocks would become holes (it takes ${formatBytes(report.allocatedBefore)} now). ` +
+      `Nothing was changed; run again with --apply to punch them.`
+    );
+  }
+  const done =
+    `${printableLine(report.path)}: ${formatBytes(report.punchedBytes)} of ${zeros} of zero blocks made into holes; allocated ` +
+    `${formatBytes(report.allocatedBefore)} → ${formatBytes(report.allocatedAfter)}. Its content and times are as they were.`;
+  return report.stopped ? `${done}\nStopped: ${report.stopped}.` : done;
+}
+
+/** `plumb space sparse PATH [--punch [--apply]] [--create SIZE] [--copy-to DEST] [--json]` */
 export async function sparseSubcommand(args: string[], io: CommandIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     args,
     {
       punch: { type: 'boolean' },
+      apply: { type: 'boolean' },
       create: { type: 'string' },
       'copy-to': { type: 'string' },
       candidates: { type: 'boolean' },
@@ -52,7 +69,9 @@ export async function sparseSubcommand(args: string[], io: CommandIO): Promise<n
   );
   if (values.help) {
     io.stdout.write(
-      'Usage: plumb space sparse PATH [--punch] [--create SIZE] [--copy-to DEST] [--candidates] [--json]\n',
+      'Usage: plumb space sparse PATH [--punch [--apply]] [--create SIZE] [--copy-to DEST] [--candidates] [--json]\n' +
+        '  --punch          what making the zero blocks of file PATH holes would free (a dry run)\n' +
+        '  --punch --apply  make them holes: the content and times stay as they were\n',
     );
     return exitCode.ok;
   }
@@ -65,6 +84,9 @@ export async function sparseSubcommand(args: string[], io: CommandIO): Promise<n
   ];
   if (chosen.filter(Boolean).length > 1) {
     throw new UsageError('Use one of --punch, --create, --copy-to and --candidates at a time.');
+  }
+  if (values.apply && !values.punch) {
+    throw new UsageError('--apply goes with --punch: plumb space sparse FILE --punch --apply');
   }
   const target = positionals[0]!;
   const print = (value: unknown, text: string) =>
@@ -88,31 +110,27 @@ export async function sparseSubcommand(args: string[], io: CommandIO): Promise<n
     if (io.stderr.isTTY) io.stderr.write('\r\x1b[K');
     const lines = found.candidates.map(
       (c) =>
-        `${c.path}: punching its zero blocks would free ${formatBytes(c.zeroBytes)} of ${formatBytes(c.allocatedBytes)} allocated`,
+        `${printableLine(c.path)}: punching its zero blocks would free ${formatBytes(c.zeroBytes)} of ${formatBytes(c.allocatedBytes)} allocated`,
     );
     print(
       found,
-      `${lines.length ? lines.join('\n') : `No file of 64 MB or more under ${target} holds 1 MB of zero blocks.`}\nNote: ${found.warning}`,
+      `${lines.length ? lines.join('\n') : `No file of 64 MB or more under ${printableLine(target)} holds 1 MB of zero blocks.`}\nNote: ${found.warning}`,
     );
     return exitCode.ok;
   }
   if (values.punch) {
     if (!(await lstat(target)).isFile())
       throw new UsageError('--punch works on one file, not a folder.');
-    const report = await punchZeros(target, true);
-    print(
-      report,
-      `${report.path}: ${formatBytes(report.zeroBytes)} of zero blocks made into holes; allocated ` +
-        `${formatBytes(report.allocatedBefore)} → ${formatBytes(report.allocatedAfter)}.\nNote: ${punchWarning}`,
-    );
-    return exitCode.ok;
+    const report = await punchZeros(target, values.apply === true, { signal: io.signal });
+    print(report, `${punchText(report)}\nNote: ${punchWarning}`);
+    return report.stopped ? exitCode.failed : exitCode.ok;
   }
   const files = await listSparse(target, { signal: io.signal, onProgress: progressPrinter(io) });
   if (io.stderr.isTTY) io.stderr.write('\r\x1b[K');
   if (values.json) {
     io.stdout.write(`${JSON.stringify(files, null, 2)}\n`);
   } else if (files.length === 0) {
-    io.stdout.write(`No sparse files under ${target}.\n`);
+    io.stdout.write(`No sparse files under ${printableLine(target)}.\n`);
   } else {
     for (const file of files) io.stdout.write(`${describe(file)}\n`);
   }

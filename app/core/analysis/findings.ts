@@ -4,8 +4,7 @@ import { driveRateMinBytes } from '../../common/headline-rate.js';
 import { cacheCliff, type SeriesPoint } from './cache-cliff.js';
 import { dropCause, type DropCause, type EarlierDrop } from './drop-cause.js';
 import type { InterfaceCeiling } from './interface-ceiling.js';
-import { sampleIntervals, type PhaseSamples } from '../../common/phase-samples.js';
-import type { SegmentOptions } from './rate-segments.js';
+import type { PhaseSamples } from '../../common/phase-samples.js';
 import { rateShape } from './rate-shape.js';
 import { sizeAdjustedRatios, sizeAdjustedSpread } from './size-adjusted-spread.js';
 import { theilSen } from './theil-sen.js';
@@ -81,28 +80,26 @@ export interface PhaseDrop {
   confidence: number;
   steps?: { atBytes: number; atSeconds: number; rate: number }[];
   repeating?: { count: number; periodSeconds: number; slowShare: number };
-  /** The sentence's opening, before the cause. */
-  text: string;
+  /** What was measured, without a subject: "about 0.90 GB at 740 MB/s, then 150 MB/s". */
+  measured: string;
+}
+
+const phaseWord: Record<Phase, string> = { write: 'Write', read: 'Read' };
+
+/**
+ * The finding's sentence: what was measured, led by what it was where the cause is known ("Write
+ * cache: about 0.90 GB at 740 MB/s, then 150 MB/s."). Why it is thought so is the finding's
+ * `reason`, shown one step away.
+ */
+export function dropSentence(phase: Phase, drop: PhaseDrop, cause: DropCause): string {
+  if (drop.repeating) return `${phaseWord[phase]} speed ${drop.measured}.`;
+  if (drop.steps && cause === 'cache' && phase === 'write') return `Write cache: ${drop.measured}.`;
+  if (drop.steps && cause === 'thermal') return `Slowed by heat: ${drop.measured}.`;
+  if (drop.steps) return `${phaseWord[phase]} speed fell: ${drop.measured}.`;
+  return `${phaseWord[phase]} speed ${drop.measured}.`;
 }
 
 const percent = (share: number) => `${(share * 100).toFixed(0)} %`;
-
-/** The sampler's time cadence (native/src/io.h), seconds. */
-const sampleCadenceSeconds = 0.25;
-
-/**
- * Segments are looked for on blocks of about the sampler's quarter second: where the samples are
- * finer (a short run, whose thousandth is under a chunk, gets one per chunk), one chunk's time
- * says more about how the OS or the drive batches writes than about its rate (a kernel throttle
- * passes a chunk in 2 ms, then holds the next for 150 ms). The change is still placed on the
- * samples themselves.
- */
-function segmentOptions(samples: PhaseSamples): SegmentOptions {
-  const intervals = sampleIntervals(samples);
-  let seconds = 0;
-  for (let i = 0; i < intervals.count; i += 1) seconds += intervals.seconds[i]!;
-  return { maxBlocks: Math.min(4000, Math.max(16, Math.round(seconds / sampleCadenceSeconds))) };
-}
 
 /**
  * The phase's drop from its samples: a repeating slow-down (throttling), or the steps of a rate
@@ -110,7 +107,7 @@ function segmentOptions(samples: PhaseSamples): SegmentOptions {
  * per-file detector is used instead.
  */
 function sampledDrop(phase: Phase, samples: PhaseSamples): PhaseDrop | null | undefined {
-  const shape = rateShape(samples, segmentOptions(samples));
+  const shape = rateShape(samples);
   if (!shape) return undefined;
   const throttling = shape.throttling;
   if (throttling) {
@@ -125,17 +122,18 @@ function sampledDrop(phase: Phase, samples: PhaseSamples): PhaseDrop | null | un
         periodSeconds: throttling.periodSeconds,
         slowShare: throttling.slowShare,
       },
-      text: `The ${phase} rate fell from ${formatRate(throttling.fastRate)} to ${formatRate(throttling.slowRate)} ${throttling.count} times while the ${phase} went on, about every ${throttling.periodSeconds.toFixed(1)} s from ${formatBytes(throttling.firstBytes)}, and was slow ${percent(throttling.slowShare)} of the time after that`,
+      measured: `fell from ${formatRate(throttling.fastRate)} to ${formatRate(throttling.slowRate)} ${throttling.count} times, about every ${throttling.periodSeconds.toFixed(1)} s from ${formatBytes(throttling.firstBytes)} on, slow ${percent(throttling.slowShare)} of the time`,
     };
   }
   const steps = shape.steps;
   if (!steps) return null;
-  const stages = steps
-    .slice(1)
-    .map(
-      (s) =>
-        `then ${formatRate(s.rate)} from ${formatBytes(s.startBytes)} (${s.startSeconds.toFixed(0)} s)`,
-    );
+  // Each stretch but the last as its size and rate, the last as its rate: "about 0.90 GB at
+  // 740 MB/s, then 1.15 GB at 460 MB/s, then 150 MB/s".
+  const stretches = steps.map((s, k) =>
+    k + 1 < steps.length
+      ? `${formatBytes(steps[k + 1]!.startBytes - s.startBytes)} at ${formatRate(s.rate)}`
+      : formatRate(s.rate),
+  );
   return {
     atBytes: steps[1]!.startBytes,
     atSeconds: steps[1]!.startSeconds,
@@ -143,7 +141,7 @@ function sampledDrop(phase: Phase, samples: PhaseSamples): PhaseDrop | null | un
     afterRate: steps[1]!.rate,
     confidence: Math.min(...steps.slice(1).map((s) => s.confidence)),
     steps: steps.map((s) => ({ atBytes: s.startBytes, atSeconds: s.startSeconds, rate: s.rate })),
-    text: `The ${phase} rate was ${formatRate(steps[0]!.rate)} for the first ${formatBytes(steps[1]!.startBytes)}, ${stages.join(', ')}`,
+    measured: `about ${stretches.join(', then ')}`,
   };
 }
 
@@ -157,7 +155,7 @@ function fileDrop(phase: Phase, files: readonly SeriesPoint[]): PhaseDrop | null
     beforeRate: cliff.beforeRate,
     afterRate: cliff.afterRate,
     confidence: cliff.confidence,
-    text: `The ${phase} rate fell from ${formatRate(cliff.beforeRate)} to ${formatRate(cliff.afterRate)} after ${formatBytes(cliff.atBytes)}`,
+    measured: `fell from ${formatRate(cliff.beforeRate)} to ${formatRate(cliff.afterRate)} after ${formatBytes(cliff.atBytes)}`,
   };
 }
 
@@ -215,7 +213,7 @@ function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: Finding
       recoverySeconds: phase === 'write' ? (input.recoverySeconds ?? null) : null,
       ...(drop.steps ? { steps: drop.steps } : {}),
       ...(drop.repeating ? { repeating: drop.repeating } : {}),
-      message: `${drop.text}; ${verdict.reason}.`,
+      message: dropSentence(phase, drop, verdict.cause),
     });
   }
 

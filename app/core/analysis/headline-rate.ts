@@ -4,11 +4,13 @@
  * - A run of files: the steady rate of the phase's files of 2 MB or more, the Theil–Sen slope of
  *   their seconds against their bytes (bytes/s, without the fixed cost each file pays to open,
  *   flush and close). Files under 2 MB are what Plumb itself calls "not the drive's speed", so
- *   they never set it. When their sizes span less than a factor of 2 (a slope cannot be told
- *   from noise; the paired and task plans use one size) it is all their bytes over all their
- *   seconds. A run with no such file has no headline (null), never a small-file figure.
- * - With a cache cliff it stays the rate of the whole phase (in the cache and after it); the rate
- *   after the cliff is the cliff finding's, not the headline.
+ *   they never set it. A run with no such file has no headline (null), never a small-file figure.
+ * - It is all their bytes over all their seconds instead (the rate of the whole phase, which lies
+ *   between the slowest and the fastest of its files) when a slope does not describe them: their
+ *   sizes span less than a factor of 2 (the paired and task plans use one size); the fitted fixed
+ *   cost is negative (time did not grow with size at one rate, as when later, larger files ran
+ *   slower); or the rate changed while the phase went on (a cache cliff or throttling was found:
+ *   the rate after the cliff is the finding's, not the headline).
  * - A paired run: the files the run's own folder (target a) moved alone.
  * - A queue-depth grid (no files): the fastest sequential run of the direction, else the fastest
  *   random one.
@@ -25,6 +27,8 @@ import { lineRate } from './line-rate.js';
 import { theilSen } from './theil-sen.js';
 
 export interface HeadlineSource {
+  /** The run's findings: a cliff or throttling in a phase makes its headline the whole phase's rate. */
+  findings?: readonly { kind: string; phase: Direction | null }[];
   files: readonly {
     phase: Direction;
     bytes: number;
@@ -64,10 +68,15 @@ export function computeHeadline(source: HeadlineSource, phase: Direction): Headl
   }
   const whose = paired ? 'folder A alone, ' : '';
   const files = `${large.length} ${large.length === 1 ? 'file' : 'files'} of 2 MB or more`;
+  const changed = source.findings?.some(
+    (f) => f.phase === phase && (f.kind === 'cliff' || f.kind === 'throttling'),
+  );
+  if (changed) return { rate: aggregateRate(large), basis: `${whose}${files}, the whole phase` };
   const sizes = large.map((f) => f.bytes);
   if (max(sizes) >= slopeSpan * min(sizes)) {
-    const steady = lineRate(theilSen(large.map((f) => [f.bytes, f.seconds] as const))).rate;
-    if (steady !== null) return { rate: steady, basis: `${whose}steady rate of ${files}` };
+    const line = lineRate(theilSen(large.map((f) => [f.bytes, f.seconds] as const)));
+    if (line.rate !== null && line.latency !== null && line.latency >= 0)
+      return { rate: line.rate, basis: `${whose}steady rate of ${files}` };
   }
   return { rate: aggregateRate(large), basis: `${whose}${files}` };
 }

@@ -1,369 +1,189 @@
-import { median } from 'simple-statistics';
-import { peltChunked } from './pelt.js';
-import {
-  sampleIntervals,
-  type PhaseSamples,
-  type SampleIntervals,
-} from '../../common/phase-samples.js';
-import {
-  consolidate,
-  intervalSigma,
-  locateChange,
-  noiseSigma,
-  type RateSegment,
-} from './segment-refine.js';
+/**
+ * A phase cut into stretches of steady rate: where a write cache ran out (each tier of it), where a
+ * drive slowed down and sped up again. Every rate is a stretch's bytes over its transfer seconds
+ * (transfer-curve.ts): a drive that passes some chunks at once and holds others moves what that
+ * says, whatever any one interval's rate was. The changes are found on blocks of whole delivery
+ * cycles (delivery-blocks.ts, block-changes.ts), then placed and measured on the samples
+ * (change-place.ts), and a change the measured stretches do not bear out goes.
+ */
+import type { PhaseSamples } from '../../common/phase-samples.js';
+import { blockChanges, changeConfidence } from './block-changes.js';
+import { measureStretches, type MeasuredStretch } from './change-place.js';
+import { deliveryBlocks } from './delivery-blocks.js';
+import { transferCurve, type TransferCurve } from './transfer-curve.js';
 
-export type { RateSegment };
+/** A stretch of a phase at one rate. */
+export interface RateSegment {
+  /** Cumulative bytes and elapsed seconds where the rate changed to this one (the phase's start for the first). */
+  startBytes: number;
+  startSeconds: number;
+  /** Bytes over transfer seconds of the stretch (the blocks either change falls in left out), bytes/s. */
+  rate: number;
+  /** Transfer seconds and bytes in it (gaps between files not counted). */
+  seconds: number;
+  bytes: number;
+  /**
+   * Share of blocks on the side of the midpoint rate they belong to, near the change into it, the
+   * worse of its two sides (0–1); 1 for the first segment.
+   */
+  confidence: number;
+}
 
 export interface SegmentOptions {
   /** Smallest change of rate between neighbouring segments, as a share of the higher (default 0.15). */
   minChange?: number;
   /** Fewest blocks in a segment (default 4: one odd second is never a segment). */
   minSegmentBlocks?: number;
-  /** Fewest whole sample intervals in a segment (default 8): a rate from fewer is not a rate. */
-  minSegmentSamples?: number;
   /**
    * Fewest bytes in a segment (default a thousandth of the phase, the sampler's coarsest step, or
    * eight median sample intervals when the samples are finer).
    */
   minSegmentBytes?: number;
   /**
-   * Fewest transfer seconds in a segment slower or faster than both its neighbours (default 0.5): a
-   * dip or spike that short is a hiccup (a stall, a few slow first writes of files), not a state of
-   * the drive. Steps of a staircase and the first and last segments are exempt, so a cache that
-   * fills in a tenth of a second is still found.
+   * Fewest transfer seconds in an inner segment (default 0.5): a dip or spike that short is a
+   * hiccup (a stall, a few slow first writes of files), and a step that short the drive passing
+   * from one rate to the next, not a state of the drive. The first and last segments are exempt,
+   * so a cache that fills in a tenth of a second is still found.
    */
   minInnerSeconds?: number;
   /** Least confidence for a change (default 0.75). */
   minConfidence?: number;
   /**
-   * Penalty per change in units of σ² · ln(blocks) (default 3, near BIC's 2: false changes are
-   * merged away afterwards by `minChange`, `minConfidence` and the fine pass, while 6 left a real
-   * heat sawtooth on a throttled disk (52 ↔ 18 MB/s, 4 MiB bursts) as one steady segment); higher
-   * finds fewer changes.
+   * Penalty per change in units of σ² · ln(blocks) (default 3, near BIC's 2): changes PELT
+   * proposes are judged afterwards by the tests above; higher finds fewer changes.
    */
   penaltyFactor?: number;
   /** Most blocks the intervals are pooled into (default 4000), which bounds the cost. */
   maxBlocks?: number;
 }
 
-/** Consecutive sample intervals pooled until long enough for a steady rate. Columns. */
-interface Blocks {
-  /** First interval of each block, and one past the last block's end. */
-  firstInterval: Int32Array;
-  logRate: Float64Array;
-  bytes: Float64Array;
-  seconds: Float64Array;
-  count: number;
-  /** The median interval's bytes. */
-  medianBytes: number;
+/**
+ * How far apart the curve's farthest points above and below a line of slope `rate` lie among the
+ * points [from, to]: the bytes a drive's own bursts run ahead and its holds fall behind.
+ */
+function ripple(curve: TransferCurve, from: number, to: number, rate: number): number {
+  let [above, below] = [-Infinity, Infinity];
+  for (let p = from; p <= to; p += 1) {
+    const deviation = curve.movedBytes[p]! - rate * curve.transferTime[p]!;
+    [above, below] = [Math.max(above, deviation), Math.min(below, deviation)];
+  }
+  return to > from ? above - below : 0;
+}
+
+/** Transfer seconds of a neighbour its ripple is read over, at least. */
+const rippleSeconds = 0.25;
+/** An end stretch must gain (or lose) this many times its neighbour's ripple to be a state of its own. */
+const rippleFactor = 3;
+
+/**
+ * Whether end stretch `k` gained (or lost) against its neighbour's rate no more than
+ * `rippleFactor` times the ripple of the neighbour's own delivery, over the neighbour's part next
+ * to it as long as k (or `rippleSeconds`): then it is one of the neighbour's bursts or holds, not a
+ * state of the drive. A throttle's first slice passes at the device's speed before its first
+ * hold; a write cache gains hundreds of MB over what follows.
+ */
+function withinRipple(
+  curve: TransferCurve,
+  stretches: readonly MeasuredStretch[],
+  k: number,
+  neighbour: number,
+): boolean {
+  const stretch = stretches[k]!;
+  const rate = stretches[neighbour]!.rate;
+  const gained = Math.abs(stretch.bytes - rate * stretch.seconds);
+  const time = curve.transferTime;
+  let { first: from, end: to } = stretches[neighbour]!;
+  const window = Math.max(stretch.seconds, rippleSeconds);
+  if (neighbour > k) while (to > from + 1 && time[to]! - time[from]! > window) to -= 1;
+  else while (from < to - 1 && time[to]! - time[from]! > window) from += 1;
+  return gained <= rippleFactor * ripple(curve, from, to, rate);
 }
 
 /**
- * Pools intervals into blocks: a block closes once it is as long as half the median interval in
- * time or in bytes (so only the short tails of files, short in both, join their neighbour: a fast
- * drive's intervals are short in time because the sampler caps their bytes, a slow one's small in
- * bytes) and holds at least 1/maxBlocks of the bytes or of the time, so a million samples become a
- * few thousand blocks and the segmentation stays fast, while a slow stretch is cut as finely in
- * time as a fast one (by bytes alone, a slow-down at a third of the rate gets a third the blocks).
- * Near the start a block holds at most an eighth of the bytes before it, so a small cache that
- * runs out early (0.5 GB of an 800 GB run) still spans enough blocks to be a segment. With the sampler's 4 per second and at most a thousandth
- * of the phase per sample, a run under about 15 minutes keeps every interval.
+ * Which change, once placed and measured, the stretches do not bear out (the index of the stretch
+ * it starts), or 0 when all hold: a stretch with fewer whole blocks than `minBlocks`, or an inner
+ * one shorter than `minInnerSeconds` (the drive passing from one rate to the next, or a hiccup),
+ * joins the neighbour nearer its rate, the shortest first; then an end stretch within its
+ * neighbour's ripple; then a step under `minChange`, the smallest first.
  */
-function poolBlocks(intervals: SampleIntervals, maxBlocks: number): Blocks {
-  const n = intervals.count;
-  const stride = Math.max(1, Math.floor(n / 10_001));
-  const durations: number[] = [];
-  const sizes: number[] = [];
-  for (let i = 0; i < n; i += stride) {
-    durations.push(intervals.seconds[i]!);
-    sizes.push(intervals.bytes[i]!);
-  }
-  const minSeconds = n > 0 ? 0.5 * median(durations) : 0;
-  const medianBytes = n > 0 ? median(sizes) : 0;
-  const minSize = 0.5 * medianBytes;
-  let totalBytes = 0;
-  let totalSeconds = 0;
-  for (let i = 0; i < n; i += 1) {
-    totalBytes += intervals.bytes[i]!;
-    totalSeconds += intervals.seconds[i]!;
-  }
-  const minBytes = Math.max(totalBytes / maxBlocks, 0);
-  const minTime = Math.max(totalSeconds / maxBlocks, 0);
-  const firstInterval = new Int32Array(n + 1);
-  const bytes = new Float64Array(n);
-  const seconds = new Float64Array(n);
-  let count = 0;
-  let start = 0;
-  let blockBytes = 0;
-  let blockSeconds = 0;
-  let doneBytes = 0;
-  for (let i = 0; i < n; i += 1) {
-    blockBytes += intervals.bytes[i]!;
-    blockSeconds += intervals.seconds[i]!;
-    const long =
-      (blockSeconds >= minSeconds || blockBytes >= minSize) &&
-      (blockBytes >= Math.min(minBytes, doneBytes / 8) || blockSeconds >= minTime);
-    if (long || i === n - 1) {
-      const short = !long;
-      if (short && count > 0) {
-        // The last, short block joins the one before.
-        bytes[count - 1] = bytes[count - 1]! + blockBytes;
-        seconds[count - 1] = seconds[count - 1]! + blockSeconds;
-      } else {
-        firstInterval[count] = start;
-        bytes[count] = blockBytes;
-        seconds[count] = blockSeconds;
-        count += 1;
-      }
-      start = i + 1;
-      doneBytes += blockBytes;
-      blockBytes = 0;
-      blockSeconds = 0;
-    }
-  }
-  firstInterval[count] = n;
-  const logRate = new Float64Array(count);
-  for (let j = 0; j < count; j += 1) logRate[j] = Math.log(bytes[j]! / seconds[j]!);
-  return {
-    firstInterval: firstInterval.subarray(0, count + 1),
-    logRate,
-    bytes: bytes.subarray(0, count),
-    seconds: seconds.subarray(0, count),
-    count,
-    medianBytes,
-  };
-}
-
-/**
- * Each value pulled to within 3σ of the median of its five neighbours, so a lone stall (one
- * block ten times slower) costs a squared-error segmentation no more than a modest deviation,
- * while a step, which the running median follows, is untouched.
- */
-function clipOutliers(values: Float64Array, sigma: number): Float64Array {
-  const clipped = new Float64Array(values.length);
-  const window: number[] = [];
-  for (let i = 0; i < values.length; i += 1) {
-    window.length = 0;
-    for (let j = Math.max(0, i - 2); j <= Math.min(values.length - 1, i + 2); j += 1)
-      window.push(values[j]!);
-    window.sort((a, b) => a - b);
-    const center = window[window.length >> 1]!;
-    clipped[i] = Math.min(center + 3 * sigma, Math.max(center - 3 * sigma, values[i]!));
-  }
-  return clipped;
-}
-
-interface Draft {
-  /** First block of the segment; the segment runs to the next draft's first block. */
-  first: number;
-  level: number;
-}
-
-/** Median log-rate of blocks [from, to), leaving out the outermost block at each inner edge. */
-function segmentLevel(
-  logRate: Float64Array,
-  from: number,
-  to: number,
-  atStart: boolean,
-  atEnd: boolean,
+function unsupportedChange(
+  curve: TransferCurve,
+  stretches: readonly MeasuredStretch[],
+  minInnerSeconds: number,
+  minBlocks: number,
+  minChange: number,
 ): number {
-  let lo = from;
-  let hi = to;
-  if (hi - lo >= 5) {
-    if (!atStart) lo += 1;
-    if (!atEnd) hi -= 1;
+  const step = (k: number) => Math.abs(Math.log(stretches[k]!.rate / stretches[k - 1]!.rate));
+  const last = stretches.length - 1;
+  // The neighbour a stretch joins: the nearer in rate (an end stretch has one).
+  const into = (k: number) => (k === 0 ? 1 : k === last || step(k) <= step(k + 1) ? k : k + 1);
+  let join = 0;
+  let shortest = Infinity;
+  for (let k = 0; k <= last && last >= 1; k += 1) {
+    const inner = k > 0 && k < last;
+    const tooShort = inner && stretches[k]!.seconds < minInnerSeconds;
+    const tooFewBlocks = stretches[k]!.wholeBlocks < minBlocks;
+    if ((!tooShort && !tooFewBlocks) || stretches[k]!.seconds >= shortest) continue;
+    shortest = stretches[k]!.seconds;
+    join = into(k);
   }
-  return median(Array.from(logRate.subarray(lo, hi)));
+  if (join > 0) return join;
+  if (last >= 1 && withinRipple(curve, stretches, 0, 1)) return 1;
+  if (last >= 1 && withinRipple(curve, stretches, last, last - 1)) return last;
+  let least = -Math.log(1 - minChange);
+  for (let k = 1; k <= last; k += 1) if (step(k) < least) [join, least] = [k, step(k)];
+  return join;
 }
 
-/** Share of blocks [from, to) beyond `midpoint` on the side of `level`. */
-function sideShare(
-  logRate: Float64Array,
-  from: number,
-  to: number,
-  level: number,
-  midpoint: number,
-): number {
-  let right = 0;
-  for (let j = from; j < to; j += 1)
-    if (level > midpoint ? logRate[j]! > midpoint : logRate[j]! < midpoint) right += 1;
-  return right / (to - from);
-}
-
-/**
- * How sure the change from blocks [aFirst, bFirst) to [bFirst, bEnd) is: the share of blocks on
- * the side of their own segment's level, the worse of the two sides. Only the blocks near the
- * change count, as many on each side as the shorter segment has (a mixed stretch far off, say a
- * slow-down too short to be cut off at the end of a long segment, says nothing about this change),
- * leaving out the block next to the change when a side has three or more (it holds both rates, so
- * it is a coin toss, and in a slow-down of five blocks one toss would decide).
- */
-function changeConfidence(
-  logRate: Float64Array,
-  aFirst: number,
-  bFirst: number,
-  bEnd: number,
-  aLevel: number,
-  bLevel: number,
-): number {
-  const midpoint = (aLevel + bLevel) / 2;
-  const near = Math.min(bFirst - aFirst, bEnd - bFirst);
-  const aEnd = near >= 3 ? bFirst - 1 : bFirst;
-  const bStart = near >= 3 ? bFirst + 1 : bFirst;
-  return Math.min(
-    sideShare(logRate, bFirst - near, aEnd, aLevel, midpoint),
-    sideShare(logRate, bStart, bFirst + near, bLevel, midpoint),
-  );
-}
-
-/**
- * The phase cut into stretches of steady rate: sample intervals pooled into blocks, their
- * log-rates (outliers clipped) partitioned by PELT with a penalty of `penaltyFactor` · σ² · ln m
- * (σ the blocks' robust noise, so a noisier drive needs a bigger change to count), then changes
- * too small (under `minChange`), too unsure (under `minConfidence`), or that leave a segment under
- * `minSegmentBytes` merged away, weakest first. The blocks only serve the search: then, on every
- * sample interval (segment-refine.ts), each segment's rate is measured on its own whole intervals
- * (trimmed), segments of fewer than `minSegmentSamples` (a short slow-down between two fast
- * stretches excepted) or within the intervals' noise of a neighbour are merged, and each change is
- * placed between samples and inside the interval that straddles it. Works on log-rate, so a fall
- * from 7 GB/s to 2.2 GB/s and one from 700 MB/s to 220 MB/s are alike. Null when the samples hold
- * fewer than two blocks.
- */
+/** The phase cut into stretches of steady rate (see the file's comment); null when the samples hold fewer than two blocks. */
 export function rateSegments(
   samples: PhaseSamples,
   options: SegmentOptions = {},
 ): RateSegment[] | null {
-  const intervals = sampleIntervals(samples);
-  const minChange = options.minChange ?? 0.15;
-  const minBlocks = Math.max(2, options.minSegmentBlocks ?? 4);
-  const blocks = poolBlocks(intervals, options.maxBlocks ?? 4000);
-  const minBytes =
-    options.minSegmentBytes ?? Math.min(intervals.totalBytes / 1000, 8 * blocks.medianBytes);
-  const minConfidence = options.minConfidence ?? 0.75;
-  const minInnerSeconds = options.minInnerSeconds ?? 0.5;
-  const penaltyFactor = options.penaltyFactor ?? 3;
-  const m = blocks.count;
-  if (m < 2) return null;
-  const { logRate } = blocks;
-  const sigma = noiseSigma((j) => logRate[j]!, m);
-  // Outliers clipped for the search and for the confidence: a stall is not a vote against a change.
-  const clipped = clipOutliers(logRate, sigma);
-  const starts = peltChunked(clipped, minBlocks, penaltyFactor * sigma * sigma * Math.log(m));
-
-  const blockBytes = new Float64Array(m + 1);
-  const blockSeconds = new Float64Array(m + 1);
-  for (let j = 0; j < m; j += 1) {
-    blockBytes[j + 1] = blockBytes[j]! + blocks.bytes[j]!;
-    blockSeconds[j + 1] = blockSeconds[j]! + blocks.seconds[j]!;
-  }
-  const drafts: Draft[] = starts.map((first) => ({ first, level: 0 }));
-  const end = (k: number) => (k + 1 < drafts.length ? drafts[k + 1]!.first : m);
-  const relevel = (k: number) => {
-    drafts[k]!.level = segmentLevel(
-      logRate,
-      drafts[k]!.first,
-      end(k),
-      k === 0,
-      k === drafts.length - 1,
-    );
+  const curve = transferCurve(samples);
+  const blocks = deliveryBlocks(curve, options.maxBlocks ?? 4000);
+  if (blocks.count < 2) return null;
+  const tests = {
+    minChange: options.minChange ?? 0.15,
+    minSegmentBlocks: Math.max(2, options.minSegmentBlocks ?? 4),
+    minInnerSeconds: options.minInnerSeconds ?? 0.5,
+    minConfidence: options.minConfidence ?? 0.75,
+    penaltyFactor: options.penaltyFactor ?? 3,
+    minBytes:
+      options.minSegmentBytes ??
+      Math.min(curve.movedBytes[curve.count]! / 1000, 8 * blocks.medianBytes),
   };
-  drafts.forEach((_, k) => relevel(k));
-  const minStep = -Math.log(1 - minChange);
-  const minScore = Math.sqrt(penaltyFactor * Math.log(m));
-  // How weak the change into segment k is (above 1: too weak to keep), by the three tests.
-  const weakness = (k: number): number => {
-    const a = drafts[k - 1]!;
-    const b = drafts[k]!;
-    const step = Math.abs(a.level - b.level);
-    const confidence = changeConfidence(clipped, a.first, b.first, end(k), a.level, b.level);
-    const shortest = Math.min(
-      blockBytes[b.first]! - blockBytes[a.first]!,
-      blockBytes[end(k)]! - blockBytes[b.first]!,
-    );
-    // Only a stretch that went and came back (a dip or a spike) is held to minInnerSeconds.
-    const excursion = (j: number) =>
-      j > 0 &&
-      j < drafts.length - 1 &&
-      Math.sign(drafts[j]!.level - drafts[j - 1]!.level) ===
-        Math.sign(drafts[j]!.level - drafts[j + 1]!.level);
-    const inner = (j: number) =>
-      excursion(j) ? blockSeconds[end(j)]! - blockSeconds[drafts[j]!.first]! : Infinity;
-    // The step in standard errors of the two medians, held to the same bar as PELT's penalty.
-    const na = b.first - a.first;
-    const nb = end(k) - b.first;
-    const score = (step / sigma) * Math.sqrt((na * nb) / (na + nb));
-    return Math.max(
-      minScore / Math.max(score, 1e-12),
-      minStep / Math.max(step, 1e-12),
-      minConfidence / Math.max(confidence, 1e-12),
-      minBytes / Math.max(shortest, 1e-12),
-      minInnerSeconds / Math.max(Math.min(inner(k - 1), inner(k)), 1e-12),
-    );
-  };
+  const { starts, clipped } = blockChanges(blocks.logRate, blocks.bytes, blocks.seconds, tests);
   for (;;) {
-    let weakest = 0;
-    let worst = 1;
-    for (let k = 1; k < drafts.length; k += 1) {
-      const w = weakness(k);
-      if (w > worst) [weakest, worst] = [k, w];
+    const stretches = measureStretches(curve, blocks, starts);
+    const join = unsupportedChange(
+      curve,
+      stretches,
+      tests.minInnerSeconds,
+      tests.minSegmentBlocks,
+      tests.minChange,
+    );
+    if (join > 0) {
+      starts.splice(join, 1);
+      continue;
     }
-    if (weakest === 0) break;
-    drafts.splice(weakest, 1);
-    relevel(weakest - 1);
-    if (weakest < drafts.length) relevel(weakest);
-  }
-
-  // The intervals' noise, as the blocks show it when that is less: a kernel throttle or a bursty
-  // drive passes one chunk in 2 ms and holds the next for 150 ms, so single intervals swing 60-fold
-  // while every quarter second moves the same bytes. Their spread as a σ would make every change
-  // of a sawtooth (60 ↔ 15 MB/s) too weak to keep, and the fine pass merged all of them; the
-  // blocks' σ times √(intervals a block) is what independent intervals of that steadiness give.
-  const fineSigma = Math.min(intervalSigma(intervals), sigma * Math.sqrt(intervals.count / m));
-  const segments = drafts.map((draft, k) => {
-    const to = end(k);
-    let seconds = 0;
-    for (let j = draft.first; j < to; j += 1) seconds += blocks.seconds[j]!;
-    let startBytes = intervals.startBytes[0]!;
-    let startSeconds = intervals.startSeconds[0]!;
-    let confidence = 1;
-    if (k > 0) {
-      const before = drafts[k - 1]!;
-      // Search the two blocks either side of the change, within the two segments.
-      const fromBlock = Math.max(before.first, draft.first - 2);
-      const toBlock = Math.min(to, draft.first + 2);
-      const at = locateChange(
-        intervals,
-        blocks.firstInterval[fromBlock]!,
-        blocks.firstInterval[toBlock]!,
-        Math.exp(before.level),
-        Math.exp(draft.level),
-        Infinity,
-      );
-      startBytes = at.bytes;
-      startSeconds = at.seconds;
-      confidence = changeConfidence(
-        clipped,
-        before.first,
-        draft.first,
-        to,
-        before.level,
-        draft.level,
-      );
-    }
-    return {
+    return stretches.map(({ startBytes, startSeconds, rate, seconds, bytes }, k) => ({
       startBytes,
       startSeconds,
-      rate: Math.exp(draft.level),
+      rate,
       seconds,
-      bytes: blockBytes[to]! - blockBytes[draft.first]!,
-      confidence,
-    };
-  });
-  return consolidate(intervals, segments, {
-    minSamples: options.minSegmentSamples ?? 8,
-    minChange,
-    minScore,
-    sigma: fineSigma,
-  });
+      bytes,
+      confidence:
+        k === 0
+          ? 1
+          : changeConfidence(
+              clipped,
+              starts[k - 1]!,
+              starts[k]!,
+              k + 1 < starts.length ? starts[k + 1]! : blocks.count,
+              Math.log(stretches[k - 1]!.rate),
+              Math.log(rate),
+            ),
+    }));
+  }
 }

@@ -4,7 +4,7 @@
  * skips what it cannot read) instead of failing the whole run.
  */
 import { constants, type Dirent } from 'node:fs';
-import { access, readdir } from 'node:fs/promises';
+import { access, readdir } from '../os-fs.js';
 import path from 'node:path';
 
 export interface FolderFiles {

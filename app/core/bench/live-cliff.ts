@@ -6,9 +6,8 @@
  */
 import type { Finding, Phase } from '../../contract/bench.js';
 import type { SeriesPoint } from '../analysis/cache-cliff.js';
-import { phaseDrop, type PhaseDrop } from '../analysis/findings.js';
+import { dropSentence, phaseDrop, type PhaseDrop } from '../analysis/findings.js';
 import type { PhaseSamples } from '../../common/phase-samples.js';
-import { formatBytes, formatRate } from '../../common/format.js';
 
 /** Re-run after every file up to this many, then after every (n / checksPerRun)-th file. */
 const everyFileUpTo = 100;
@@ -21,7 +20,7 @@ const materialShift = 0.1;
 /** What the live finding needs of a drop. */
 export type LiveDrop = Pick<
   PhaseDrop,
-  'atBytes' | 'atSeconds' | 'beforeRate' | 'afterRate' | 'confidence'
+  'atBytes' | 'atSeconds' | 'beforeRate' | 'afterRate' | 'confidence' | 'measured'
 > &
   Partial<Pick<PhaseDrop, 'steps' | 'repeating'>>;
 
@@ -66,9 +65,6 @@ function movedMaterially(before: LiveDrop, now: LiveDrop): boolean {
 
 /** A drop found during the run, as a finding; its cause is decided by the final analysis. */
 export function liveCliffFinding(phase: Phase, drop: LiveDrop): Finding {
-  const what = drop.repeating
-    ? `The ${phase} rate fell from ${formatRate(drop.beforeRate)} to ${formatRate(drop.afterRate)} ${drop.repeating.count} times while the ${phase} went on, from ${formatBytes(drop.atBytes)}`
-    : `The ${phase} rate fell from ${formatRate(drop.beforeRate)} to ${formatRate(drop.afterRate)} after ${formatBytes(drop.atBytes)}`;
   return {
     kind: drop.repeating ? 'throttling' : 'cliff',
     phase,
@@ -82,6 +78,6 @@ export function liveCliffFinding(phase: Phase, drop: LiveDrop): Finding {
     recoverySeconds: null,
     ...(drop.steps ? { steps: drop.steps } : {}),
     ...(drop.repeating ? { repeating: drop.repeating } : {}),
-    message: `${what} (found during the run; the verdict at the end says why).`,
+    message: `${dropSentence(phase, drop, 'unknown')} (Found during the run; the verdict at the end says why.)`,
   };
 }

@@ -88,19 +88,23 @@ export async function preparePairedBenchmark(
       }
       contexts.a.checkCancelled();
       const folders: string[] = [];
+      const kept = { kept: options.keepFiles };
       let outcome;
       try {
         const sides: Record<'a' | 'b', PairedSide> = {
-          a: { context: contexts.a, folder: await createTestFolder(targets.a) },
+          a: { context: contexts.a, folder: await createTestFolder(targets.a, kept) },
           b: { context: contexts.b, folder: '' },
         };
         folders.push(sides.a.folder);
-        sides.b.folder = await createTestFolder(targets.b);
+        sides.b.folder = await createTestFolder(targets.b, kept);
         folders.push(sides.b.folder);
         outcome = await runPairedPlan(sides, plan, sameVolume);
       } finally {
         for (const folder of folders) {
-          if (options.keepFiles) contexts.a.notice(`Test files kept in ${folder} (--keep-files).`);
+          if (options.keepFiles)
+            contexts.a.notice(
+              `Test files kept in ${folder} (--keep-files); later runs leave it alone.`,
+            );
           else await removeTestFolder(folder);
         }
       }

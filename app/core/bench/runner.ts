@@ -2,7 +2,7 @@
  * Runs a plan against a folder: guards free space, writes into its own marked test folder,
  * reports events, removes its files whatever happens, and stores the results document.
  */
-import { stat } from 'node:fs/promises';
+import { stat } from '../os-fs.js';
 import type { Plan, ResultDocument } from '../../contract/bench.js';
 import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
 import { interfaceCeilingForBus } from '../analysis/interface-ceiling.js';
@@ -145,7 +145,7 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
         context.notice(`Removed ${removed}, left behind by an earlier run that did not finish.`);
       }
       context.checkCancelled();
-      const folder = await createTestFolder(target);
+      const folder = await createTestFolder(target, { kept: options.keepFiles });
       let runs;
       let recovery;
       let task;
@@ -158,7 +158,8 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
         else runs = await runPresetsPlan(context, folder, plan);
         if (ledger) verify = await verifyWritten(context, ledger);
       } finally {
-        if (options.keepFiles) context.notice(`Test files kept in ${folder} (--keep-files).`);
+        if (options.keepFiles)
+          context.notice(`Test files kept in ${folder} (--keep-files); later runs leave it alone.`);
         else await removeTestFolder(folder);
       }
       const recordedPlan = {

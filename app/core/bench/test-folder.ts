@@ -11,15 +11,24 @@ interface Marker {
   pid: number;
   host: string;
   startedAt: string;
+  /** Its run was asked to keep its files (--keep-files): no later run removes it. */
+  kept?: boolean;
 }
 
-/** Makes `plumb-test-XXXXXX` under `target` with its marker; returns its path. */
-export async function createTestFolder(target: string): Promise<string> {
+/**
+ * Makes `plumb-test-XXXXXX` under `target` with its marker; returns its path. A folder to be kept
+ * says so from the start, so no instant of its run (nor a crash) leaves it looking abandoned.
+ */
+export async function createTestFolder(
+  target: string,
+  options: { kept?: boolean } = {},
+): Promise<string> {
   const dir = await mkdtemp(path.join(target, testFolderPrefix));
   const marker: Marker = {
     pid: process.pid,
     host: os.hostname(),
     startedAt: new Date().toISOString(),
+    ...(options.kept ? { kept: true } : {}),
   };
   await writeFile(path.join(dir, markerName), `${JSON.stringify(marker)}\n`);
   return dir;
@@ -37,8 +46,8 @@ export function processAlive(pid: number): boolean {
 
 /**
  * Removes test folders left under `target` by runs that crashed: those with a marker whose
- * process is gone (or on another host and older than a day). Folders of a run still going are
- * left alone. Returns the folders removed.
+ * process is gone (or on another host and older than a day). Folders of a run still going, and
+ * folders kept on purpose (--keep-files), are left alone. Returns the folders removed.
  */
 export async function removeStaleTestFolders(
   target: string,
@@ -60,6 +69,7 @@ export async function removeStaleTestFolders(
     } catch {
       continue; // no marker: not ours to remove
     }
+    if (marker.kept) continue;
     const sameHost = marker.host === os.hostname();
     const ageMs = Date.now() - Date.parse(marker.startedAt);
     const stale = sameHost ? !alive(marker.pid) : ageMs > 86_400_000;

@@ -9,7 +9,7 @@
  * skipped, and one written or opened in the last instant is swapped back, so no write is lost. A
  * journal records each step so a crash is completed or rolled back on the next start.
  */
-import { link, open, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, open, stat, unlink, writeFile } from '../os-fs.js';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { NativeReplaceResult } from '../../../native/index.js';
@@ -179,8 +179,8 @@ async function rollBack(
 function notReplacedReason(result: NativeReplaceResult): string {
   const reason = {
     'in-use': 'another program has it open, and replacing it could lose what that program writes',
-    changed: 'it changed during the dedupe; it was left as it is',
-    opened: 'another program opened it during the dedupe; it was left as it is',
+    changed: 'it changed while it was being replaced; it was left as it is',
+    opened: 'another program opened it while it was being replaced; it was left as it is',
     replaced: '',
   }[result.outcome];
   return result.keptPath
@@ -188,11 +188,23 @@ function notReplacedReason(result: NativeReplaceResult): string {
     : reason;
 }
 
+/** The guarded replace left the original in place; `result` says why. */
+class NotReplaced extends Skip {
+  constructor(readonly result: NativeReplaceResult) {
+    super(notReplacedReason(result));
+  }
+}
+
+/**
+ * Replaces `target` by a verified clone of `keeper`. `reshape`, when given, changes the clone
+ * before it is compared with the target (it must not change what the clone reads).
+ */
 async function replaceByCloneRename(
   journal: DedupeJournal,
   keeper: string,
   target: DuplicateFile,
   signal?: AbortSignal,
+  reshape?: (clone: string) => Promise<void>,
 ): Promise<void> {
   // The facts the guarded replace must still find at the end, to the nanosecond.
   const facts = await stat(target.path, { bigint: true });
@@ -216,8 +228,13 @@ async function replaceByCloneRename(
   let replaced = false;
   try {
     await native.cloneFile(keeper, temp);
+    await reshape?.(temp);
     if (!(await sameContent(temp, target.path, signal))) {
-      throw new Skip('its bytes differ from the keeper; nothing was changed');
+      throw new Skip(
+        reshape
+          ? 'it changed while the holes were being made; nothing was changed'
+          : 'its bytes differ from the keeper; nothing was changed',
+      );
     }
     await native.copyMetadata(target.path, temp);
     await checkUnchanged(target, 'file');
@@ -228,7 +245,7 @@ async function replaceByCloneRename(
       mtimeNs: facts.mtimeNs,
       ctimeNs: facts.ctimeNs,
     });
-    if (result.outcome !== 'replaced') throw new Skip(notReplacedReason(result));
+    if (result.outcome !== 'replaced') throw new NotReplaced(result);
     replaced = true;
     await journal.stage(id, 'replaced');
     await fsyncFolder(entry.parent.path);
@@ -363,4 +380,51 @@ async function applyActions(
     }
   });
   return summarise(actions, false, method, freed);
+}
+
+/** How a replacement by a reshaped clone ended: replaced, or the reason it was left as it was. */
+export type ReshapeOutcome =
+  { replaced: true } | { replaced: false; inUse: boolean; reason: string };
+
+/**
+ * Replaces `file` by a clone of itself that `reshape` changed without changing what it reads
+ * (macOS punches the clone's zero blocks: its only guard cannot make an in-place punch safe). It
+ * is the dedupe's own clone-rename, under the volume's lock and journal: verified byte for byte,
+ * swapped by the guarded replace, put back if written or opened meanwhile, and finished or rolled
+ * back at the next start after a crash.
+ */
+export async function replaceWithReshapedClone(
+  file: string,
+  reshape: (clone: string) => Promise<void>,
+  options: { journalDir?: string; signal?: AbortSignal } = {},
+): Promise<ReshapeOutcome> {
+  const facts = await stat(file);
+  const target: DuplicateFile = {
+    path: file,
+    size: facts.size,
+    ino: facts.ino,
+    mtimeMs: facts.mtimeMs,
+    ctimeMs: facts.ctimeMs,
+    links: facts.nlink,
+    reclaimableBytes: null,
+    alreadyClone: null,
+  };
+  const dir = options.journalDir ?? journalDir();
+  const unlock = await lockVolume(path.dirname(file), dir, options.signal);
+  if (!unlock) return { replaced: false, inUse: false, reason: 'cancelled before it began' };
+  try {
+    const journal = await DedupeJournal.create(dir);
+    try {
+      await replaceByCloneRename(journal, file, target, options.signal, reshape);
+      return { replaced: true };
+    } finally {
+      await journal.close();
+    }
+  } catch (error) {
+    if (!(error instanceof Skip)) throw error;
+    const inUse = error instanceof NotReplaced && error.result.outcome === 'in-use';
+    return { replaced: false, inUse, reason: error.message };
+  } finally {
+    await unlock();
+  }
 }

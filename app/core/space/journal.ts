@@ -4,7 +4,8 @@
  * line per record, one file per running operation, deleted when the operation ends.
  */
 import { randomUUID } from 'node:crypto';
-import { lstat, open, readdir, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { lstat, open, readdir, readFile, rename, unlink } from '../os-fs.js';
 import path from 'node:path';
 import { loadNative } from '../native/load.js';
 import { privateFolder, stateDir } from '../paths.js';

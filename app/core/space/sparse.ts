@@ -1,13 +1,15 @@
 /**
- * Sparse files: list them with their data/hole map, create one, turn whole blocks of zeros into
- * holes (opt-in), and copy a file keeping its holes.
+ * Sparse files: list them with their data/hole map, create one, and turn whole blocks of zeros
+ * into holes (a dry run unless applied; copies keeping holes are sparse-copy.ts).
  */
-import { chmod, lstat, stat } from 'node:fs/promises';
+import { chmod, lstat, stat } from '../os-fs.js';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
 import type { PunchReport, SparseFile, SparseListProgress } from '../../contract/space.js';
+import type { NativePunchResult } from '../../../native/index.js';
 import { loadNative } from '../native/load.js';
 import { openForReading } from './content.js';
+import { replaceWithReshapedClone } from './dedupe.js';
 import { pathsUnder, sparseSearchCancelled } from './scan.js';
 
 /** From the seeds: holes only last while every app that writes the file keeps them. */
@@ -155,67 +157,102 @@ async function findZeroRuns(
   return runs;
 }
 
-async function stillZero(file: string, offset: number, length: number): Promise<boolean> {
-  const handle = await openForReading(file);
-  try {
-    const buffer = Buffer.alloc(Math.min(length, 1 << 20));
-    for (let at = offset; at < offset + length; at += buffer.length) {
-      const want = Math.min(buffer.length, offset + length - at);
-      const { bytesRead } = await handle.read(buffer, 0, want, at);
-      if (bytesRead !== want || buffer.subarray(0, want).some((b) => b !== 0)) return false;
-    }
-    return true;
-  } finally {
-    await handle.close();
+/** Why a guarded punch stopped before the end, in words; null when it did not. */
+const stoppedBecause: Record<NativePunchResult['outcome'], string | null> = {
+  done: null,
+  'in-use': null,
+  opened:
+    'another program opened the file meanwhile, so the punch stopped there and let it in; the rest is as it was',
+  'too-slow':
+    'a read took longer than the system lets a lease holder keep other programs waiting (/proc/sys/fs/lease-break-time), so the punch stopped there; the rest is as it was',
+};
+
+/**
+ * How holes are made without losing a write. guarded-in-place (Linux, Windows): the addon reads
+ * and punches each block under a guard that holds every other program off the file (space.h).
+ * clone-rename (macOS, which has no such guard; testable on Linux): a clone of the file is
+ * punched and swapped in by the dedupe's guarded, journalled replace.
+ */
+export type PunchMethod = 'guarded-in-place' | 'clone-rename';
+
+export function defaultPunchMethod(platform: NodeJS.Platform = process.platform): PunchMethod {
+  return platform === 'darwin' ? 'clone-rename' : 'guarded-in-place';
+}
+
+export interface PunchOptions extends ZeroReadHooks {
+  method?: PunchMethod;
+  /** Where clone-rename journals its replace (the dedupe's journal folder by default). */
+  journalDir?: string;
+}
+
+async function punchGuarded(
+  file: string,
+  ranges: { offset: number; length: number }[],
+  blockBytes: number,
+  options: PunchOptions,
+): Promise<{ inUse: boolean; punchedBytes: number; stopped: string | null }> {
+  const native = loadNative();
+  if ((options.method ?? defaultPunchMethod()) === 'guarded-in-place') {
+    const result = await native.punchZeros(file, ranges, blockBytes);
+    return {
+      inUse: result.outcome === 'in-use',
+      punchedBytes: result.punchedBytes,
+      stopped: stoppedBecause[result.outcome],
+    };
   }
+  let punchedBytes = 0;
+  const outcome = await replaceWithReshapedClone(
+    file,
+    async (clone) => {
+      punchedBytes = (await native.punchZeros(clone, ranges, blockBytes)).punchedBytes;
+    },
+    { journalDir: options.journalDir, signal: options.signal },
+  );
+  return outcome.replaced
+    ? { inUse: false, punchedBytes, stopped: null }
+    : { inUse: outcome.inUse, punchedBytes: 0, stopped: outcome.reason };
 }
 
 /**
- * Finds whole blocks of zeros and, when `apply`, deallocates them. Each run is read again just
- * before it is punched, and the file's times are put back: its content does not change.
+ * Finds whole blocks of zeros and, when `apply`, makes them holes (punchGuarded): the file reads
+ * the same after, with its access and modification times as they were.
  */
 export async function punchZeros(
   file: string,
   apply: boolean,
-  hooks: ZeroReadHooks = {},
+  options: PunchOptions = {},
 ): Promise<PunchReport> {
   const resolved = path.resolve(file);
   const before = await stat(resolved, { bigint: true });
   if (!before.isFile()) throw new PlumbError('EINVAL', `${resolved} is not a regular file.`);
   const blockBytes = Number(before.blksize) || 4096;
-  const runs = await findZeroRuns(resolved, blockBytes, hooks);
+  const runs = await findZeroRuns(resolved, blockBytes, options);
   const zeroBytes = runs.reduce((sum, [, length]) => sum + length, 0);
   const allocatedBefore = Number(before.blocks) * 512;
-  if (!apply || runs.length === 0) {
-    return {
-      path: resolved,
-      zeroBytes,
-      allocatedBefore,
-      allocatedAfter: allocatedBefore,
-      dryRun: !apply,
-      warning: punchWarning,
-    };
-  }
-  const native = loadNative();
-  for (const [offset, length] of runs) {
-    const now = await stat(resolved, { bigint: true });
-    if (now.mtimeNs !== before.mtimeNs || now.size !== before.size) {
-      throw new PlumbError(
-        'ECHANGED',
-        `${resolved} changed while holes were being made; stopped. Its content is intact.`,
-      );
-    }
-    if (!(await stillZero(resolved, offset, length))) continue;
-    await native.punchHole(resolved, offset, length);
-  }
-  await native.setTimes(resolved, before.atimeNs, before.mtimeNs);
-  const after = await stat(resolved);
-  return {
+  const report = {
     path: resolved,
     zeroBytes,
+    punchedBytes: 0,
+    stopped: null,
     allocatedBefore,
-    allocatedAfter: after.blocks * 512,
-    dryRun: false,
+    allocatedAfter: allocatedBefore,
+    dryRun: !apply,
     warning: punchWarning,
+  };
+  if (!apply || runs.length === 0) return report;
+  const ranges = runs.map(([offset, length]) => ({ offset, length }));
+  const punched = await punchGuarded(resolved, ranges, blockBytes, options);
+  if (punched.inUse) {
+    throw new PlumbError(
+      'EBUSY',
+      `${resolved} is open in another program, so no holes were made: what it writes could be lost. Close it, then try again.`,
+    );
+  }
+  const after = await stat(resolved);
+  return {
+    ...report,
+    punchedBytes: punched.punchedBytes,
+    stopped: punched.stopped,
+    allocatedAfter: after.blocks * 512,
   };
 }

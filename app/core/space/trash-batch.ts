@@ -5,7 +5,8 @@
  * at any instant, settling the batch finds every file that was moved (in the Trash as it left its
  * folder) and removes the .trashinfo of a move that did not happen, which only Plumb wrote.
  */
-import { lstat, open, readdir, readFile, unlink, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { lstat, open, readdir, readFile, unlink } from '../os-fs.js';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
 import { privateFolder } from '../paths.js';

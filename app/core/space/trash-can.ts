@@ -15,9 +15,10 @@
  * refused with ENOTRASH and left where it is: never deleted instead.
  */
 import { constants } from 'node:fs';
-import { access, lstat, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { access, lstat, mkdir, open, rename, stat, unlink } from '../os-fs.js';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { pathToBytes } from '../../common/path-text.js';
 import { PlumbError } from '../../contract/errors.js';
 import { loadNative } from '../native/load.js';
 
@@ -186,9 +187,22 @@ export async function trashFor(file: string, create = true): Promise<TrashCan> {
   );
 }
 
-/** RFC 2396 escaping of each path segment, as the Trash spec's Path= key wants. */
+/** What encodeURIComponent leaves as it is. */
+const unreserved = /[A-Za-z0-9\-_.!~*'()]/;
+
+/**
+ * RFC 2396 escaping of each path segment's bytes, as the Trash spec's Path= key wants: a name
+ * that is not UTF-8 is recorded as its own bytes (encodeURIComponent would throw on it).
+ */
 export function trashInfoPath(file: string): string {
-  return file.split('/').map(encodeURIComponent).join('/');
+  const escape = (segment: string) =>
+    Array.from(pathToBytes(segment), (byte) => {
+      const char = String.fromCharCode(byte);
+      return byte < 0x80 && unreserved.test(char)
+        ? char
+        : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    }).join('');
+  return file.split('/').map(escape).join('/');
 }
 
 function localTimestamp(date: Date): string {

@@ -8,7 +8,7 @@
  * size; a clone of the kept file, or one name of a file with other names (hard links), nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { lstat } from 'node:fs/promises';
+import { lstat } from '../os-fs.js';
 import path from 'node:path';
 import { PlumbError, toErrorPayload } from '../../contract/errors.js';
 import type {

@@ -1,6 +1,7 @@
 // POSIX space primitives shared by Linux and macOS: data/hole maps (SEEK_DATA / SEEK_HOLE), exact
-// times (utimensat), sparse file creation (ftruncate) and the guarded replacement of a copy by its
-// clone (the per-OS guard and exchange are in linux/ and darwin/).
+// times (utimensat), sparse file creation (ftruncate), the guarded replacement of a copy by its
+// clone and the guarded punching of zero blocks (the per-OS guard, exchange and punch are in
+// linux/ and darwin/).
 #include "space.h"
 
 #include <fcntl.h>
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <vector>
 
+#include "engine/punch_zeros.h"
 #include "posix/fd.h"
 
 namespace plumb {
@@ -21,9 +23,11 @@ int64_t Nanoseconds(const timespec& t) {
 }
 
 #ifdef __APPLE__
+const timespec& AccessTime(const struct stat& st) { return st.st_atimespec; }
 const timespec& ModifiedTime(const struct stat& st) { return st.st_mtimespec; }
 const timespec& ChangedTime(const struct stat& st) { return st.st_ctimespec; }
 #else
+const timespec& AccessTime(const struct stat& st) { return st.st_atim; }
 const timespec& ModifiedTime(const struct stat& st) { return st.st_mtim; }
 const timespec& ChangedTime(const struct stat& st) { return st.st_ctim; }
 #endif
@@ -71,6 +75,29 @@ struct Guard {
   }
 };
 
+// The user's file under GuardExclusive, for the OS-blind punch loop.
+class ExclusiveFile : public GuardedFile {
+ public:
+  ExclusiveFile(int fd, const std::string& path) : fd_(fd), path_(path) {}
+  bool GuardHeld() override { return StillExclusive(fd_, path_); }
+  bool ReadAt(uint64_t offset, char* buffer, size_t bytes, size_t* got, SysError* err) override {
+    const ssize_t n = ::plumb::ReadAt(fd_, buffer, bytes, static_cast<off_t>(offset));
+    if (n < 0) {
+      *err = MakeSysError(errno, "pread", path_);
+      return false;
+    }
+    *got = static_cast<size_t>(n);
+    return true;
+  }
+  bool Punch(uint64_t offset, uint64_t length, SysError* err) override {
+    return PunchRange(fd_, path_, offset, length, err);
+  }
+
+ private:
+  int fd_;
+  const std::string& path_;
+};
+
 timespec ToTimespec(int64_t ns) {
   timespec ts;
   ts.tv_sec = static_cast<time_t>(ns / 1000000000);
@@ -94,19 +121,11 @@ bool SetTimes(const std::string& path, int64_t atimeNs, int64_t mtimeNs, SysErro
 }
 
 bool QueryDataRanges(const std::string& path, DataMap* out, SysError* err) {
-  Fd file(open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
-  if (file.fd < 0) {
-    *err = MakeSysError(errno, "open", path);
-    return false;
-  }
+  Fd file(OpenChecked(path, O_RDONLY | O_NOFOLLOW, PathKind::kFile, err));
+  if (file.fd < 0) return false;
   struct stat st;
   if (fstat(file.fd, &st) != 0) {
     *err = MakeSysError(errno, "fstat", path);
-    return false;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    *err = MakeSysError(EINVAL, "fstat", path);
-    err->message = "not a regular file";
     return false;
   }
   out->logicalBytes = static_cast<uint64_t>(st.st_size);
@@ -159,16 +178,10 @@ bool CreateSparseFile(const std::string& path, uint64_t bytes, SysError* err) {
 
 bool ReplaceWithClone(const std::string& clone, const std::string& target, const std::string&,
                       const FileFacts& expected, ReplaceResult* out, SysError* err) {
-  Fd original(OpenQuietly(target));
-  if (original.fd < 0) {
-    *err = MakeSysError(errno, "open", target);
-    return false;
-  }
-  Fd copy(OpenQuietly(clone));
-  if (copy.fd < 0) {
-    *err = MakeSysError(errno, "open", clone);
-    return false;
-  }
+  Fd original(OpenQuietly(target, err));
+  if (original.fd < 0) return false;
+  Fd copy(OpenQuietly(clone, err));
+  if (copy.fd < 0) return false;
   bool busy = false;
   Guard originalGuard, copyGuard;
   if (!GuardExclusive(original.fd, target, &busy, err)) return false;
@@ -242,6 +255,39 @@ bool ReplaceWithClone(const std::string& clone, const std::string& target, const
     unlink(clone.c_str());
   }
   return true;
+}
+
+bool PunchZeroBlocks(const std::string& path, const std::vector<ByteRange>& ranges,
+                     uint64_t blockBytes, PunchResult* out, SysError* err) {
+  // Without touching its access time (the punch puts atime and mtime back as they were), and
+  // never a FIFO, socket or device (OpenChecked checks the type on the descriptor).
+  Fd file(OpenQuietly(path, err, O_RDWR | O_NOFOLLOW));
+  if (file.fd < 0) return false;
+  struct stat st;
+  if (fstat(file.fd, &st) != 0) {
+    *err = MakeSysError(errno, "fstat", path);
+    return false;
+  }
+  bool busy = false;
+  if (!GuardExclusive(file.fd, path, &busy, err)) return false;
+  if (busy) {
+    out->outcome = PunchOutcome::kInUse;
+    return true;
+  }
+  Guard guard;
+  guard.fd = file.fd;
+  ExclusiveFile held(file.fd, path);
+  const bool ok = PunchZeroChunks(held, ranges, blockBytes, GuardedStepSeconds(), out, err);
+  if (out->punchedBytes > 0) {
+    // Still under the guard: anyone waiting to open the file has not written yet, so the times
+    // put back are those of this very content (a punch moves the modification time).
+    const timespec times[2] = {AccessTime(st), ModifiedTime(st)};
+    if (futimens(file.fd, times) != 0 && ok) {
+      *err = MakeSysError(errno, "futimens", path);
+      return false;
+    }
+  }
+  return ok;
 }
 
 }  // namespace plumb

@@ -3,7 +3,8 @@
 // Physical sharing from ReFS's FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT (extents with reference
 // counts); where the file system does not answer it (NTFS, older Windows), sharing stays unknown.
 // A copy is replaced by its clone while both are held open without sharing, which proves nobody
-// else has the original open and keeps anyone from opening it until it is gone.
+// else has the original open and keeps anyone from opening it until it is gone; zero blocks are
+// punched the same way.
 #include "space.h"
 
 #include <windows.h>
@@ -12,9 +13,12 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <vector>
 
+#include "engine/punch_zeros.h"
+#include "win/handles.h"
 #include "win/paths.h"
 
 #ifndef FSCTL_DUPLICATE_EXTENTS_TO_FILE
@@ -55,8 +59,9 @@ struct Handle {
 };
 
 HANDLE OpenPath(const std::string& path, DWORD access, DWORD share, DWORD disposition) {
-  return CreateFileW(Widen(path).c_str(), access, share, nullptr, disposition,
-                     FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, nullptr);
+  return OnlyDiskFile(CreateFileW(Widen(path).c_str(), access, share, nullptr, disposition,
+                                  FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT,
+                                  nullptr));
 }
 
 SysError LastError(const char* call, const std::string& path) {
@@ -505,23 +510,89 @@ bool FlushVolume(const std::string&, SysError*) {
   return true;  // flushing a whole volume needs administrator rights; free space is read as is
 }
 
-bool PunchHole(const std::string& path, uint64_t offset, uint64_t length, SysError* err) {
-  Handle file(OpenPath(path, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ, OPEN_EXISTING));
+namespace {
+
+// The user's file on a handle shared with nobody: while it is open no other program can open the
+// file at all, so nothing can write between the read that found zeros and the punch.
+class UnsharedFile : public GuardedFile {
+ public:
+  UnsharedFile(HANDLE h, const std::string& path) : h_(h), path_(path) {}
+  bool GuardHeld() override { return true; }
+  bool ReadAt(uint64_t offset, char* buffer, size_t bytes, size_t* got, SysError* err) override {
+    *got = 0;
+    while (*got < bytes) {
+      OVERLAPPED at;
+      std::memset(&at, 0, sizeof at);
+      const uint64_t position = offset + *got;
+      at.Offset = static_cast<DWORD>(position);
+      at.OffsetHigh = static_cast<DWORD>(position >> 32);
+      DWORD read = 0;
+      const DWORD want = static_cast<DWORD>(std::min<size_t>(bytes - *got, 1u << 30));
+      if (!ReadFile(h_, buffer + *got, want, &read, &at)) {
+        if (GetLastError() == ERROR_HANDLE_EOF) break;
+        *err = LastError("ReadFile", path_);
+        return false;
+      }
+      if (read == 0) break;
+      *got += read;
+    }
+    return true;
+  }
+  bool Punch(uint64_t offset, uint64_t length, SysError* err) override {
+    // Zeroed ranges are deallocated only in a sparse file; set it at the first punch, not before.
+    if (!sparse_ && !SetSparse(h_, path_, err)) return false;
+    sparse_ = true;
+    FILE_ZERO_DATA_INFORMATION zero;
+    zero.FileOffset.QuadPart = static_cast<LONGLONG>(offset);
+    zero.BeyondFinalZero.QuadPart = static_cast<LONGLONG>(offset + length);
+    DWORD returned = 0;
+    if (!DeviceIoControl(h_, FSCTL_SET_ZERO_DATA, &zero, sizeof zero, nullptr, 0, &returned,
+                         nullptr)) {
+      *err = LastError("DeviceIoControl(FSCTL_SET_ZERO_DATA)", path_);
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  HANDLE h_;
+  const std::string& path_;
+  bool sparse_ = false;
+};
+
+}  // namespace
+
+bool PunchZeroBlocks(const std::string& path, const std::vector<ByteRange>& ranges,
+                     uint64_t blockBytes, PunchResult* out, SysError* err) {
+  Handle file(OpenPath(path, GENERIC_READ | GENERIC_WRITE, 0, OPEN_EXISTING));
   if (!file.ok()) {
+    if (GetLastError() == ERROR_SHARING_VIOLATION) {
+      out->outcome = PunchOutcome::kInUse;  // another program has it open
+      return true;
+    }
     *err = LastError("CreateFileW", path);
     return false;
   }
-  if (!SetSparse(file.h, path, err)) return false;
-  FILE_ZERO_DATA_INFORMATION zero;
-  zero.FileOffset.QuadPart = static_cast<LONGLONG>(offset);
-  zero.BeyondFinalZero.QuadPart = static_cast<LONGLONG>(offset + length);
-  DWORD returned = 0;
-  if (!DeviceIoControl(file.h, FSCTL_SET_ZERO_DATA, &zero, sizeof zero, nullptr, 0, &returned,
-                       nullptr)) {
-    *err = LastError("DeviceIoControl(FSCTL_SET_ZERO_DATA)", path);
+  BY_HANDLE_FILE_INFORMATION info;
+  if (!GetFileInformationByHandle(file.h, &info)) {
+    *err = LastError("GetFileInformationByHandle", path);
     return false;
   }
-  return true;
+  if (info.dwFileAttributes & (FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT)) {
+    *err = MakeSysError(ERROR_INVALID_PARAMETER, "CreateFileW", path);
+    err->message = "not a regular file";
+    return false;
+  }
+  // Times set to -1 on this handle: nothing done through it moves them (SetFileTime's own rule).
+  FILETIME keep;
+  keep.dwLowDateTime = keep.dwHighDateTime = 0xFFFFFFFF;
+  if (!SetFileTime(file.h, nullptr, &keep, &keep)) {
+    *err = LastError("SetFileTime", path);
+    return false;
+  }
+  UnsharedFile held(file.h, path);
+  const double unbounded = std::numeric_limits<double>::infinity();
+  return PunchZeroChunks(held, ranges, blockBytes, unbounded, out, err);
 }
 
 bool CreateSparseFile(const std::string& path, uint64_t bytes, SysError* err) {

@@ -77,12 +77,13 @@ describe('LiveCliffWatch', () => {
       beforeRate: 5.5e9,
       afterRate: 1.4e9,
       confidence: 1,
+      measured: 'fell from 5.50 GB/s to 1.40 GB/s after 50.0 GB',
     });
     assert.deepEqual(Finding.parse(finding), finding);
     assert.equal(finding.cause, 'unknown');
     assert.match(
       finding.message,
-      /^The write rate fell from 5\.50 GB\/s to 1\.40 GB\/s after 50\.0 GB/,
+      /^Write speed fell from 5\.50 GB\/s to 1\.40 GB\/s after 50\.0 GB\. \(Found during the run/,
     );
   });
 });

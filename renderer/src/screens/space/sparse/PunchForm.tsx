@@ -1,4 +1,7 @@
-/** Punches a file's blocks of zeros into holes: a check first, then an explicit opt-in. */
+/**
+ * Punches a file's blocks of zeros into holes: a check first (the dry run the server must have
+ * shown before it applies), then an explicit opt-in.
+ */
 import { useId, useState } from 'react';
 import type { PunchReport } from '../../../../../app/contract/space.js';
 import type { PlumbClient } from '../../../client.js';
@@ -33,7 +36,11 @@ export function PunchForm({
       setCheck(null);
       setUnderstood(false);
       onDone();
-      return `Done: ${report.path} now takes ${formatBytes(report.allocatedAfter)} on disk (was ${formatBytes(report.allocatedBefore)}).`;
+      const holes = `${formatBytes(report.punchedBytes)} of ${formatBytes(report.zeroBytes)} made into holes`;
+      const size = `${report.path} now takes ${formatBytes(report.allocatedAfter)} on disk (was ${formatBytes(report.allocatedBefore)})`;
+      return report.stopped
+        ? `Stopped: ${report.stopped}. ${holes}; ${size}.`
+        : `Done: ${size}. Its content and times are as they were.`;
     });
   };
 

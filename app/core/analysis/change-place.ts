@@ -1,0 +1,222 @@
+/**
+ * Where exactly a rate changed, and what each stretch between the changes moved. A change found
+ * between blocks (block-changes.ts) is placed among the blocks around it, inside the block that
+ * straddles it, and among single intervals where those are steady on their own; each stretch's
+ * rate is then its bytes over its transfer seconds between the placed changes, whole blocks only.
+ */
+import type { DeliveryBlocks } from './delivery-blocks.js';
+import { endBytesOf, stretchRate, type TransferCurve } from './transfer-curve.js';
+
+/** A sequence of stretches (blocks or sample intervals), as a change is located on it. */
+interface Units {
+  logRate: (j: number) => number;
+  bytes: (j: number) => number;
+  seconds: (j: number) => number;
+  startBytes: (j: number) => number;
+}
+
+/**
+ * Where, among units [from, to), the rate changed from `before` to `after` bytes/s, as the
+ * cumulative bytes of the phase there. First the split that best separates the two levels: least
+ * absolute deviation of the units' log-rates from their side's level, each unit's cost capped at
+ * half the step, and a unit far outside both levels (a stall, a burst) costing nothing, so
+ * neither decides. Then, inside the unit that straddles it, the share of its bytes at the rate
+ * before, from its duration and the two rates: the last unit before the split or the first after,
+ * whichever holds more of the other rate (stalls next to the split passed over; with neither, the
+ * split itself). Returns the split too.
+ */
+function locateChange(
+  units: Units,
+  from: number,
+  to: number,
+  before: number,
+  after: number,
+): { bytes: number; split: number } {
+  const [logBefore, logAfter] = [Math.log(before), Math.log(after)];
+  const halfStep = Math.abs(logBefore - logAfter) / 2;
+  const low = Math.min(logBefore, logAfter) - halfStep;
+  const high = Math.max(logBefore, logAfter) + halfStep;
+  const neutral = (j: number) => units.logRate(j) < low || units.logRate(j) > high;
+  const cost = (j: number, level: number) =>
+    neutral(j) ? 0 : Math.min(Math.abs(units.logRate(j) - level), halfStep);
+  let total = 0;
+  for (let j = from; j < to; j += 1) total += cost(j, logAfter);
+  let best = total;
+  let split = from;
+  for (let j = from + 1; j <= to; j += 1) {
+    total += cost(j - 1, logBefore) - cost(j - 1, logAfter);
+    if (total < best) [best, split] = [total, j];
+  }
+  if (split <= from || split >= to) return { bytes: units.startBytes(split), split };
+  const shareBefore = (j: number) => {
+    const bytes = units.bytes(j);
+    const share = (units.seconds(j) - bytes / after) / (bytes / before - bytes / after);
+    // Far outside both rates (a stall in it): its timing says nothing, so its middle.
+    return share < -0.5 || share > 1.5 ? 0.5 : Math.min(1, Math.max(0, share));
+  };
+  let last = split - 1;
+  while (last > from && neutral(last)) last -= 1;
+  let first = split;
+  while (first < to - 1 && neutral(first)) first += 1;
+  const lastMiss = (1 - shareBefore(last)) * units.bytes(last);
+  const firstMiss = shareBefore(first) * units.bytes(first);
+  const inside = (j: number) => units.startBytes(j) + shareBefore(j) * units.bytes(j);
+  if (lastMiss > firstMiss) return { bytes: inside(last), split };
+  if (firstMiss > 0) return { bytes: inside(first), split };
+  return { bytes: units.startBytes(split), split };
+}
+
+/** Blocks either side of a change's block whose intervals may place it more finely. */
+const refineBlocks = 2;
+
+/**
+ * Where between blocks [from, to) the change from `before` to `after` bytes/s lies, as cumulative
+ * bytes: among the blocks, then, where the blocks around it closed at their size (a steady drive,
+ * its samples pooled only to bound the cost), among their intervals. A bursty drive's single
+ * intervals are bursts and holds, which say nothing of where its rate changed.
+ */
+function changeBytes(
+  curve: TransferCurve,
+  blocks: DeliveryBlocks,
+  from: number,
+  to: number,
+  before: number,
+  after: number,
+): number {
+  const firstInterval = (block: number) => blocks.firstInterval[block]!;
+  const end = endBytesOf(curve);
+  const coarse = locateChange(
+    {
+      logRate: (j) => blocks.logRate[j]!,
+      bytes: (j) => blocks.bytes[j]!,
+      seconds: (j) => blocks.seconds[j]!,
+      startBytes: (j) => (j < blocks.count ? curve.startBytes[firstInterval(j)]! : end),
+    },
+    from,
+    to,
+    before,
+    after,
+  );
+  const firstBlock = Math.max(from, coarse.split - refineBlocks);
+  const endBlock = Math.min(to, coarse.split + refineBlocks);
+  let extended = 0;
+  for (let j = firstBlock; j < endBlock; j += 1) extended += blocks.extended[j]!;
+  if (extended > 0.25 * (endBlock - firstBlock)) return coarse.bytes;
+  const fine = locateChange(
+    {
+      logRate: (i) => Math.log(Math.max(curve.bytes[i]!, 1) / curve.seconds[i]!),
+      bytes: (i) => curve.bytes[i]!,
+      seconds: (i) => curve.seconds[i]!,
+      startBytes: (i) => (i < curve.count ? curve.startBytes[i]! : end),
+    },
+    firstInterval(firstBlock),
+    firstInterval(endBlock),
+    before,
+    after,
+  );
+  return fine.bytes;
+}
+
+/** A placed change: the phase's bytes and elapsed seconds there, and the interval it falls in. */
+export interface PlacedChange {
+  bytes: number;
+  seconds: number;
+  /** Transfer seconds (gaps between files left out) from the first interval's start. */
+  transferSeconds: number;
+  interval: number;
+}
+
+/** The change at cumulative `bytes`, inside the interval there (its rate taken as even). */
+function placedAt(curve: TransferCurve, bytes: number): PlacedChange {
+  let [lo, hi] = [0, curve.count - 1];
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (curve.startBytes[mid]! <= bytes) lo = mid;
+    else hi = mid - 1;
+  }
+  const share =
+    curve.bytes[lo]! > 0
+      ? Math.min(1, Math.max(0, (bytes - curve.startBytes[lo]!) / curve.bytes[lo]!))
+      : 0;
+  const into = share * curve.seconds[lo]!;
+  return {
+    bytes: curve.startBytes[lo]! + share * curve.bytes[lo]!,
+    seconds: curve.startSeconds[lo]! + into,
+    transferSeconds: curve.transferTime[lo]! + into,
+    interval: lo,
+  };
+}
+
+/** A stretch between placed changes: its rate, its bytes and seconds, the intervals it holds. */
+export interface MeasuredStretch {
+  startBytes: number;
+  startSeconds: number;
+  rate: number;
+  seconds: number;
+  bytes: number;
+  /** Its intervals [first, end), the ones the changes fall in left out. */
+  first: number;
+  end: number;
+  /** Blocks wholly inside it (the ones the changes fall in left out): what its rate is made of. */
+  wholeBlocks: number;
+}
+
+/**
+ * The stretches of the segments that start at blocks `starts`. Each change is looked for from the
+ * middle of the segment before it to the middle of the one after, between the rates of their
+ * outer halves (away from this change). Each stretch's rate is the bytes over the seconds of its
+ * whole blocks between the changes (the block a change falls in holds both rates, and a bursty
+ * drive's part of a cycle is not its rate), of the intervals between them where it has none.
+ */
+export function measureStretches(
+  curve: TransferCurve,
+  blocks: DeliveryBlocks,
+  starts: readonly number[],
+): MeasuredStretch[] {
+  const count = starts.length;
+  const firstInterval = (block: number) => blocks.firstInterval[block]!;
+  const endBlock = (k: number) => (k + 1 < count ? starts[k + 1]! : blocks.count);
+  const rateOf = (from: number, to: number) =>
+    stretchRate(curve, from, Math.max(to, from + 1)) ?? 0;
+  const changes: PlacedChange[] = [];
+  for (let k = 1; k < count; k += 1) {
+    const [beforeFirst, beforeEnd] = [firstInterval(starts[k - 1]!), firstInterval(starts[k]!)];
+    const [afterFirst, afterEnd] = [beforeEnd, firstInterval(endBlock(k))];
+    const before = rateOf(beforeFirst, Math.floor((beforeFirst + beforeEnd) / 2));
+    const after = rateOf(Math.floor((afterFirst + afterEnd) / 2), afterEnd);
+    const fromBlock = Math.floor((starts[k - 1]! + starts[k]!) / 2);
+    const toBlock = Math.ceil((starts[k]! + endBlock(k)) / 2);
+    changes.push(placedAt(curve, changeBytes(curve, blocks, fromBlock, toBlock, before, after)));
+  }
+  const blockOf = (interval: number) => {
+    let [lo, hi] = [0, blocks.count - 1];
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (firstInterval(mid) <= interval) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const last = curve.count;
+  return Array.from({ length: count }, (_, k) => {
+    const first = k === 0 ? 0 : changes[k - 1]!.interval + 1;
+    const end = k + 1 < count ? changes[k]!.interval : last;
+    const fromBlock = k === 0 ? 0 : Math.min(blockOf(first - 1) + 1, blocks.count);
+    const toBlock = k + 1 < count ? blockOf(end) : blocks.count;
+    const [from, to] = [firstInterval(fromBlock), k + 1 < count ? firstInterval(toBlock) : last];
+    const startTime = k === 0 ? 0 : changes[k - 1]!.transferSeconds;
+    const endTime = k + 1 < count ? changes[k]!.transferSeconds : curve.transferTime[last]!;
+    const startBytes = k === 0 ? (curve.startBytes[0] ?? 0) : changes[k - 1]!.bytes;
+    const endBytes = k + 1 < count ? changes[k]!.bytes : endBytesOf(curve);
+    return {
+      startBytes,
+      startSeconds: k === 0 ? (curve.startSeconds[0] ?? 0) : changes[k - 1]!.seconds,
+      rate: to > from ? rateOf(from, to) : rateOf(first, end),
+      seconds: endTime - startTime,
+      bytes: endBytes - startBytes,
+      first,
+      end,
+      wholeBlocks: Math.max(0, toBlock - fromBlock),
+    };
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * The five sustained runs at a real SSD's rates that the detector once got wrong (issue 23;
+ * tests/fixtures/replays/README.md), analysed again as `plumb analyze FILE` does: every step
+ * where the throttle changed, within 5 % of its place and 10 % of its rate, and the headline
+ * between the rates the run had.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { ResultDocument } from '../../../app/contract/bench.js';
+import { reanalyzeDocument } from '../../../app/core/bench/analyze.js';
+
+const folder = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/replays');
+const GB = 1e9;
+const MB = 1e6;
+
+const truths: Record<string, { changes: number[]; rates: number[] }> = {
+  'cliff-run1.json': { changes: [4.72 * GB], rates: [800 * MB, 150 * MB] },
+  'cliff-run2.json': { changes: [5.18 * GB], rates: [700 * MB, 200 * MB] },
+  'cliff-run3.json': { changes: [2.0 * GB], rates: [740 * MB, 200 * MB] },
+  'cliff-run4.json': { changes: [0.9 * GB], rates: [740 * MB, 150 * MB] },
+  'steps-run1.json': { changes: [0.8 * GB, 1.95 * GB], rates: [850 * MB, 460 * MB, 150 * MB] },
+};
+
+const near = (value: number, truth: number, share: number) => Math.abs(value / truth - 1) <= share;
+
+describe('replays of sustained runs at a real drive’s rates (issue 23)', () => {
+  for (const [name, truth] of Object.entries(truths)) {
+    it(`${name}: every step in place, every rate right`, () => {
+      const stored = ResultDocument.parse(
+        JSON.parse(readFileSync(path.join(folder, name), 'utf8')),
+      );
+      const document = reanalyzeDocument(stored);
+      const cliff = document.findings.find((f) => f.kind === 'cliff' || f.kind === 'throttling');
+      assert.ok(cliff && cliff.kind === 'cliff', JSON.stringify(document.findings));
+      const steps = cliff.steps ?? [];
+      const said = steps
+        .map((s) => `${(s.atBytes / GB).toFixed(2)} GB at ${(s.rate / MB).toFixed(0)} MB/s`)
+        .join(', ');
+      assert.equal(steps.length, truth.rates.length, `steps: ${said}`);
+      steps.forEach((step, k) => {
+        if (k > 0)
+          assert.ok(near(step.atBytes, truth.changes[k - 1]!, 0.05), `step ${k} place: ${said}`);
+        assert.ok(near(step.rate, truth.rates[k]!, 0.1), `step ${k} rate: ${said}`);
+      });
+      assert.equal(cliff.atBytes, steps[1]!.atBytes);
+      assert.equal(cliff.beforeRate, steps[0]!.rate);
+      assert.equal(cliff.afterRate, steps[1]!.rate);
+      const headline = document.headline?.write?.rate;
+      assert.ok(
+        headline !== null &&
+          headline !== undefined &&
+          headline <= Math.max(...truth.rates) * 1.1 &&
+          headline >= Math.min(...truth.rates) * 0.9,
+        `headline ${headline} outside the run's rates ${truth.rates.join(', ')}`,
+      );
+    });
+  }
+});
