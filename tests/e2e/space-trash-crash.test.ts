@@ -7,7 +7,6 @@
  * PLUMB_TEST_SEED replays the kill instants.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,7 +14,8 @@ import { after, before, describe, test } from 'node:test';
 import type { EmptyTrashReport } from '../../app/contract/space.js';
 import { newSeed, seededRandom } from '../../app/core/bench/seeded-random.js';
 import { emptyTrashBatch } from '../../app/core/space/trash.js';
-import { plumbBin, runPlumb } from '../helpers/cli.js';
+import { runPlumb } from '../helpers/cli.js';
+import { killedAfter } from '../helpers/killed-after.js';
 import { plainCopy, randomFile, sha256 } from '../helpers/space-files.js';
 
 const rounds = Number(process.env.PLUMB_CRASH_ROUNDS ?? 200);
@@ -55,44 +55,6 @@ function makeTree(root: string): Map<string, string> {
 
 function listing(dir: string): string[] {
   return existsSync(dir) ? readdirSync(dir).sort() : [];
-}
-
-/**
- * Runs the Trash apply and kills it: once it has printed `afterFiles` files done, a further
- * random 0-4 ms on (anywhere in the next file's compare, record, reservation or rename); with
- * `afterFiles` 0, at a random instant of its start and scan.
- */
-function trashKilled(
-  root: string,
-  env: NodeJS.ProcessEnv,
-  afterFiles: number,
-  startSeconds: number,
-): Promise<{ killed: boolean; printed: number }> {
-  const child = spawn(process.execPath, [plumbBin, 'space', 'trash', root, '--apply'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  let printed = 0;
-  let armed = false;
-  const arm = (ms: number) => {
-    if (armed) return;
-    armed = true;
-    setTimeout(() => child.kill('SIGKILL'), ms);
-  };
-  if (afterFiles === 0) arm(random() * startSeconds * 1000);
-  let buffered = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    const lines = buffered.split('\n');
-    buffered = lines.pop()!;
-    for (const line of lines) {
-      if (/^(trashed|skip|FAILED) /.test(line)) printed += 1;
-      if (afterFiles > 0 && printed >= afterFiles) arm(random() * 4);
-    }
-  });
-  return new Promise((resolve) => {
-    child.on('exit', (_code, signal) => resolve({ killed: signal === 'SIGKILL', printed }));
-  });
 }
 
 function emptiedByCommand(batchId: string, env: NodeJS.ProcessEnv, where: string): string {
@@ -135,7 +97,15 @@ describe('SIGKILL during space trash --apply', () => {
       mkdirSync(base);
       const digests = makeTree(root);
       const afterFiles = Math.floor(random() * copies);
-      const run = await trashKilled(root, env, afterFiles, startSeconds);
+      // Once it has printed `afterFiles` files done, 0-4 ms on (anywhere in the next file's
+      // compare, record, reservation or rename); with 0, anywhere in its start and scan.
+      const run = await killedAfter(['space', 'trash', root, '--apply'], {
+        env,
+        done: /^(trashed|skip|FAILED) /,
+        afterLines: afterFiles,
+        delayMs: () => random() * 4,
+        startDelayMs: () => random() * startSeconds * 1000,
+      });
       tally.rounds += 1;
       if (run.killed) tally.killed += 1;
 
@@ -143,7 +113,7 @@ describe('SIGKILL during space trash --apply', () => {
       const gone = [...digests.keys()].filter((file) => !existsSync(file));
       tally.movedBeforeKill += gone.length;
       const inTrash = listing(path.join(trash, 'files'));
-      const where = `round ${round} (killed after ${run.printed} files printed)`;
+      const where = `round ${round} (killed after ${run.linesDone} files printed)`;
       assert.equal(inTrash.length, gone.length, `${where}: every file gone is in the Trash`);
 
       const batchDir = path.join(env.PLUMB_STATE_DIR, 'space-trash');

@@ -10,6 +10,7 @@ import { lstat, open, readdir, readFile, unlink } from '../os-fs.js';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
 import { privateFolder } from '../paths.js';
+import { processAlive } from './journal.js';
 import type { TrashedFile, TrashSlot } from './trash-can.js';
 
 /** A file of a batch, as it was when it moved (a rename keeps inode, size and time). */
@@ -96,16 +97,6 @@ export class BatchRecord {
   }
 }
 
-function alive(pid: number): boolean {
-  if (pid === process.pid) return false; // then only `writing` says whether it is being written
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 interface Folded {
   header: Extract<Line, { schema: string }>;
   intents: (BatchItem & { infoText: string | null })[];
@@ -185,7 +176,7 @@ export async function readBatch(dir: string, batchId: string, tidy: boolean): Pr
   }
   const { header, intents, outcome } = fold(text, file);
   const unfinished = intents.some((_, index) => !outcome.has(index));
-  if (unfinished && (writing.has(batchId) || alive(header.pid))) {
+  if (unfinished && (writing.has(batchId) || processAlive(header.pid))) {
     throw new PlumbError(
       'EBUSY',
       `Batch ${batchId} is still being moved to the Trash by Plumb (process ${header.pid}); empty it once that has finished.`,
@@ -276,7 +267,8 @@ export async function settleInterrupted(dir: string): Promise<InterruptedBatch[]
     // writeFileAtomic's temporary name: .BATCH.json.PID.RANDOM.tmp
     const temporary = /^\..+\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name);
     if (temporary) {
-      if (!alive(Number(temporary[1]))) await unlink(path.join(dir, name)).catch(() => undefined);
+      if (!processAlive(Number(temporary[1])))
+        await unlink(path.join(dir, name)).catch(() => undefined);
       continue;
     }
     if (!name.endsWith('.jsonl')) continue;
@@ -289,7 +281,7 @@ export async function settleInterrupted(dir: string): Promise<InterruptedBatch[]
       continue;
     }
     const unfinished = folded.intents.some((_, index) => !folded.outcome.has(index));
-    if (!unfinished || writing.has(batchId) || alive(folded.header.pid)) continue;
+    if (!unfinished || writing.has(batchId) || processAlive(folded.header.pid)) continue;
     const batch = await readBatch(dir, batchId, true);
     // Killed before its first file went: there is nothing to empty.
     if (batch.items.length === 0 && batch.unaccounted.length === 0) await removeBatch(dir, batchId);
