@@ -668,13 +668,23 @@ export const benchOperations = {
     input: resultId,
     output: z.object({ fileName: z.string(), csv: z.string() }),
   },
-  /** Summary and findings for `bytes,seconds[,cumulativeBytes]` lines from any tool. */
+  /**
+   * Summary and findings for `bytes,seconds[,cumulativeBytes]` lines from any tool, computed off
+   * the event loop. With a `jobId` (chosen by the caller) `analysis.cancel` can stop it; closing
+   * the page or window that asked stops it too.
+   */
   'analysis.csv': {
     input: z.object({
       csv: z.string().min(1).max(50_000_000),
       phase: Phase.default('write'),
       interface: z.string().max(40).optional(),
+      jobId: z.string().min(1).max(100).optional(),
     }),
     output: ResultDocument,
+  },
+  /** Stops an `analysis.csv` this page or window started (it fails with ECANCELED). */
+  'analysis.cancel': {
+    input: z.object({ jobId: z.string().min(1).max(100) }),
+    output: z.object({ cancelled: z.boolean() }),
   },
 } as const;

@@ -37,7 +37,14 @@ const emptyingNote =
   'The space comes back only when these files are deleted from the Trash (emptying it).';
 
 function printTrash(report: TrashReport, io: CommandIO, streamed: Set<TrashAction>): void {
-  const out = (line = '') => io.stdout.write(`${printableLine(line)}\n`);
+  const out = (line = '') =>
+    io.stdout.write(`${printableLine(line)}
+`);
+  for (const { batchId, moved } of report.interrupted ?? []) {
+    out(
+      `An earlier move to the Trash was stopped before it finished; the ${moved} copies it moved are batch ${batchId}: plumb space trash --empty ${batchId} --apply`,
+    );
+  }
   for (const action of report.actions) if (!streamed.has(action)) out(actionLine(action));
   const c = report.counts;
   if (!report.trash.available) {

@@ -15,6 +15,7 @@
  * - A queue-depth grid (no files): the fastest sequential run of the direction, else the fastest
  *   random one.
  */
+import { max, min } from 'simple-statistics';
 import {
   driveRateMinBytes,
   type Direction,
@@ -72,7 +73,7 @@ export function computeHeadline(source: HeadlineSource, phase: Direction): Headl
   );
   if (changed) return { rate: aggregateRate(large), basis: `${whose}${files}, the whole phase` };
   const sizes = large.map((f) => f.bytes);
-  if (Math.max(...sizes) >= slopeSpan * Math.min(...sizes)) {
+  if (max(sizes) >= slopeSpan * min(sizes)) {
     const line = lineRate(theilSen(large.map((f) => [f.bytes, f.seconds] as const)));
     if (line.rate !== null && line.latency !== null && line.latency >= 0)
       return { rate: line.rate, basis: `${whose}steady rate of ${files}` };

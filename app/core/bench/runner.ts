@@ -2,8 +2,7 @@
  * Runs a plan against a folder: guards free space, writes into its own marked test folder,
  * reports events, removes its files whatever happens, and stores the results document.
  */
-import { readdir, stat } from '../os-fs.js';
-import path from 'node:path';
+import { stat } from '../os-fs.js';
 import type { Plan, ResultDocument } from '../../contract/bench.js';
 import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
 import { interfaceCeilingForBus } from '../analysis/interface-ceiling.js';
@@ -18,6 +17,7 @@ import { newResultId } from './results-store.js';
 import { RunContext } from './run-context.js';
 import { checkFolder } from '../folder.js';
 import { environment, finish } from './run-shared.js';
+import { readableFilesUnder, unreadableNotice } from './folder-files.js';
 import { newSeed } from './seeded-random.js';
 import {
   cacheGuessBytes,
@@ -193,19 +193,6 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
   return { runId, target, run };
 }
 
-/** Every regular file under `dir`, depth first, in name order (symbolic links are not followed). */
-export async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  entries.sort((a, b) => a.name.localeCompare(b.name));
-  const files: string[] = [];
-  for (const entry of entries) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) files.push(...(await filesUnder(full)));
-    else if (entry.isFile()) files.push(full);
-  }
-  return files;
-}
-
 /** `plumb read DIR`: times reading every file under a folder, uncached, e.g. one written long ago. */
 export async function runReadFolder(
   options: ReadFolderOptions,
@@ -228,10 +215,12 @@ export async function prepareReadFolder(
   const target = await checkFolder(options.target);
   const volume = await io.volume(target);
   const files: { path: string; bytes: number }[] = [];
-  for (const file of await filesUnder(target)) {
+  const found = await readableFilesUnder(target);
+  for (const file of found.files) {
     const { size } = await stat(file);
     if (size > 0) files.push({ path: file, bytes: size });
   }
+  const leftOut = unreadableNotice(found);
   if (files.length === 0)
     throw new PlumbError('ENOENT', `There are no files with data under ${target} to read.`);
   const planned = files.reduce((sum, f) => sum + f.bytes, 0);
@@ -254,6 +243,7 @@ export async function prepareReadFolder(
       files: files.length,
       bytes: planned,
     });
+    if (leftOut) context.notice(leftOut);
     return finish(context, options, async () => {
       context.emit({ type: 'phase-started', phase: 'read' });
       await context.evictBeforeReads(files.map((file) => file.path));
