@@ -164,7 +164,9 @@ export function TestSetup({
       buffered,
       keepFiles: choices.keepFiles,
       ...(reserveBytes ? { reserveBytes } : {}),
-      ...(chosen.kind === 'sustained' && totalBytes ? { totalBytes } : {}),
+      ...((chosen.kind === 'sustained' || chosen.kind === 'capacity') && totalBytes
+        ? { totalBytes }
+        : {}),
       ...(!quick && choices.verify && canVerify(chosen) ? { verify: true } : {}),
       ...(chosen.kind === 'paired'
         ? { pairedWith: choices.pairedWith.trim(), direction: choices.direction }
@@ -227,6 +229,9 @@ export function TestSetup({
           onChoose={(name) => {
             setPlanName(name);
             setConfirming(false);
+            // A capacity check proves only what it fills: it starts at full size.
+            if (plans.find((p) => p.name === name)?.kind === 'capacity')
+              setChoices((now) => ({ ...now, scale: 1 }));
           }}
           estimateFor={estimateFor}
           rates={rates}
