@@ -48,7 +48,9 @@ function failure(found: NonNullable<CheckedBlocks['firstBad']>['found']): string
 export function capacityVerdict(check: CheckedBlocks, allowanceBytes?: number): string {
   const checked = formatBytes(check.bytesChecked);
   if (check.verdict === 'failed') {
-    const from = check.firstBad ? ` from ${formatBytes(check.firstBad.runOffset)} on` : '';
+    const at = check.firstBad?.runOffset;
+    const from =
+      at === undefined ? '' : at === 0 ? ' from the start' : ` from ${formatBytes(at)} on`;
     const why = check.firstBad
       ? failure(check.firstBad.found)
       : 'this drive did not keep what it was given';

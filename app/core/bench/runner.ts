@@ -206,7 +206,7 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
       }
       const recordedPlan = {
         ...runPlan,
-        ...(plan.kind === 'presets' ? {} : { seed }),
+        ...(plan.kind === 'presets' || plan.kind === 'capacity' ? {} : { seed }),
         ...(options.scale && options.scale !== 1 ? { scale: options.scale } : {}),
         ...(sustained !== null ? { totalBytes: sustained } : {}),
         // What a capacity check filled, and what it could have (its verdict's measure).

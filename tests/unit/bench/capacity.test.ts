@@ -108,7 +108,7 @@ describe('the capacity plan', () => {
     assert.equal(verify.firstBad?.found.kind, 'other-block');
     assert.match(
       verify.message,
-      /^Capacity check failed: \S+ [KMG]B of 55\.6 GB read back wrong from 0 B on: this drive stores less than it reports\. Data written was not kept/,
+      /^Capacity check failed: \S+ [KMG]B of 55\.6 GB read back wrong from the start: this drive stores less than it reports\. Data written was not kept/,
     );
   });
 

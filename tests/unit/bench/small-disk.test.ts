@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { ProgressView } from '../../../app/cli/bench/progress.js';
 import { BenchEvent, type Plan } from '../../../app/contract/bench.js';
 import { builtinPlan } from '../../../app/core/bench/builtin-plans.js';
 import { ResultsStore } from '../../../app/core/bench/results-store.js';
@@ -170,5 +172,32 @@ describe('the sustained plan on a small disk', () => {
     assert.equal(document.recovery, undefined);
     assert.equal((await run.store.list()).length, 1, 'the result is saved');
     assert.ok(disk.leastAvailable >= 1 * GB - 1, 'never crossed the reserve');
+  });
+
+  it('on the command line: the sizing before the writing, each rest a line, no bar at 100 % after', async () => {
+    const run = sustainedRun();
+    await runBenchmark(run.options, threeGbDisk());
+    const render = (isTTY: boolean) => {
+      const stream = Object.assign(new PassThrough(), { isTTY, columns: 160 });
+      let text = '';
+      stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      const view = new ProgressView(stream);
+      for (const event of run.events) view.handle(event);
+      return text;
+    };
+    const lines = render(false).split('\n');
+    const sized = lines.findIndex((l) =>
+      /^plumb: Recovery probes of 1\.\d\d GB instead of 2\.00 GB: /.test(l),
+    );
+    assert.ok(sized > 0 && sized < lines.indexOf('write:'), lines.join('\n'));
+    assert.ok(
+      lines.includes(
+        'plumb: resting the disk 30 s so its cache can empty, then recovery probe 1 of at most 20 (1.88 GB)',
+      ),
+      lines.join('\n'),
+    );
+    const terminal = render(true);
+    const afterRest = terminal.slice(terminal.indexOf('plumb: resting the disk'));
+    assert.doesNotMatch(afterRest, /%/, 'probes have no share of the run');
   });
 });

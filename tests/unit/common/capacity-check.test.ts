@@ -35,6 +35,11 @@ test('a failure says how much came back wrong, from where, and what that means',
     'Capacity check failed: 577 MB of 889 MB read back wrong from 310 MB on: this drive stores less than it reports.',
   );
   assert.match(capacityVerdict(failed('zeros')), /did not keep what it was given/);
+  const first = {
+    ...failed('other-block'),
+    firstBad: { runOffset: 0, found: { kind: 'other-block' as const, sameRun: true } },
+  };
+  assert.match(capacityVerdict(first), /read back wrong from the start: /);
   assert.match(capacityVerdict(failed('other-block', false)), /did not keep what it was given/);
   assert.match(capacityVerdict(failed('damaged')), /failing drive, cable or memory\.$/);
 });
