@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { formatBytes } from '../../app/common/format.js';
 import { reserveBytes } from '../../app/common/reserve.js';
 import { ResultDocument } from '../../app/contract/bench.js';
-import { seededRandom } from '../../app/core/bench/seeded-random.js';
+import { baseSeed, seededRandom } from '../helpers/synthetic-samples.js';
 import { plumbBin, runPlumb } from '../helpers/cli.js';
 import { loopSkipReason, mountLoopFs } from '../helpers/loopfs.js';
 import {
@@ -28,8 +28,7 @@ import {
 const GiB = 1024 ** 3;
 /** What the stick claims (and the genuine disk is). */
 const claimedBytes = 2 * GiB;
-const seed = Number(process.env.PLUMB_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31));
-console.log(`# seed ${seed} (replay with PLUMB_TEST_SEED=${seed})`);
+const seed = baseSeed();
 const random = seededRandom(seed);
 
 let work: string;

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ResultDocument } from '../../app/contract/bench.js';
-import { seededRandom } from '../../app/core/bench/seeded-random.js';
+import { baseSeed, seededRandom } from '../helpers/synthetic-samples.js';
 import { runPlumb } from '../helpers/cli.js';
 import { loopSkipReason } from '../helpers/loopfs.js';
 import {
@@ -27,8 +27,7 @@ import {
 
 const MB = 1e6;
 const GB = 1e9;
-const seed = Number(process.env.PLUMB_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31));
-console.log(`# seed ${seed} (replay with PLUMB_TEST_SEED=${seed})`);
+const seed = baseSeed();
 const random = seededRandom(seed);
 const between = (low: number, high: number) => low + random() * (high - low);
 const fast = between(700, 900) * MB;

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { ResultDocument } from '../../app/contract/bench.js';
-import { seededRandom } from '../../app/core/bench/seeded-random.js';
+import { baseSeed, seededRandom } from '../helpers/synthetic-samples.js';
 import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
 import { runPlumb, startServe } from '../helpers/cli.js';
 import { loopSkipReason } from '../helpers/loopfs.js';
@@ -25,8 +25,7 @@ import { artifactsDir } from '../helpers/ui-session.js';
 
 const MB = 1e6;
 const GB = 1e9;
-const seed = Number(process.env.PLUMB_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31));
-console.log(`# seed ${seed} (replay with PLUMB_TEST_SEED=${seed})`);
+const seed = baseSeed();
 const random = seededRandom(seed);
 const between = (low: number, high: number) => low + random() * (high - low);
 

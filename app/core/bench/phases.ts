@@ -16,6 +16,7 @@ import { sustainedDefaultTotal } from '../../common/run-sizes.js';
 import { planFileSizes, randomLogUniformSize, sizeQuantum } from './file-sizes.js';
 import { LiveCliffWatch, liveCliffFinding } from './live-cliff.js';
 import type { PhaseSamples } from '../../common/phase-samples.js';
+import { isCancelled, type TimedTransfer } from './bench-io.js';
 import type { RunContext } from './run-context.js';
 import { PhaseSampleColumns, type TransferSamples } from './sample-columns.js';
 import { seededRandom } from './seeded-random.js';
@@ -172,7 +173,19 @@ export async function runSustainedPlan(
       break;
     }
     const file = path.join(folder, `probe-${probe}.dat`);
-    const transfer = await context.timedWrite(file, probeBytes, 'recovery');
+    let transfer: TimedTransfer;
+    try {
+      transfer = await context.timedWrite(file, probeBytes, 'recovery');
+    } catch (error) {
+      // A probe that fails (the disk filled after the check, an I/O error) ends the recovery,
+      // not the run: the writing and the probes before it are measured.
+      if (isCancelled(error) || context.options.signal.aborted) throw error;
+      await rm(file, { force: true });
+      context.notice(
+        `The recovery probes stopped after ${probes.length} of at most ${maxProbes}: probe ${probe + 1} failed (${(error as Error).message}).`,
+      );
+      break;
+    }
     await rm(file, { force: true });
     context.recordProbe(transfer);
     const rate = transfer.seconds > 0 ? transfer.bytes / transfer.seconds : 0;

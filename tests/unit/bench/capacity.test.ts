@@ -15,12 +15,11 @@ import { scalePlan } from '../../../app/core/bench/plans.js';
 import { ResultsStore } from '../../../app/core/bench/results-store.js';
 import { runBenchmark } from '../../../app/core/bench/runner.js';
 import type { RunOptions } from '../../../app/core/bench/run-options.js';
-import { seededRandom } from '../../../app/core/bench/seeded-random.js';
+import { baseSeed, seededRandom } from '../../helpers/synthetic-samples.js';
 import { FakeDrive } from '../../helpers/fake-bench-io.js';
 
 const GB = 1e9;
-const seed = Number(process.env.PLUMB_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31));
-console.log(`# seed ${seed} (replay with PLUMB_TEST_SEED=${seed})`);
+const seed = baseSeed();
 const random = seededRandom(seed);
 
 let target: string;

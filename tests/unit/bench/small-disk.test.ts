@@ -11,16 +11,16 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { ProgressView } from '../../../app/cli/bench/progress.js';
 import { BenchEvent, type Plan } from '../../../app/contract/bench.js';
+import { PlumbError } from '../../../app/contract/errors.js';
 import { builtinPlan } from '../../../app/core/bench/builtin-plans.js';
 import { ResultsStore } from '../../../app/core/bench/results-store.js';
 import { runBenchmark } from '../../../app/core/bench/runner.js';
 import type { RunOptions } from '../../../app/core/bench/run-options.js';
-import { seededRandom } from '../../../app/core/bench/seeded-random.js';
+import { baseSeed, seededRandom } from '../../helpers/synthetic-samples.js';
 import { FakeDrive, type FakeDriveOptions } from '../../helpers/fake-bench-io.js';
 
 const GB = 1e9;
-const seed = Number(process.env.PLUMB_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31));
-console.log(`# seed ${seed} (replay with PLUMB_TEST_SEED=${seed})`);
+const seed = baseSeed();
 const random = seededRandom(seed);
 
 let target: string;
@@ -149,6 +149,24 @@ describe('the sustained plan on a small disk', () => {
     assert.ok(document.findings.some((f) => f.kind === 'cliff'));
     assert.equal((await run.store.list()).length, 1, 'the result is saved');
     assert.equal(run.events.at(-1)?.type, 'finished');
+  });
+
+  it('keeps what it measured when a probe fails with an I/O error', async () => {
+    const disk = threeGbDisk({ drainRate: 0 });
+    const write = disk.write.bind(disk);
+    disk.write = async (file, bytes, options) => {
+      if (path.basename(file) === 'probe-1.dat') throw new PlumbError('EIO', 'Input/output error');
+      return write(file, bytes, options);
+    };
+    const run = sustainedRun();
+    const document = await runBenchmark(run.options, disk);
+    assert.equal(document.recovery?.probes.length, 1);
+    assert.match(
+      document.notices?.join('\n') ?? '',
+      /^The recovery probes stopped after 1 of at most 20: probe 2 failed \(Input\/output error\)\.$/m,
+    );
+    assert.equal((await run.store.list()).length, 1, 'the result is saved');
+    assert.deepEqual(await readdir(target), []);
   });
 
   it('ends with what it wrote when the space goes during the writing, and says why', async () => {

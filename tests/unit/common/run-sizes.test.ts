@@ -7,12 +7,11 @@ import {
   recoveryProbeSize,
   sizeQuantum,
 } from '../../../app/common/run-sizes.js';
-import { seededRandom } from '../../../app/core/bench/seeded-random.js';
+import { baseSeed, seededRandom } from '../../helpers/synthetic-samples.js';
 
 const MB = 1e6;
 const GB = 1e9;
-const seed = Number(process.env.PLUMB_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31));
-console.log(`# seed ${seed} (replay with PLUMB_TEST_SEED=${seed})`);
+const seed = baseSeed();
 
 test('a capacity check fills the whole allowance, a quick one its share, a cap no more than it', () => {
   const random = seededRandom(seed);

@@ -98,7 +98,7 @@ export function SetupOptions({
         />
       ) : null}
       <div className="options-row">
-        {readFolder ? null : (
+        {readFolder || plan?.kind === 'capacity' ? null : (
           <div className="option">
             <label htmlFor={scaleId}>Scale</label>
             <select
