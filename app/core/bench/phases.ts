@@ -12,7 +12,8 @@ import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
 import { formatBytes } from '../../common/format.js';
 import { phaseDrop } from '../analysis/findings.js';
 import { probeRecovery, recoveryTime, type SampledProbe } from '../analysis/recovery-time.js';
-import { sustainedDefaultTotal } from '../../common/run-sizes.js';
+import { planDescription, runPlanDescription } from '../../common/plan-description.js';
+import { recoveryProbeSize, sustainedDefaultTotal } from '../../common/run-sizes.js';
 import { planFileSizes, randomLogUniformSize, sizeQuantum } from './file-sizes.js';
 import { LiveCliffWatch, liveCliffFinding } from './live-cliff.js';
 import type { PhaseSamples } from '../../common/phase-samples.js';
@@ -80,6 +81,27 @@ export function sustainedTotal(
   scale = 1,
 ): number {
   return totalOption ?? plan.totalBytes ?? sustainedDefaultTotal(allowanceBytes, cacheGuess, scale);
+}
+
+/**
+ * The sustained plan with its recovery probes sized to what may be written here (or none), and
+ * the sentence saying so; the plan unchanged (and no sentence) where the plan's probe fits.
+ */
+export function sizeRecoveryProbes(
+  plan: SustainedPlan,
+  allowanceBytes: number,
+  totalBytes: number,
+  scale: number,
+): { plan: SustainedPlan; note: string | null } {
+  if (!plan.recovery) return { plan, note: null };
+  const probe = recoveryProbeSize(plan.recovery.probeBytes, allowanceBytes, plan.minFileBytes);
+  if (probe.note === null) return { plan, note: null };
+  const recovery =
+    probe.probeBytes === null ? null : { ...plan.recovery, probeBytes: probe.probeBytes };
+  // Described from the sizes it runs with (a quick run's words say its share, as scalePlan's).
+  const sized = { ...plan, recovery, totalBytes };
+  const description = scale < 1 ? runPlanDescription(sized, scale) : planDescription(sized);
+  return { plan: { ...plan, recovery, description }, note: probe.note };
 }
 
 /**

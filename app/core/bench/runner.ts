@@ -13,7 +13,13 @@ import { buildResult } from './build-result.js';
 import { earlierDrops } from './earlier-drops.js';
 import { planFileSizes } from './file-sizes.js';
 import { preparePairedBenchmark } from './paired-run.js';
-import { runFilesPlan, runPresetsPlan, runSustainedPlan, sustainedTotal } from './phases.js';
+import {
+  runFilesPlan,
+  runPresetsPlan,
+  runSustainedPlan,
+  sizeRecoveryProbes,
+  sustainedTotal,
+} from './phases.js';
 import { newResultId } from './results-store.js';
 import { RunContext } from './run-context.js';
 import { checkFolder } from '../folder.js';
@@ -26,12 +32,7 @@ import {
   whatWouldWork,
   writeAllowance,
 } from './space-guard.js';
-import {
-  capacityFillBytes,
-  capacityMinimumBytes,
-  recoveryProbeSize,
-} from '../../common/run-sizes.js';
-import { planDescription } from '../../common/plan-description.js';
+import { capacityFillBytes, capacityMinimumBytes } from '../../common/run-sizes.js';
 import { runCapacityPlan } from './capacity.js';
 import { runTaskPlan, taskPlannedBytes, taskSpaceBytes } from './task.js';
 import { createTestFolder, removeStaleTestFolders, removeTestFolder } from './test-folder.js';
@@ -125,17 +126,10 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
         `A sustained run needs room for one ${formatBytes(plan.maxFileBytes)} file at a time, but only ${formatBytes(allowance)} may be used here. ${hint(plan.maxFileBytes, false)}`,
       );
     }
-    if (plan.recovery) {
-      // Sized now, so the run says before it starts what it will do after a cliff.
-      const probe = recoveryProbeSize(plan.recovery.probeBytes, allowance, plan.minFileBytes);
-      if (probe.note !== null) {
-        const recovery =
-          probe.probeBytes === null ? null : { ...plan.recovery, probeBytes: probe.probeBytes };
-        runPlan = { ...plan, recovery };
-        runPlan.description = planDescription({ ...runPlan, totalBytes: sustained });
-        startNotices.push(probe.note);
-      }
-    }
+    // Sized now, so the run says before it starts what it will do after a cliff.
+    const sized = sizeRecoveryProbes(plan, allowance, sustained, options.scale ?? 1);
+    runPlan = sized.plan;
+    if (sized.note !== null) startNotices.push(sized.note);
   } else if (plan.kind === 'capacity') {
     fill = capacityFillBytes(allowance, options.totalBytes ?? plan.totalBytes, options.scale);
     if (fill < capacityMinimumBytes)
