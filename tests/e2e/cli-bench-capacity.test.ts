@@ -142,7 +142,8 @@ describe('plumb bench --plan capacity', () => {
   it('cancelled with Ctrl-C while reading back: nothing left on the disk, nothing saved', async (t) => {
     const reason = loopSkipReason('ext4');
     if (reason) return t.skip(reason);
-    const fs = mountLoopFs('ext4', { sizeBytes: claimedBytes });
+    // Twice the size: a read-back of about 2.6 GB takes long enough to be interrupted surely.
+    const fs = mountLoopFs('ext4', { sizeBytes: 2 * claimedBytes });
     const data = path.join(work, 'cancel-data');
     try {
       const child = spawn(process.execPath, [plumbBin, 'bench', fs.dir, '--plan', 'capacity'], {
