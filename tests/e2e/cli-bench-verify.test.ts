@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
-import { openSync, readdirSync, readSync, statSync, writeSync, closeSync } from 'node:fs';
+import { openSync, readSync, statSync, writeSync, closeSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,8 +24,10 @@ import {
   dropCaches,
   fakeDiskSkipReason,
   fileExtents,
+  keptFiles,
   makeFakeDisk,
   physicalOffset,
+  predictWrap,
 } from '../helpers/verify-disks.js';
 
 const MiB = 1024 * 1024;
@@ -40,53 +42,6 @@ before(async () => {
 after(async () => {
   await rm(work, { recursive: true, force: true });
 });
-
-/** The run's test files in the order written (file-00000.dat, ...), under the kept test folder. */
-function keptFiles(dir: string): string[] {
-  const folder = readdirSync(dir).find((name) => name.startsWith('plumb-test-'));
-  assert.ok(folder, 'the test files were kept');
-  return readdirSync(path.join(dir, folder))
-    .filter((name) => name.startsWith('file-'))
-    .sort()
-    .map((name) => path.join(dir, folder, name));
-}
-
-interface Placed {
-  file: string;
-  offset: number;
-  bytes: number;
-  order: number;
-  /** Where the wrap puts the block on the real image. */
-  key: number;
-  physical: number;
-}
-
-/**
- * What a wrapping disk returns: of the blocks that land on one place of the real image, the one
- * written last is read back for all of them, so every other one is bad.
- */
-function predictWrap(files: readonly string[], realBytes: number) {
-  const placed: Placed[] = [];
-  for (const file of files) {
-    const size = statSync(file).size;
-    const extents = fileExtents(file);
-    for (let offset = 0; offset < size; offset += block) {
-      const physical = physicalOffset(extents, offset);
-      placed.push({
-        file: path.basename(file),
-        offset,
-        bytes: Math.min(block, size - offset),
-        order: placed.length,
-        key: physical % realBytes,
-        physical,
-      });
-    }
-  }
-  const last = new Map<number, Placed>();
-  for (const p of placed) last.set(p.key, p);
-  const bad = placed.filter((p) => last.get(p.key) !== p);
-  return { placed, bad, last };
-}
 
 describe('plumb bench --verify', () => {
   it('catches a fake-capacity disk that wraps, with the first bad place and the bad bytes', async (t) => {

@@ -14,14 +14,7 @@ export function writeAllowance(availableBytes: number, reserve: number): number 
   return Math.max(0, availableBytes - reserve);
 }
 
-/**
- * A guess of a drive's SLC write cache for sizing a sustained run: dynamic caches are at most
- * about a third of the free space (TLC), and reviews put them at up to about a tenth of capacity
- * (storage-facts.md); the smaller of the two.
- */
-export function cacheGuessBytes(volumeBytes: number, availableBytes: number): number {
-  return Math.min(availableBytes / 3, volumeBytes * 0.1);
-}
+export { cacheGuessBytes } from '../../common/run-sizes.js';
 
 /** Why a run does not fit, with what is needed to say what would. */
 export interface Shortfall {
