@@ -24,7 +24,7 @@ import {
 } from '../../common/headline-rate.js';
 import { aggregateRate } from './aggregate-rate.js';
 import { lineRate } from './line-rate.js';
-import { theilSen } from './theil-sen.js';
+import { theilSenOf } from './theil-sen.js';
 
 export interface HeadlineSource {
   /** The run's findings: a cliff or throttling in a phase makes its headline the whole phase's rate. */
@@ -74,7 +74,12 @@ export function computeHeadline(source: HeadlineSource, phase: Direction): Headl
   if (changed) return { rate: aggregateRate(large), basis: `${whose}${files}, the whole phase` };
   const sizes = large.map((f) => f.bytes);
   if (max(sizes) >= slopeSpan * min(sizes)) {
-    const line = lineRate(theilSen(large.map((f) => [f.bytes, f.seconds] as const)));
+    const line = lineRate(
+      theilSenOf(
+        Float64Array.from(large, (f) => f.bytes),
+        Float64Array.from(large, (f) => f.seconds),
+      ),
+    );
     if (line.rate !== null && line.latency !== null && line.latency >= 0)
       return { rate: line.rate, basis: `${whose}steady rate of ${files}` };
   }
