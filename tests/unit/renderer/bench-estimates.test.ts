@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Plan } from '../../../app/contract/bench.js';
+import type { Plan } from '../../../app/contract/plan.js';
 import { formatBytes } from '../../../app/common/format.js';
 import {
   estimatePlan,

@@ -4,7 +4,7 @@
  * to this plan. No card for a direction or a count the plan does not have.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { Plan } from '../../../../app/contract/bench.js';
+import type { Plan } from '../../../../app/contract/plan.js';
 import { formatBytes, formatDuration, formatRate } from '../../../../app/common/format.js';
 import { directionFigure, planDirections, type DirectionFigure } from './live-figures.js';
 import { bytesSoFar, type LiveRun } from './live-run.js';

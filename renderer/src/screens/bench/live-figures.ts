@@ -1,5 +1,5 @@
 /** The big figures of a live run, one per direction the plan moves data in: pure, for the panel. */
-import type { Plan } from '../../../../app/contract/bench.js';
+import type { Plan } from '../../../../app/contract/plan.js';
 import { formatBytes } from '../../../../app/common/format.js';
 import type { LiveRun } from './live-run.js';
 import type { Direction } from './live-samples.js';

@@ -1,5 +1,6 @@
 /** The queue-depth results as the familiar grid: one row per test, read and write columns. */
-import type { PresetsPlan, QueueRunResult, QueueRunSpec } from '../../../../app/contract/bench.js';
+import type { QueueRunResult } from '../../../../app/contract/bench.js';
+import type { PresetsPlan, QueueRunSpec } from '../../../../app/contract/plan.js';
 import { toBlocks } from './estimates.js';
 
 export type CellState = 'pending' | 'running' | 'done';
