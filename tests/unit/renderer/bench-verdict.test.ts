@@ -16,7 +16,7 @@ import { emptySummary, modelFiles, resultDocument } from './bench-fixtures.js';
 
 const GB = 1e9;
 
-test('the summary table has a row for every method, write and read side by side', () => {
+test('the summary table leads with the headline, then a row for every method', () => {
   const write = {
     ...emptySummary(160),
     mean: 2.1 * GB,
@@ -27,10 +27,17 @@ test('the summary table has a row for every method, write and read side by side'
     theilSen: { rate: 2.3 * GB, latency: 0.0021 },
     linear: { rate: 2.28 * GB, latency: 0.0025, r2: 0.9987 },
   };
-  const rows = summaryRows({ write, read: emptySummary(0) });
+  const rows = summaryRows({
+    summary: { write, read: emptySummary(0) },
+    headline: {
+      write: { rate: 2.3 * GB, basis: 'steady rate of 40 files of 2 MB or more' },
+      read: { rate: null, basis: 'no read files' },
+    },
+  });
   assert.deepEqual(
     rows.map((r) => r.method),
     [
+      'Headline',
       'Files',
       'Mean',
       'Median',
@@ -44,6 +51,12 @@ test('the summary table has a row for every method, write and read side by side'
     ],
   );
   const byMethod = Object.fromEntries(rows.map((r) => [r.method, r]));
+  assert.equal(byMethod['Headline']!.write, '2.30 GB/s (steady rate of 40 files of 2 MB or more)');
+  // Only the headline row calls itself the headline.
+  assert.deepEqual(
+    rows.filter((r) => /headline/i.test(r.meaning)).map((r) => r.method),
+    ['Headline'],
+  );
   assert.equal(byMethod['Median']!.write, '2.26 GB/s');
   assert.equal(byMethod['Range']!.write, '400 MB/s – 2.50 GB/s');
   assert.equal(byMethod['Trimmed mean (20 %)']!.write, '2.20 GB/s (2.00 GB/s – 2.40 GB/s)');
@@ -51,6 +64,21 @@ test('the summary table has a row for every method, write and read side by side'
   assert.equal(byMethod['Linear r²']!.write, '0.9987');
   assert.equal(byMethod['Files']!.read, '0');
   assert.equal(byMethod['Median']!.read, '—');
+});
+
+test('a fit with a negative fixed cost is said not to describe the run, never shown as a latency', () => {
+  const write = {
+    ...emptySummary(40),
+    median: 356e6,
+    theilSen: { rate: 1.5 * GB, latency: -2.196 },
+    linear: { rate: 1.2 * GB, latency: 0.004, r2: 0.9 },
+  };
+  const rows = summaryRows({ summary: { write, read: emptySummary(0) } });
+  const byMethod = Object.fromEntries(rows.map((r) => [r.method, r.write]));
+  assert.equal(byMethod['Theil-Sen rate'], 'the fit does not describe this run');
+  assert.equal(byMethod['Theil-Sen latency'], '— (its intercept is negative)');
+  assert.ok(!rows.some((r) => /−|-\d/.test(r.write)), 'no negative figure is shown');
+  assert.equal(byMethod['Linear latency'], '4.00 ms');
 });
 
 test('headline rates fall back to the best queue-depth run when no files were timed', () => {

@@ -167,8 +167,8 @@ export function CompareView({
       </div>
       <p className="lede">
         Circles are writes, diamonds reads; each result keeps its colour. The first result is the
-        baseline. Write and read are each run's headline rate: all bytes over all seconds of its
-        files of 2 MB or more.
+        baseline. Write and read are each run's headline rate: the steady rate of its files of 2 MB
+        or more, or their bytes over their seconds (each result page says which).
       </p>
       {error ? (
         <div className="banner banner-error" role="alert">

@@ -121,7 +121,7 @@ export function Verdict({
         <h3 id={`${document.id}-summary`} className="section-title">
           Summary by method
         </h3>
-        <SummaryTable summary={document.summary} />
+        <SummaryTable document={document} />
       </section>
       <section className="verdict-section" aria-labelledby={`${document.id}-files`}>
         <h3 id={`${document.id}-files`} className="section-title">

@@ -1,16 +1,15 @@
-/** The verdict's table: every statistic of DESIGN.md as one row, write and read side by side. */
+/**
+ * The verdict's table: the headline, then every statistic of DESIGN.md as one row, write and
+ * read side by side.
+ */
 import type {
   PhaseSummary,
   QueueRunResult,
   ResultDocument,
 } from '../../../../app/contract/bench.js';
-import {
-  dash,
-  formatIops,
-  formatLatency,
-  formatNumber,
-  formatRate,
-} from '../../../../app/common/format.js';
+import { dash, formatIops, formatNumber, formatRate } from '../../../../app/common/format.js';
+import { headline, type Direction, type Headline } from '../../../../app/common/headline-rate.js';
+import { lineFitWords } from '../../../../app/common/line-fit-words.js';
 
 export interface SummaryRow {
   method: string;
@@ -23,10 +22,17 @@ export interface SummaryRow {
 interface MethodDefinition {
   method: string;
   meaning: string;
-  value(summary: PhaseSummary): string;
+  value(summary: PhaseSummary, headline: Headline): string;
 }
 
 const methods: MethodDefinition[] = [
+  {
+    method: 'Headline',
+    meaning:
+      "The run's headline figure, the one the verdict, history, compare view and planner use.",
+    value: (_s, h) =>
+      h.rate === null ? `${dash} (${h.basis})` : `${formatRate(h.rate)} (${h.basis})`,
+  },
   { method: 'Files', meaning: 'Transfers measured.', value: (s) => String(s.count) },
   {
     method: 'Mean',
@@ -35,7 +41,7 @@ const methods: MethodDefinition[] = [
   },
   {
     method: 'Median',
-    meaning: 'Half the files were faster, half slower: the headline figure.',
+    meaning: 'Half the files were faster, half slower, small files counted alike.',
     value: (s) => formatRate(s.median),
   },
   {
@@ -54,23 +60,23 @@ const methods: MethodDefinition[] = [
   },
   {
     method: 'Theil-Sen rate',
-    meaning: 'Slope of time against size, robust to outliers: the rate for large files.',
-    value: (s) => formatRate(s.theilSen.rate),
+    meaning: 'Slope of time against size, robust to outliers, over files of every size.',
+    value: (s) => lineFitWords(s.theilSen).rate,
   },
   {
     method: 'Theil-Sen latency',
     meaning: 'Fixed cost per file (the intercept): open, flush and close.',
-    value: (s) => formatLatency(s.theilSen.latency),
+    value: (s) => lineFitWords(s.theilSen).latency,
   },
   {
     method: 'Linear rate',
     meaning: 'Least-squares slope of time against size.',
-    value: (s) => formatRate(s.linear.rate),
+    value: (s) => lineFitWords(s.linear).rate,
   },
   {
     method: 'Linear latency',
     meaning: 'Least-squares intercept: fixed cost per file.',
-    value: (s) => formatLatency(s.linear.latency),
+    value: (s) => lineFitWords(s.linear).latency,
   },
   {
     method: 'Linear r²',
@@ -80,14 +86,18 @@ const methods: MethodDefinition[] = [
 ];
 
 /** Rows for the phases the run measured; a phase with no files shows dashes. */
-export function summaryRows(summary: ResultDocument['summary']): SummaryRow[] {
-  const cell = (phase: PhaseSummary, m: MethodDefinition) =>
-    phase.count === 0 && m.method !== 'Files' ? dash : m.value(phase);
+export function summaryRows(document: Pick<ResultDocument, 'summary' | 'headline'>): SummaryRow[] {
+  const cell = (phase: Direction, m: MethodDefinition) => {
+    const summary = document.summary[phase];
+    return summary.count === 0 && m.method !== 'Files'
+      ? dash
+      : m.value(summary, headline(document, phase));
+  };
   return methods.map((m) => ({
     method: m.method,
     meaning: m.meaning,
-    write: cell(summary.write, m),
-    read: cell(summary.read, m),
+    write: cell('write', m),
+    read: cell('read', m),
   }));
 }
 
