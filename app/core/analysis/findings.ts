@@ -187,6 +187,7 @@ function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: Finding
   const drop = phaseDrop(phase, rated, input.samples?.[phase]);
   if (drop) {
     const verdict = dropCause({
+      phase,
       atBytes: drop.atBytes,
       atSeconds: drop.atSeconds,
       files: rated.map((f) => ({

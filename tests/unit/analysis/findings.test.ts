@@ -74,6 +74,7 @@ describe('dropCause', () => {
     temps.map((temperatureC, i) => ({ temperatureC, rate: rates[i]! }));
   it('is thermal when the rate falls as the drive heats', () => {
     const verdict = dropCause({
+      phase: 'write',
       atBytes: 24e9,
       atSeconds: 10,
       files: files(
@@ -85,6 +86,7 @@ describe('dropCause', () => {
   });
   it('is a cache when the temperature stayed flat', () => {
     const verdict = dropCause({
+      phase: 'write',
       atBytes: 50e9,
       atSeconds: 9,
       files: files([40, 41, 40, 41, 41, 40], [5.5e9, 5.5e9, 5.5e9, 1.4e9, 1.4e9, 1.4e9]),
@@ -92,7 +94,7 @@ describe('dropCause', () => {
     assert.equal(verdict.cause, 'cache');
   });
   it('is a cache when earlier runs dropped after the same bytes, thermal after the same time', () => {
-    const base = { atBytes: 50e9, atSeconds: 9, files: [] };
+    const base = { phase: 'write' as const, atBytes: 50e9, atSeconds: 9, files: [] };
     assert.equal(
       dropCause({ ...base, earlier: [{ atBytes: 52e9, atSeconds: 20 }] }).cause,
       'cache',
@@ -104,12 +106,19 @@ describe('dropCause', () => {
   });
   it('does not take a rate back after idle for a cache, and says why', () => {
     // A drive that cooled while idle comes back too (issue 13).
-    const verdict = dropCause({ atBytes: 1, atSeconds: 1, files: [], recoverySeconds: 240 });
+    const verdict = dropCause({
+      phase: 'write',
+      atBytes: 1,
+      atSeconds: 1,
+      files: [],
+      recoverySeconds: 240,
+    });
     assert.equal(verdict.cause, 'unknown');
     assert.match(verdict.reason, /240 s idle.*does not tell them apart/);
   });
   it('still takes the drop at the same bytes in earlier runs for a cache, recovery or not', () => {
     const verdict = dropCause({
+      phase: 'write',
       atBytes: 50e9,
       atSeconds: 9,
       files: [],
@@ -120,7 +129,13 @@ describe('dropCause', () => {
   });
   it('never calls a rate that fell and came back again and again a cache', () => {
     const repeating = { count: 9, periodSeconds: 3.9 };
-    const base = { atBytes: 5e9, atSeconds: 3, repeating, recoverySeconds: 30 };
+    const base = {
+      phase: 'write' as const,
+      atBytes: 5e9,
+      atSeconds: 3,
+      repeating,
+      recoverySeconds: 30,
+    };
     const plain = dropCause({ ...base, files: [], earlier: [{ atBytes: 5e9, atSeconds: 3 }] });
     assert.equal(plain.cause, 'thermal');
     assert.match(plain.reason, /9 times.*every 4 s.*stays slow until writing stops/);
@@ -140,9 +155,34 @@ describe('dropCause', () => {
     assert.match(hot.reason, /heated by 33 °C/);
   });
   it('cannot tell from one run without temperatures, and says why', () => {
-    const verdict = dropCause({ atBytes: 1, atSeconds: 1, files: files([null, null], [1, 1]) });
+    const verdict = dropCause({
+      phase: 'write',
+      atBytes: 1,
+      atSeconds: 1,
+      files: files([null, null], [1, 1]),
+    });
     assert.equal(verdict.cause, 'unknown');
     assert.match(verdict.reason, /no temperature/);
+  });
+  it('speaks of what the phase did: reading is never called writing', () => {
+    const readings = files([40, 41, 40, 41, 41, 40], [3e9, 3e9, 3e9, 1e9, 1e9, 1e9]);
+    const evidence = [
+      { files: [] },
+      { files: [], recoverySeconds: 30 },
+      { files: readings },
+      { files: [], repeating: { count: 4, periodSeconds: 2 } },
+      { files: readings, repeating: { count: 4, periodSeconds: 2 } },
+      { files: [], earlier: [{ atBytes: 5e9, atSeconds: 40 }] },
+      { files: [], earlier: [{ atBytes: 9e9, atSeconds: 3 }] },
+    ];
+    for (const more of evidence) {
+      const read = dropCause({ phase: 'read', atBytes: 5e9, atSeconds: 3, ...more }).reason;
+      assert.doesNotMatch(read, /writ|write cache/i, read);
+      const write = dropCause({ phase: 'write', atBytes: 5e9, atSeconds: 3, ...more }).reason;
+      assert.doesNotMatch(write, /\bread(ing)?\b/i, write);
+      // Whole sentences, read behind "Why?".
+      for (const reason of [read, write]) assert.match(reason, /^[A-Z].*\.$/s, reason);
+    }
   });
 });
 

@@ -5,6 +5,7 @@ import type { PlumbClient } from '../../client.js';
 import { ExportPdfButton } from '../../report/ExportPdfButton.js';
 import { RateChart, type RateSeries } from './charts/RateChart.js';
 import { comparisonRows, overlaySeries, type OverlaySeries } from './compare.js';
+import { cumulativeChartWords } from './series.js';
 import { formatRate } from '../../../../app/common/format.js';
 
 function toRateSeries(series: OverlaySeries[]): RateSeries[] {
@@ -113,8 +114,12 @@ export function ComparisonCharts({
   return (
     <div className="chart-grid chart-grid-stacked">
       <RateChart
-        title="Rate against data written"
-        caption="Where each drive's write cache ran out, side by side."
+        title={
+          cumulativeChartWords(
+            (['write', 'read'] as const).filter((p) => documents.some((d) => d.summary[p].count)),
+          ).title
+        }
+        caption="Where each drive's rate stepped down, side by side."
         axis="cumulative"
         series={charts.cumulative}
         print={print}

@@ -25,6 +25,7 @@ import { PresetsGridView } from './PresetsGridView.js';
 import {
   ceilingOf,
   cliffMarks,
+  cumulativeChartWords,
   cumulativeCurve,
   queueRunSeries,
   rateBySize,
@@ -188,8 +189,7 @@ export function Verdict({
       {hasFiles ? (
         <div className="chart-grid">
           <RateChart
-            title="Rate against data written"
-            caption="A step down shows where a write cache ran out or the drive throttled."
+            {...cumulativeChartWords(phases.filter((p) => document.summary[p].count > 0))}
             axis="cumulative"
             series={series.cumulative}
             ceiling={ceiling}

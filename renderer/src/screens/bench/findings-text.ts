@@ -34,9 +34,11 @@ export function describeFinding(finding: Finding): FindingText {
       const title =
         finding.cause === 'thermal' || finding.kind === 'throttling'
           ? 'Thermal throttling'
-          : finding.cause === 'cache'
+          : finding.cause === 'cache' && finding.phase === 'write'
             ? 'Write cache ran out'
-            : 'Speed dropped';
+            : finding.phase === 'read'
+              ? 'Read speed dropped'
+              : 'Speed dropped';
       const recovery =
         finding.recoverySeconds !== null && !/recover/i.test(sentence)
           ? ` It took ${formatDuration(finding.recoverySeconds)} to recover.`

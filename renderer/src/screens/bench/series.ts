@@ -86,6 +86,24 @@ export function cumulativeCurve(
   return { points: rateByCumulative(document.files, phase) };
 }
 
+/**
+ * The title and caption of the chart against cumulative bytes, in the words of the phases it
+ * draws: a run that only read (`plumb read`) wrote nothing, and its drops are no write cache.
+ */
+export function cumulativeChartWords(phases: readonly Phase[]): { title: string; caption: string } {
+  const writes = phases.includes('write');
+  const reads = phases.includes('read');
+  if (reads && !writes)
+    return {
+      title: 'Rate against data read',
+      caption: 'A step down shows where reads stopped coming from a cache, or the drive throttled.',
+    };
+  return {
+    title: reads ? 'Rate against data written and read' : 'Rate against data written',
+    caption: 'A step down shows where a write cache ran out or the drive throttled.',
+  };
+}
+
 /** Rate against file size (for a log axis): the curve that rises to a plateau. */
 export function rateBySize(files: readonly FileRecord[], phase: Phase): Point[] {
   return points(files, phase, (f) => f.bytes);
