@@ -3,13 +3,16 @@ import { describe, it } from 'node:test';
 import { dropCause } from '../../../app/core/analysis/drop-cause.js';
 import { findings, type PhaseFile } from '../../../app/core/analysis/findings.js';
 import {
+  anySsdCeiling,
   interfaceCeilingById,
   interfaceCeilingForBus,
+  interfaceCeilings,
 } from '../../../app/core/analysis/interface-ceiling.js';
 import { sizeAdjustedSpread } from '../../../app/core/analysis/size-adjusted-spread.js';
 import { parseTransfersCsv } from '../../../app/core/analysis/transfers-csv.js';
 import { isBimodal, twoModes } from '../../../app/core/analysis/two-modes.js';
 import { seededRandom } from '../../../app/core/bench/seeded-random.js';
+import { baseSeed } from '../../helpers/synthetic-samples.js';
 
 describe('twoModes / isBimodal', () => {
   it("computes Ashman's D of the best two-group split", () => {
@@ -228,6 +231,26 @@ describe('findings', () => {
     assert.ok(
       over && over.kind === 'exceeds-interface' && over.phase === 'read' && over.count === 1,
     );
+  });
+  it('with no ceiling known, calls a rate beyond any SSD what it is: memory or a cache', () => {
+    // Reads of 8–21 GB/s on a disk whose bus was not reported (issue 23), drawn at random.
+    const seed = baseSeed();
+    const random = seededRandom(seed);
+    const fast = Array.from({ length: 12 }, () => 8e9 + random() * 13e9);
+    const level = 1e9 + random() * 6e9;
+    const drive = Array.from({ length: 12 }, (_, i) => level * (1 + 0.01 * (i % 5)));
+    const found = findings({ files: series([...drive, ...fast], 'read'), cacheMode: 'direct' });
+    const over = found.find((f) => f.kind === 'exceeds-interface');
+    assert.ok(over && over.kind === 'exceeds-interface', `seed ${seed}: ${JSON.stringify(found)}`);
+    assert.equal(over.interface, anySsdCeiling.id);
+    assert.equal(over.count, 12);
+    assert.equal(over.ceilingRate, Math.max(...interfaceCeilings.map((c) => c.bytesPerSecond)));
+    assert.match(
+      over.message,
+      /^12 files read went faster than any SSD Plumb knows of \(the fastest reaches 7\.70 GB\/s; these up to .*\): they were served from memory or a cache, not read from the drive\.$/,
+    );
+    // Up to the fastest SSD known, nothing is claimed.
+    assert.deepEqual(findings({ files: series(drive, 'read'), cacheMode: 'direct' }), []);
   });
   it('calls a phase unstable when times scatter for no reason of size', () => {
     const random = seededRandom(4);
