@@ -60,7 +60,7 @@ describe('plumb analyze', () => {
     await writeFile(json, runPlumb(['analyze', csv, '--json']).stdout);
     const result = runPlumb(['analyze', json, '--interface', 'sata']);
     assert.equal(result.status, 0, result.stderr);
-    assert.match(result.stdout, /exceeds-interface: 3 write file\(s\) went faster than SATA III/);
+    assert.match(result.stdout, /exceeds-interface: 3 files written went faster than SATA III/);
   });
 
   it('exits 1 with one line for bad data and 2 for bad usage', async () => {

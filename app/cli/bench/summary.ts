@@ -1,5 +1,6 @@
 /** The human-readable account of a results document: the same for bench, read, analyze and show. */
 import type { PhaseSummary, ResultDocument } from '../../contract/bench.js';
+import { capacityCheckSentence } from '../../common/capacity-check.js';
 import { formatBytes, formatRate } from '../../common/format.js';
 import { headlineWords } from '../../common/headline-rate.js';
 import { fitDescribesRun, fitDoesNotDescribeRun } from '../../common/line-fit-words.js';
@@ -125,13 +126,18 @@ export function describeResult(document: ResultDocument): string {
   }
   if (document.verify) {
     out.push('');
-    out.push(`Verify: ${document.verify.verdict}. ${document.verify.message}`);
+    out.push(`${capacityCheckSentence(document.verify)}.`);
+    out.push(`  ${document.verify.message}`);
   }
   out.push('');
   if (document.findings.length === 0) out.push('Findings: none.');
   else {
     out.push('Findings:');
-    for (const finding of document.findings) out.push(`  - ${finding.kind}: ${finding.message}`);
+    for (const finding of document.findings) {
+      out.push(`  - ${finding.kind}: ${finding.message}`);
+      // Why the engine thinks so, one step below what was measured.
+      if ('reason' in finding && finding.reason) out.push(`      Why: ${finding.reason}`);
+    }
   }
   for (const notice of document.notices ?? []) out.push(`Note: ${notice}`);
   return `${out.join('\n')}\n`;

@@ -33,6 +33,7 @@ import {
 } from './series.js';
 import { queueHeadlines, type HeadlineTile } from './summary-table.js';
 import { SummaryTable } from './SummaryTable.js';
+import { quietVerdict } from './quiet-verdict.js';
 import { plainVerdict } from './verdict-sections.js';
 
 const phases: Phase[] = ['write', 'read'];
@@ -83,7 +84,7 @@ export function Verdict({
   print?: boolean;
 }) {
   const theme = useChartTheme(print ? 'light' : undefined);
-  const ceiling = ceilingOf(document.findings);
+  const ceiling = ceilingOf(document);
   const cliffs = cliffMarks(document.findings);
   const hasFiles = document.files.length > 0;
 
@@ -175,7 +176,8 @@ export function Verdict({
         </h3>
         <FindingsList
           findings={document.findings}
-          emptyText="Nothing unusual: the rates were steady, below the interface's ceiling, with no cache cliff."
+          emptyText={document.findings.length === 0 ? quietVerdict(document) : undefined}
+          print={print}
         />
         {document.notices?.length ? (
           <ul className="notices" aria-label="Notes from the run">

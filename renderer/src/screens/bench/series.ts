@@ -145,13 +145,24 @@ export interface CeilingMark {
   label: string;
 }
 
-/** The interface ceiling a finding names (the lowest, if several). */
-export function ceilingOf(findings: readonly Finding[]): CeilingMark | null {
+/**
+ * The interface ceiling a finding names (the lowest, if several), labelled by the ceiling the
+ * result records when it is that one ("USB 3.2 Gen 2", "any SSD Plumb knows of").
+ */
+export function ceilingOf(
+  document: Pick<ResultDocument, 'findings'> & {
+    environment: Pick<ResultDocument['environment'], 'ceiling'>;
+  },
+): CeilingMark | null {
+  const recorded = document.environment.ceiling;
   let mark: CeilingMark | null = null;
-  for (const finding of findings) {
+  for (const finding of document.findings) {
     if (finding.kind !== 'exceeds-interface') continue;
     if (!mark || finding.ceilingRate < mark.rate)
-      mark = { rate: finding.ceilingRate, label: finding.interface };
+      mark = {
+        rate: finding.ceilingRate,
+        label: recorded?.id === finding.interface ? recorded.label : finding.interface,
+      };
   }
   return mark;
 }

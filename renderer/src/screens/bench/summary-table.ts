@@ -110,32 +110,56 @@ export interface HeadlineTile {
   note: string;
 }
 
+/** A grid's tile, with its words for the verdict's sentence. */
+export interface QueueTile extends HeadlineTile {
+  /** "random read 186 k IOPS (44 k IOPS at queue depth 1)". */
+  said: string;
+}
+
+const depthOf = (run: QueueRunResult) => run.queueDepth * run.threads;
+
 /**
- * Headline tiles of a queue-depth run: the best sequential read and write, and random 4K at the
- * shallowest queue (what everyday responsiveness feels like).
+ * Headline tiles of a queue-depth run: the best sequential read and write, and the best random
+ * 4K reads and writes, each with its figure at the shallowest queue (what everyday responsiveness
+ * feels like) when another run set the best.
  */
-export function queueHeadlines(runs: readonly QueueRunResult[]): HeadlineTile[] {
-  const pick = (
-    ops: QueueRunResult['op'][],
-    better: (a: QueueRunResult, b: QueueRunResult) => boolean,
-  ) =>
-    runs
-      .filter((r) => ops.includes(r.op))
-      .reduce<QueueRunResult | null>((best, r) => (!best || better(r, best) ? r : best), null);
-  const fastest = (a: QueueRunResult, b: QueueRunResult) => a.bytesPerSecond > b.bytesPerSecond;
-  const shallowest = (a: QueueRunResult, b: QueueRunResult) =>
-    a.queueDepth * a.threads < b.queueDepth * b.threads;
-  const tiles: [string, QueueRunResult | null, boolean][] = [
-    ['Sequential read', pick(['read'], fastest), false],
-    ['Sequential write', pick(['write'], fastest), false],
-    ['Random read', pick(['randread'], shallowest), true],
-    ['Random write', pick(['randwrite'], shallowest), true],
-  ];
-  return tiles
-    .filter((tile): tile is [string, QueueRunResult, boolean] => tile[1] !== null)
-    .map(([label, run, random]) => ({
+export function queueHeadlines(runs: readonly QueueRunResult[]): QueueTile[] {
+  const ofOp = (op: QueueRunResult['op']) => runs.filter((r) => r.op === op);
+  const best = (list: QueueRunResult[], figure: (r: QueueRunResult) => number) =>
+    list.reduce<QueueRunResult | null>(
+      (top, r) => (!top || figure(r) > figure(top) ? r : top),
+      null,
+    );
+  const tiles: QueueTile[] = [];
+  for (const [label, op] of [
+    ['Sequential read', 'read'],
+    ['Sequential write', 'write'],
+  ] as const) {
+    const run = best(ofOp(op), (r) => r.bytesPerSecond);
+    if (run) {
+      const value = formatRate(run.bytesPerSecond);
+      tiles.push({ label, value, note: run.name, said: `${label.toLowerCase()} ${value}` });
+    }
+  }
+  for (const [label, op] of [
+    ['Random read', 'randread'],
+    ['Random write', 'randwrite'],
+  ] as const) {
+    const list = ofOp(op);
+    const run = best(list, (r) => r.iops);
+    const shallow = best(list, (r) => -depthOf(r));
+    if (!run || !shallow) continue;
+    const value = formatIops(run.iops);
+    const atShallow =
+      shallow === run ? '' : `${formatIops(shallow.iops)} at queue depth ${depthOf(shallow)}`;
+    tiles.push({
       label,
-      value: random ? formatIops(run.iops) : formatRate(run.bytesPerSecond),
-      note: random ? `${run.name} · ${formatRate(run.bytesPerSecond)}` : run.name,
-    }));
+      value,
+      note: [`${run.name} · ${formatRate(run.bytesPerSecond)}`, atShallow]
+        .filter(Boolean)
+        .join('; '),
+      said: `${label.toLowerCase()} ${value}${atShallow ? ` (${atShallow})` : ''}`,
+    });
+  }
+  return tiles;
 }

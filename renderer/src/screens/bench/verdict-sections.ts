@@ -96,7 +96,7 @@ export function plainVerdict(document: ResultDocument): string {
   if (document.files.length === 0) {
     const tiles = queueHeadlines(document.runs ?? []);
     if (tiles.length === 0) return `The test measured nothing on this disk.${attention}`;
-    const said = tiles.map((tile) => `${tile.label.toLowerCase()} ${tile.value}`);
+    const said = tiles.map((tile) => tile.said);
     const list = said.length > 1 ? `${said.slice(0, -1).join(', ')} and ${said.at(-1)!}` : said[0]!;
     return `At its best in the grid below, this disk managed ${list}.${attention}`;
   }
