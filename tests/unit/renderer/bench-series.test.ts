@@ -108,11 +108,11 @@ test('the ceiling and the cliff come from the findings', () => {
   const usb = { id: 'USB 3.2 Gen 2', label: 'USB 3.2 Gen 2 (10 Gb/s)', bytesPerSecond: 1 * GB };
   assert.deepEqual(ceilingOf({ findings, environment: { ceiling: usb } }), {
     rate: 1 * GB,
-    label: 'USB 3.2 Gen 2 (10 Gb/s)',
+    label: 'USB 3.2 Gen 2 (10 Gb/s) ceiling',
   });
   assert.deepEqual(ceilingOf({ findings, environment: {} }), {
     rate: 1 * GB,
-    label: 'USB 3.2 Gen 2',
+    label: 'USB 3.2 Gen 2 ceiling',
   });
   assert.equal(ceilingOf({ findings: [], environment: {} }), null);
   assert.deepEqual(cliffMarks(findings), [

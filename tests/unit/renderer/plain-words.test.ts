@@ -65,12 +65,12 @@ test('one direction keeps the engine sentence as it is; uneven timings keep both
     alone!.sentence,
     "1 file written is under 2.00 MB: their rates are dominated by fixed costs and caches, not the drive's speed.",
   );
-  // Times that scatter widely for one size, in both directions, and small files written.
+  // Times that scatter widely for one size, in both directions (a scatter the engine calls
+  // uneven, not two speeds: the same draws as its own unstable-phase test).
   const found = findings({
     files: [
-      ...phaseFiles('write', 40, 4e8, 1e9, random, 4),
-      ...phaseFiles('read', 40, 4e8, 2e9, random, 2),
-      ...phaseFiles('write', 9, 1e5, 5e8, random),
+      ...phaseFiles('write', 30, 4e8, 1e9, seededRandom(4), 1.5),
+      ...phaseFiles('read', 30, 4e8, 2e9, seededRandom(4), 1.5),
     ],
     cacheMode: 'direct',
   });

@@ -18,8 +18,15 @@ export type RateCourse =
 const steadyBand = 1.25;
 /** Its ends differ by more than this factor: it fell or rose. */
 const trendFactor = 1.25;
-/** The share of the curve's span (on its x axis) each end is read over. */
+/**
+ * The share of the curve's span (on its x axis) its start and its end are read over: the start
+ * short, as a chart's reader sees where the curve begins (a cache of memory passes in moments),
+ * the end longer, where the rate has settled.
+ */
+const startShare = 0.02;
 const endShare = 0.1;
+/** Fewest points an end is read over. */
+const endPoints = 3;
 
 function quantile(sorted: readonly number[], q: number): number {
   const at = (sorted.length - 1) * q;
@@ -40,8 +47,12 @@ export function rateCourse(points: readonly Point[]): RateCourse | null {
   if (drawn.length < 3) return null;
   const first = drawn[0]!.x;
   const span = drawn.at(-1)!.x - first;
-  const start = median(drawn.filter((p) => p.x <= first + endShare * span).map((p) => p.y));
-  const end = median(drawn.filter((p) => p.x >= first + (1 - endShare) * span).map((p) => p.y));
+  const head = drawn.filter((p) => p.x <= first + startShare * span);
+  const tail = drawn.filter((p) => p.x >= first + (1 - endShare) * span);
+  const start = median(
+    (head.length >= endPoints ? head : drawn.slice(0, endPoints)).map((p) => p.y),
+  );
+  const end = median((tail.length >= endPoints ? tail : drawn.slice(-endPoints)).map((p) => p.y));
   const rates = drawn.map((p) => p.y).sort((a, b) => a - b);
   const middle = quantile(rates, 0.5);
   const within = (rate: number) => rate >= middle / steadyBand && rate <= middle * steadyBand;

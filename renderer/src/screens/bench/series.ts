@@ -142,12 +142,13 @@ export function decimationFor(pointCount: number): DecimationChoice {
 
 export interface CeilingMark {
   rate: number;
+  /** What the line is, as the chart labels it ("USB 3.2 Gen 2 ceiling"). */
   label: string;
 }
 
 /**
  * The interface ceiling a finding names (the lowest, if several), labelled by the ceiling the
- * result records when it is that one ("USB 3.2 Gen 2", "any SSD Plumb knows of").
+ * result records when it is that one ("USB 3.2 Gen 2 ceiling", "fastest SSD known").
  */
 export function ceilingOf(
   document: Pick<ResultDocument, 'findings'> & {
@@ -158,11 +159,13 @@ export function ceilingOf(
   let mark: CeilingMark | null = null;
   for (const finding of document.findings) {
     if (finding.kind !== 'exceeds-interface') continue;
-    if (!mark || finding.ceilingRate < mark.rate)
+    if (!mark || finding.ceilingRate < mark.rate) {
+      const name = recorded?.id === finding.interface ? recorded.label : finding.interface;
       mark = {
         rate: finding.ceilingRate,
-        label: recorded?.id === finding.interface ? recorded.label : finding.interface,
+        label: finding.interface === 'any-ssd' ? 'fastest SSD known' : `${name} ceiling`,
       };
+    }
   }
   return mark;
 }
