@@ -1,9 +1,10 @@
 /**
  * A line fitted to a run's files (seconds against bytes: rate = 1 / slope, fixed cost per file =
  * the intercept) in words, for the tables that show every statistic (Details, the CLI summary and
- * the PDF). A negative intercept is not a latency: time did not grow with size at one rate (as
- * when later, larger files ran slower), so the fit does not describe the run, and neither of its
- * figures is shown as if it did. Pure: imports only the shared formatting.
+ * the PDF). A negative intercept is not a latency, and a slope that is not positive is no rate:
+ * time did not grow with size at one rate (as when later, larger files ran slower), so the fit
+ * does not describe the run, and neither of its figures is shown as if it did. Pure: imports only
+ * the shared formatting.
  */
 import { dash, formatLatency, formatRate } from './format.js';
 
@@ -12,17 +13,19 @@ export interface LineFitFigures {
   latency: number | null;
 }
 
-/** What is said in place of a fit's figures when its intercept is negative. */
+/** What is said in place of a fit's figures when it does not describe the run. */
 export const fitDoesNotDescribeRun = 'the fit does not describe this run';
 
-/** Whether a fit can be read as a rate and a fixed cost per file. */
-export function fitDescribesRun(fit: LineFitFigures): boolean {
-  return fit.latency === null || fit.latency >= 0;
+/** Why a fit does not describe the run, or null when it does (or when there was no fit). */
+export function fitMisfit(fit: LineFitFigures): string | null {
+  if (fit.latency !== null && fit.latency < 0) return 'its intercept is negative';
+  if (fit.latency !== null && fit.rate === null) return 'time did not grow with size';
+  return null;
 }
 
 /** The fit's rate and latency as table cells. */
 export function lineFitWords(fit: LineFitFigures): { rate: string; latency: string } {
-  if (fitDescribesRun(fit))
-    return { rate: formatRate(fit.rate), latency: formatLatency(fit.latency) };
-  return { rate: fitDoesNotDescribeRun, latency: `${dash} (its intercept is negative)` };
+  const misfit = fitMisfit(fit);
+  if (misfit === null) return { rate: formatRate(fit.rate), latency: formatLatency(fit.latency) };
+  return { rate: fitDoesNotDescribeRun, latency: `${dash} (${misfit})` };
 }

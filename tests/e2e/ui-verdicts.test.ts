@@ -20,6 +20,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { ResultDocument, type FileRecord } from '../../app/contract/bench.js';
 import { formatIops } from '../../app/common/format.js';
+import { phaseSummary } from '../../app/core/analysis/phase-summary.js';
 import { analyzeCsvText, reanalyzeDocument } from '../../app/core/bench/analyze.js';
 import { resultJson } from '../../app/core/bench/results-store.js';
 import { quietVerdict } from '../../renderer/src/screens/bench/quiet-verdict.js';
@@ -131,6 +132,7 @@ function fallingRun(random: () => number): ResultDocument {
       cacheMode: 'direct',
     },
     files,
+    summary: { write: phaseSummary(files), read: phaseSummary([]) },
     samplesByPhase: { write: { t, bytes, file } },
     findings: [],
     headline: undefined,

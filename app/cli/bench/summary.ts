@@ -3,7 +3,7 @@ import type { PhaseSummary, ResultDocument } from '../../contract/bench.js';
 import { capacityCheckSentence } from '../../common/capacity-check.js';
 import { formatBytes, formatRate } from '../../common/format.js';
 import { headlineWords } from '../../common/headline-rate.js';
-import { fitDescribesRun, fitDoesNotDescribeRun } from '../../common/line-fit-words.js';
+import { fitDoesNotDescribeRun, fitMisfit } from '../../common/line-fit-words.js';
 import { withHeadline } from '../../core/analysis/headline-rate.js';
 import { runPlanDescription } from '../../common/plan-description.js';
 import { quickRunNote, runScale } from '../../common/quick-run.js';
@@ -12,11 +12,13 @@ const rate = (value: number | null | undefined) =>
   value === null || value === undefined ? '—' : formatRate(value);
 const ms = (seconds: number | null) =>
   seconds === null ? '—' : `${(seconds * 1000).toFixed(2)} ms`;
-/** A fitted line's rate and fixed cost, or that it does not describe the run (a negative cost). */
-const fit = (line: { rate: number | null; latency: number | null }) =>
-  fitDescribesRun(line)
+/** A fitted line's rate and fixed cost, or that it does not describe the run, and why. */
+const fit = (line: { rate: number | null; latency: number | null }) => {
+  const misfit = fitMisfit(line);
+  return misfit === null
     ? `${rate(line.rate)}, ${ms(line.latency)}`
-    : `${fitDoesNotDescribeRun} (its intercept is negative)`;
+    : `${fitDoesNotDescribeRun} (${misfit})`;
+};
 
 function phaseRows(s: PhaseSummary): string[] {
   return [

@@ -83,6 +83,16 @@ test('a fit with a negative fixed cost is said not to describe the run, never sh
   assert.equal(byMethod['Theil-Sen latency'], '— (its intercept is negative)');
   assert.ok(!rows.some((r) => /−|-\d/.test(r.write)), 'no negative figure is shown');
   assert.equal(byMethod['Linear latency'], '4.00 ms');
+  // A slope that is not positive (larger files faster) is no rate, so its intercept is no latency.
+  const flat = summaryRows({
+    summary: {
+      write: { ...write, theilSen: { rate: null, latency: 0.0397 } },
+      read: emptySummary(0),
+    },
+  });
+  const flatBy = Object.fromEntries(flat.map((r) => [r.method, r.write]));
+  assert.equal(flatBy['Theil-Sen rate'], 'the fit does not describe this run');
+  assert.equal(flatBy['Theil-Sen latency'], '— (time did not grow with size)');
 });
 
 test('headline rates fall back to the best queue-depth run when no files were timed', () => {
