@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { ResultDocument, type FileRecord } from '../../app/contract/bench.js';
+import { ResultDocument } from '../../app/contract/bench.js';
 import { formatIops } from '../../app/common/format.js';
 import { phaseSummary } from '../../app/core/analysis/phase-summary.js';
 import { analyzeCsvText, reanalyzeDocument } from '../../app/core/bench/analyze.js';
@@ -27,6 +27,7 @@ import { quietVerdict } from '../../renderer/src/screens/bench/quiet-verdict.js'
 import { chromiumMissingReason } from '../helpers/chromium.js';
 import { repoRoot, runPlumb } from '../helpers/cli.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
+import { modelWritePhase } from '../helpers/model-write-phase.js';
 import { clippedContent } from '../helpers/overflow.js';
 import { baseSeed, seededRandom } from '../helpers/synthetic-samples.js';
 import { startUiSession, type UiSession } from '../helpers/ui-session.js';
@@ -81,38 +82,12 @@ const findingsOf = (page: Page) =>
 
 /** The 10 % sustained run: ~8 GB/s into memory and the drive's cache, then 0.6 GB/s. */
 function fallingRun(random: () => number): ResultDocument {
-  const t = [0];
-  const bytes = [0];
-  const file = [0];
-  const files: FileRecord[] = [];
-  let now = 0;
-  let moved = 0;
-  for (let index = 0; moved < 6 * GB; index += 1) {
-    const start = { now, moved };
-    if (index > 0) {
-      now += 0.01;
-      t.push(now);
-      bytes.push(moved);
-      file.push(index);
-    }
-    const end = moved + (20 + random() * 180) * MB;
-    while (moved < end) {
-      const rate = 0.6 * GB + 7.4 * GB * Math.exp(-moved / (0.3 * GB));
-      now += ((4 * MB) / rate) * (0.95 + 0.1 * random());
-      moved += 4 * MB;
-      t.push(now);
-      bytes.push(moved);
-      file.push(index);
-    }
-    files.push({
-      phase: 'write',
-      bytes: moved - start.moved,
-      seconds: now - start.now,
-      cumulativeBytes: moved,
-      t: now,
-      temperatureC: null,
-    });
-  }
+  const { files, samples } = modelWritePhase({
+    totalBytes: 6 * GB,
+    rate: (bytes) => 0.6 * GB + 7.4 * GB * Math.exp(-bytes / (0.3 * GB)),
+    random,
+    fileBytes: () => (20 + random() * 180) * MB,
+  });
   const analysed = analyzeCsvText('bytes,seconds\n1,1\n', { appVersion: '0.1.0' });
   return ResultDocument.parse({
     ...analysed,
@@ -133,7 +108,7 @@ function fallingRun(random: () => number): ResultDocument {
     },
     files,
     summary: { write: phaseSummary(files), read: phaseSummary([]) },
-    samplesByPhase: { write: { t, bytes, file } },
+    samplesByPhase: { write: samples },
     findings: [],
     headline: undefined,
   });

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { FileRecord, ResultDocument } from '../../../app/contract/bench.js';
+import type { ResultDocument } from '../../../app/contract/bench.js';
 import { formatRate } from '../../../app/common/format.js';
 import {
   anySsdCeiling,
@@ -14,57 +14,19 @@ import {
 } from '../../../app/core/analysis/interface-ceiling.js';
 import { rateCourse, quietVerdict } from '../../../renderer/src/screens/bench/quiet-verdict.js';
 import { cumulativeCurve } from '../../../renderer/src/screens/bench/series.js';
+import { modelWritePhase, type ModelWritePhase } from '../../helpers/model-write-phase.js';
 import { baseSeed, seededRandom } from '../../helpers/synthetic-samples.js';
 import { resultDocument } from './bench-fixtures.js';
 
 const GB = 1e9;
 const MB = 1e6;
 
-/**
- * A write phase of `totalBytes` in files of 200 MB, sampled every 4 MB, the drive's rate after
- * `bytes` given by `rate`, with ±`noise` on each interval's time.
- */
-function writePhase(
-  totalBytes: number,
-  rate: (bytes: number) => number,
-  random: () => number,
-  noise = 0.05,
-): { files: FileRecord[]; samples: { t: number[]; bytes: number[]; file: number[] } } {
-  const samples = { t: [0], bytes: [0], file: [0] };
-  const files: FileRecord[] = [];
-  let t = 0;
-  let bytes = 0;
-  for (let index = 0; bytes < totalBytes; index += 1) {
-    const start = { t, bytes };
-    if (index > 0) {
-      t += 0.01; // open the next file: a gap, not transfer time
-      samples.t.push(t);
-      samples.bytes.push(bytes);
-      samples.file.push(index);
-    }
-    const end = Math.min(totalBytes, bytes + 200 * MB);
-    while (bytes < end) {
-      const step = Math.min(4 * MB, end - bytes);
-      t += (step / rate(bytes)) * (1 + noise * (2 * random() - 1));
-      bytes += step;
-      samples.t.push(t);
-      samples.bytes.push(bytes);
-      samples.file.push(index);
-    }
-    files.push({
-      phase: 'write',
-      bytes: bytes - start.bytes,
-      seconds: t - start.t,
-      cumulativeBytes: bytes,
-      t,
-      temperatureC: null,
-    });
-  }
-  return { files, samples };
-}
+/** A write phase of `totalBytes` in files of 200 MB on a drive at `rate` after `bytes`. */
+const writePhase = (totalBytes: number, rate: (bytes: number) => number, random: () => number) =>
+  modelWritePhase({ totalBytes, rate, random, fileBytes: () => 200 * MB });
 
 function sustainedResult(
-  phase: ReturnType<typeof writePhase>,
+  phase: ModelWritePhase,
   environment: Partial<ResultDocument['environment']> = {},
 ): ResultDocument {
   const document = resultDocument('quiet', phase.files, {
