@@ -23,9 +23,22 @@ export function fitMisfit(fit: LineFitFigures): string | null {
   return null;
 }
 
+/** A table cell: its figure, and a few words under it where the figure needs them. */
+export interface FitCell {
+  value: string;
+  note?: string;
+}
+
 /** The fit's rate and latency as table cells. */
-export function lineFitWords(fit: LineFitFigures): { rate: string; latency: string } {
+export function lineFitWords(fit: LineFitFigures): { rate: FitCell; latency: FitCell } {
   const misfit = fitMisfit(fit);
-  if (misfit === null) return { rate: formatRate(fit.rate), latency: formatLatency(fit.latency) };
-  return { rate: fitDoesNotDescribeRun, latency: `${dash} (${misfit})` };
+  if (misfit === null)
+    return {
+      rate: { value: formatRate(fit.rate) },
+      latency: { value: formatLatency(fit.latency) },
+    };
+  return {
+    rate: { value: dash, note: fitDoesNotDescribeRun },
+    latency: { value: dash, note: misfit },
+  };
 }

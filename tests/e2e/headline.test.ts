@@ -193,8 +193,11 @@ describe('one headline for one run, everywhere', { skip }, () => {
       await page.getByText('Details: every statistic and every file').click();
       const row = page.getByTestId('summary-headline');
       const cells = row.locator('td');
-      assert.ok((await cells.nth(0).textContent())?.startsWith(`${write} (`));
-      assert.ok((await cells.nth(1).textContent())?.startsWith(`${read} (`));
+      assert.equal(
+        await cells.nth(0).textContent(),
+        `${write}${headline(document, 'write').basis}`,
+      );
+      assert.equal(await cells.nth(1).textContent(), `${read}${headline(document, 'read').basis}`);
       const meanings = await page.locator('.summary-table .method-meaning').allTextContents();
       assert.deepEqual(
         meanings.filter((m) => /headline/i.test(m)).length,

@@ -32,8 +32,12 @@ export function SummaryTable({
               <span className="method-name">{row.method}</span>
               <span className="method-meaning">{row.meaning}</span>
             </th>
-            <td className="numeric">{row.write}</td>
-            <td className="numeric">{row.read}</td>
+            {[row.write, row.read].map((cell, k) => (
+              <td key={k} className="numeric">
+                {cell.value}
+                {cell.note ? <span className="row-sub cell-note">{cell.note}</span> : null}
+              </td>
+            ))}
           </tr>
         ))}
       </tbody>

@@ -11,18 +11,24 @@ import { dash, formatIops, formatNumber, formatRate } from '../../../../app/comm
 import { headline, type Direction, type Headline } from '../../../../app/common/headline-rate.js';
 import { lineFitWords } from '../../../../app/common/line-fit-words.js';
 
+/** A cell of the table: its figure, and a few words under it where the figure needs them. */
+export interface SummaryCell {
+  value: string;
+  note?: string;
+}
+
 export interface SummaryRow {
   method: string;
   /** One line on what the method tells, for a tooltip or a caption. */
   meaning: string;
-  write: string;
-  read: string;
+  write: SummaryCell;
+  read: SummaryCell;
 }
 
 interface MethodDefinition {
   method: string;
   meaning: string;
-  value(summary: PhaseSummary, headline: Headline): string;
+  value(summary: PhaseSummary, headline: Headline): string | SummaryCell;
 }
 
 const methods: MethodDefinition[] = [
@@ -30,8 +36,7 @@ const methods: MethodDefinition[] = [
     method: 'Headline',
     meaning:
       "The run's headline figure, the one the verdict, history, compare view and planner use.",
-    value: (_s, h) =>
-      h.rate === null ? `${dash} (${h.basis})` : `${formatRate(h.rate)} (${h.basis})`,
+    value: (_s, h) => ({ value: h.rate === null ? dash : formatRate(h.rate), note: h.basis }),
   },
   { method: 'Files', meaning: 'Transfers measured.', value: (s) => String(s.count) },
   {
@@ -87,11 +92,11 @@ const methods: MethodDefinition[] = [
 
 /** Rows for the phases the run measured; a phase with no files shows dashes. */
 export function summaryRows(document: Pick<ResultDocument, 'summary' | 'headline'>): SummaryRow[] {
-  const cell = (phase: Direction, m: MethodDefinition) => {
+  const cell = (phase: Direction, m: MethodDefinition): SummaryCell => {
     const summary = document.summary[phase];
-    return summary.count === 0 && m.method !== 'Files'
-      ? dash
-      : m.value(summary, headline(document, phase));
+    if (summary.count === 0 && m.method !== 'Files') return { value: dash };
+    const value = m.value(summary, headline(document, phase));
+    return typeof value === 'string' ? { value } : value;
   };
   return methods.map((m) => ({
     method: m.method,
