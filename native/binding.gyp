@@ -3,7 +3,7 @@
     {
       "target_name": "plumb",
       "dependencies": ["<!(node -p \"require('node-addon-api').targets\"):node_addon_api_except"],
-      "defines": ["NAPI_VERSION=8"],
+      "defines": ["NAPI_VERSION=8", "NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS"],
       "include_dirs": ["src"],
       "sources": ["<!@(node sources.cjs napi engine scan)"],
       "conditions": [
@@ -11,7 +11,7 @@
           "sources": ["<!@(node sources.cjs posix linux)"],
           "defines": ["<!@(node probe-io.cjs defines)"],
           "cflags_cc": ["-std=c++17", "-O2", "-Wall", "-Wextra"],
-          "libraries": ["<!@(node probe-io.cjs libraries)", "-lpthread"]
+          "libraries": ["<!@(node probe-io.cjs libraries)", "-lpthread", "-ldl"]
         }],
         ["OS=='mac'", {
           "sources": ["<!@(node sources.cjs posix darwin)"],

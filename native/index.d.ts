@@ -1,6 +1,14 @@
 // Hand-written types for the Plumb N-API addon (native/build/Release/plumb.node).
 // Every function validates its arguments (TypeError) and rejects with an Error carrying
 // `code` (ENOENT, EACCES, ENOSPC, EROFS, ...), `syscall` and `path`, like node:fs.
+//
+// Paths, given and returned, are strings as app/contract/path.ts describes: a name's bytes that
+// are not UTF-8 are kept as lone surrogates U+DC80-U+DCFF (on Windows, the name's UTF-16 as it
+// is), so every path the addon returns names its file again, here and after a JSON round trip.
+// Nothing that takes a path waits on what it names: a FIFO, socket or device (Windows: NUL, CON
+// and the like) is refused with code EFTYPE where a file or folder is needed. Calls may be made
+// from worker threads: terminating one mid-call leaves the process running, and stops within
+// about 100 ms the calls that report progress (timed I/O, queue depth, hashing, the scan).
 
 export interface NativeVolumeInfo {
   /** The path asked about, resolved. */
@@ -410,7 +418,8 @@ export interface NativeScanSettings {
   sparsePaths?: boolean;
   /**
    * A file of the digests of the last scan of this folder: files whose inode, size and times did
-   * not change are not read again; rewritten after the scan (scan/hash_cache.h).
+   * not change are not read again; rewritten after the scan (scan/hash_cache.h). Anything at that
+   * name but such a file is neither read nor replaced.
    */
   hashCache?: string;
   /** Also name every file at least this large that is not sparse (the result's largePaths). */

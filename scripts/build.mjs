@@ -35,7 +35,13 @@ await Promise.all([
     banner: {
       js: "import { createRequire as plumbCreateRequire } from 'node:module';\nconst require = plumbCreateRequire(import.meta.url);",
     },
-    entryPoints: { cli: at('app/cli/index.ts') },
+    // The worker threads that analyse off the event loop (app/core/threads/off-thread.ts finds
+    // them beside the bundle).
+    entryPoints: {
+      cli: at('app/cli/index.ts'),
+      'analyze-worker': at('app/cli/commands/analyze-worker.ts'),
+      'csv-analysis-worker': at('app/core/bench/csv-analysis-worker.ts'),
+    },
     format: 'esm',
     splitting: true,
     outdir: at('dist'),

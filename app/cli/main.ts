@@ -6,6 +6,7 @@ import { appVersion } from '../core/version.js';
 import { finished } from 'node:stream/promises';
 import { exitCode, UsageError, type Command, type CommandIO } from './command.js';
 import { CutOffOutput } from './cut-off-output.js';
+import { printable } from './printable.js';
 
 /** A command as `plumb --help` lists it; its module is loaded only when it runs. */
 export interface CommandEntry {
@@ -61,7 +62,7 @@ export const commands: CommandEntry[] = [
   },
   {
     name: 'serve',
-    summary: 'the Plumb UI in your browser, on 127.0.0.1 with a private token',
+    summary: 'the Plumb UI in your browser, on 127.0.0.1, opened by a one-time sign-in link',
     load: async () => (await import('./commands/serve.js')).serveCommand,
   },
 ];
@@ -81,18 +82,6 @@ export function helpText(): string {
     '  -v, --version  print the version',
     '',
   ].join('\n');
-}
-
-/**
- * An error message as it may reach a terminal: messages quote user input and file bytes (JSON
- * errors quote the text near the fault), and escape codes in them must not act on the terminal.
- */
-export function printable(message: string): string {
-  return message.replace(
-    // eslint-disable-next-line no-control-regex
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
-    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
-  );
 }
 
 export async function main(argv: string[], io: CommandIO): Promise<number> {

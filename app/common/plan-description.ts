@@ -6,7 +6,7 @@
 import { formatBytes, formatDuration } from './format.js';
 import { scalePercent } from './quick-run.js';
 
-/** The fields of the five plan kinds that the description reads (contract bench.ts Plan). */
+/** The fields of the six plan kinds that the description reads (contract bench.ts Plan). */
 export type DescribedPlan =
   | {
       kind: 'files';
@@ -24,6 +24,7 @@ export type DescribedPlan =
       timeLimitSeconds: number | null;
       recovery: { idleSeconds: number; probeBytes: number } | null;
     }
+  | { kind: 'capacity'; fileBytes: number; totalBytes: number | null }
   | {
       kind: 'presets';
       fileBytes: number;
@@ -69,6 +70,13 @@ export function planDescription(plan: DescribedPlan): string {
         : '';
       return `Files of ${range(plan.minFileBytes, plan.maxFileBytes)} until ${until}${probe}.`;
     }
+    case 'capacity': {
+      const fill =
+        plan.totalBytes === null
+          ? 'the free space (all but what Plumb keeps free)'
+          : `up to ${formatBytes(plan.totalBytes)} of the free space`;
+      return `Fill ${fill} with files of ${formatBytes(plan.fileBytes)}, every 4 KiB block stamped, then read them all back and check every block.`;
+    }
     case 'presets':
       return `${plan.runs.map((r) => r.name).join(', ')}: ${seconds(plan.durationSeconds)} each on a ${formatBytes(plan.fileBytes)} file.`;
     case 'paired':
@@ -78,7 +86,7 @@ export function planDescription(plan: DescribedPlan): string {
   }
 }
 
-const kinds = new Set(['files', 'sustained', 'presets', 'paired', 'task']);
+const kinds = new Set(['files', 'sustained', 'capacity', 'presets', 'paired', 'task']);
 
 /**
  * What a stored run's plan did, for a reader: its own description for a full run; for a quick run

@@ -65,6 +65,22 @@ export const SustainedPlan = z
     'minFileBytes must not exceed maxFileBytes',
   );
 
+/**
+ * The capacity check users know from f3 and h2testw: fill the space a run may use with files
+ * whose every 4 KiB block is stamped, then read them all back and check each block, so a drive
+ * that stores less than it reports is caught. The writing is timed and sampled like a sustained
+ * run's, so its rate curve (and any cache cliff) comes free.
+ */
+export const CapacityPlan = z.object({
+  ...planBase,
+  kind: z.literal('capacity'),
+  /** Size of each file written (the last takes what is left). */
+  fileBytes: bytes,
+  /** Null: all the free-space allowance, the point of the check; else at most this much. */
+  totalBytes: bytes.nullable().default(null),
+  seed: z.number().int().nonnegative().optional(),
+});
+
 export const QueueOp = z.enum(['read', 'write', 'randread', 'randwrite']);
 
 export const QueueRunSpec = z.object({
@@ -126,11 +142,19 @@ export const TaskPlan = z.object({
   seed: z.number().int().nonnegative().optional(),
 });
 
-export const Plan = z.union([FilesPlan, SustainedPlan, PresetsPlan, PairedPlan, TaskPlan]);
+export const Plan = z.union([
+  FilesPlan,
+  SustainedPlan,
+  CapacityPlan,
+  PresetsPlan,
+  PairedPlan,
+  TaskPlan,
+]);
 export type Plan = z.output<typeof Plan>;
 export type PlanInput = z.input<typeof Plan>;
 export type FilesPlan = z.output<typeof FilesPlan>;
 export type SustainedPlan = z.output<typeof SustainedPlan>;
+export type CapacityPlan = z.output<typeof CapacityPlan>;
 export type PresetsPlan = z.output<typeof PresetsPlan>;
 export type PairedPlan = z.output<typeof PairedPlan>;
 export type TaskPlan = z.output<typeof TaskPlan>;
@@ -504,6 +528,21 @@ export type ResultListItem = z.infer<typeof ResultListItem>;
 
 const runId = z.string().min(1);
 
+/**
+ * A wait the run makes on purpose: the drive left idle so its write cache can empty before a
+ * recovery probe. Said as a wait with its own end, so no screen shows a full bar meanwhile.
+ */
+export const RecoveryWait = z.object({
+  /** Seconds the wait lasts, from `atSeconds` (the run's seconds when it began). */
+  seconds: z.number().nonnegative(),
+  atSeconds: z.number().nonnegative(),
+  /** The probe that follows (0 for the first), the most the run makes, and its size. */
+  probe: z.number().int().nonnegative(),
+  maxProbes: z.number().int().positive(),
+  probeBytes: z.number().positive(),
+});
+export type RecoveryWait = z.infer<typeof RecoveryWait>;
+
 export const BenchEvent = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('plan-started'),
@@ -513,6 +552,8 @@ export const BenchEvent = z.discriminatedUnion('type', [
     /** Files the plan will transfer (null when it runs until a limit), and their bytes. */
     files: z.number().int().nullable(),
     bytes: z.number().nullable(),
+    /** What the run will do, with the sizes it uses (recovery probes sized to the free space). */
+    description: z.string().optional(),
   }),
   z.object({
     type: z.literal('phase-started'),
@@ -548,6 +589,7 @@ export const BenchEvent = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('finding'), runId, finding: Finding }),
   z.object({ type: z.literal('notice'), runId, message: z.string() }),
+  z.object({ type: z.literal('wait'), runId, ...RecoveryWait.shape }),
   z.object({
     type: z.literal('finished'),
     runId,
@@ -594,7 +636,10 @@ export const StartBenchInput = z.object({
   pairedWith: z.string().trim().min(1).max(4096).optional(),
   /** Overrides a paired plan's direction. */
   direction: PairedDirection.optional(),
-  /** Read every file back after the run and check each 4 KiB block (files and sustained plans). */
+  /**
+   * Read every file back after the run and check each 4 KiB block (files and sustained plans; the
+   * capacity plan always does).
+   */
   verify: z.boolean().optional(),
 });
 export type StartBenchInput = z.input<typeof StartBenchInput>;
@@ -644,6 +689,8 @@ export const RunningBench = z.object({
   ),
   findings: z.array(Finding),
   notices: z.array(z.string()),
+  /** The latest rest before a recovery probe (over once its seconds have passed). */
+  recoveryWait: RecoveryWait.nullable().optional(),
 });
 export type RunningBench = z.infer<typeof RunningBench>;
 
@@ -674,13 +721,23 @@ export const benchOperations = {
     input: resultId,
     output: z.object({ fileName: z.string(), csv: z.string() }),
   },
-  /** Summary and findings for `bytes,seconds[,cumulativeBytes]` lines from any tool. */
+  /**
+   * Summary and findings for `bytes,seconds[,cumulativeBytes]` lines from any tool, computed off
+   * the event loop. With a `jobId` (chosen by the caller) `analysis.cancel` can stop it; closing
+   * the page or window that asked stops it too.
+   */
   'analysis.csv': {
     input: z.object({
       csv: z.string().min(1).max(50_000_000),
       phase: Phase.default('write'),
       interface: z.string().max(40).optional(),
+      jobId: z.string().min(1).max(100).optional(),
     }),
     output: ResultDocument,
+  },
+  /** Stops an `analysis.csv` this page or window started (it fails with ECANCELED). */
+  'analysis.cancel': {
+    input: z.object({ jobId: z.string().min(1).max(100) }),
+    output: z.object({ cancelled: z.boolean() }),
   },
 } as const;

@@ -201,6 +201,13 @@ export const TrashReport = z.object({
   dryRun: z.boolean(),
   /** Names the moved files for the second step (space.trash.empty); null in a dry run. */
   batchId: z.string().nullable(),
+  /**
+   * Earlier batches whose run was stopped (killed) before it finished, settled now: every file
+   * they had moved is in them, for the second step.
+   */
+  interrupted: z
+    .array(z.object({ batchId: z.string(), moved: z.number().int().nonnegative() }))
+    .optional(),
   trash: TrashPlace,
   actions: z.array(TrashAction),
   /** Sum of freesBytes over the planned (dry run) or moved files; null if any is unknown. */

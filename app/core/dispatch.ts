@@ -18,6 +18,8 @@ export type EventSink = <E extends EventName>(name: E, payload: EventPayload<E>)
 export interface CallContext {
   /** Push an event to the front end that made the call. */
   emit: EventSink;
+  /** Aborts when that front end goes away (its page closed): work only it awaits can stop. */
+  closed?: AbortSignal;
 }
 
 export type Handlers = {

@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { stat } from './os-fs.js';
 import path from 'node:path';
 import { PlumbError } from '../contract/errors.js';
 

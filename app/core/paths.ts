@@ -1,6 +1,15 @@
+/**
+ * Where Plumb keeps what it makes, named in one place: the built renderer, the data folder
+ * (results, kept scans, devices, scenarios) and the state folder (dedupe journals, Trash
+ * batches). The data and state folders hold lists of the user's file paths, so they are private:
+ * 0700 folders and 0600 files, whatever the umask.
+ */
 import { existsSync } from 'node:fs';
+import { chmod, lstat, mkdir } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeFileAtomic } from './atomic-file.js';
 
 /** The folder holding the built renderer (dist/renderer), from the sources or from dist/. */
 export function rendererDir(): string {
@@ -13,4 +22,80 @@ export function rendererDir(): string {
     dir = path.dirname(dir);
   }
   throw new Error('The renderer is not built. Run `npm run build`.');
+}
+
+/**
+ * Plumb's data folder: $PLUMB_DATA_DIR when set (tests, portable use), else the OS user-data
+ * folder: ~/Library/Application Support/Plumb, %APPDATA%/Plumb, $XDG_DATA_HOME/plumb or
+ * ~/.local/share/plumb.
+ */
+export function dataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = os.homedir(),
+): string {
+  if (env.PLUMB_DATA_DIR) return env.PLUMB_DATA_DIR;
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Plumb');
+  if (platform === 'win32') {
+    return path.win32.join(env.APPDATA ?? path.win32.join(home, 'AppData', 'Roaming'), 'Plumb');
+  }
+  const dataHome =
+    env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME)
+      ? env.XDG_DATA_HOME
+      : path.join(home, '.local', 'share');
+  return path.join(dataHome, 'plumb');
+}
+
+/** Where Plumb keeps state between runs; PLUMB_STATE_DIR overrides (tests, portable installs). */
+export function stateDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = os.homedir(),
+): string {
+  if (env.PLUMB_STATE_DIR) return env.PLUMB_STATE_DIR;
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Plumb');
+  if (platform === 'win32') {
+    return path.join(env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local'), 'Plumb');
+  }
+  return path.join(env.XDG_STATE_HOME ?? path.join(home, '.local', 'state'), 'plumb');
+}
+
+function isInside(folder: string, target: string): boolean {
+  const relative = path.relative(folder, target);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/** Folders this process has made private already (each is checked once). */
+const madePrivate = new Set<string>();
+
+/**
+ * `folder` made when missing, private to the user: it and every folder made above it 0700, and
+ * the data or state folder holding it 0700 too (earlier versions made it as the umask said, and a
+ * private subfolder in a folder others may list still shows its name). Windows keeps a user's
+ * AppData private by its ACLs.
+ */
+export async function privateFolder(folder: string): Promise<void> {
+  const root = [dataDir(), stateDir()].find((dir) => isInside(dir, folder)) ?? folder;
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  if (process.platform === 'win32') return;
+  for (const dir of new Set([root, folder])) {
+    if (madePrivate.has(dir)) continue;
+    const info = await lstat(dir);
+    // Only a folder of the user's own, never through a link (a link's target is not Plumb's).
+    if (info.isDirectory() && info.uid === process.getuid?.() && (info.mode & 0o077) !== 0) {
+      await chmod(dir, 0o700);
+    }
+    madePrivate.add(dir);
+  }
+}
+
+/** Writes one of Plumb's own files atomically, readable by the user only (0600). */
+export async function writePrivateFile(
+  file: string,
+  data: string | Uint8Array | Iterable<string>,
+): Promise<void> {
+  await privateFolder(path.dirname(file));
+  await writeFileAtomic(file, data);
+  // A new file takes the umask's mode in writeFileAtomic; a rewrite keeps the file's own.
+  if (process.platform !== 'win32') await chmod(file, 0o600);
 }

@@ -9,6 +9,7 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { PlumbError } from '../contract/errors.js';
 import type { Handlers } from './dispatch.js';
+import { newestScanRoot } from './space/last-scan.js';
 
 /**
  * The real path of `target`, or, for a path not made yet, the real path of its nearest existing
@@ -43,10 +44,16 @@ export class UserChoices {
     return resolved;
   }
 
+  /** Whether `target` is a chosen path or inside one. */
+  async covers(target: string): Promise<boolean> {
+    const resolved = await resolveForChoice(target);
+    for (const folder of this.chosen) if (isInside(folder, resolved)) return true;
+    return false;
+  }
+
   /** Throws ENOTCHOSEN unless `target` is a chosen path or inside one. */
   async requireChosen(target: string): Promise<void> {
-    const resolved = await resolveForChoice(target);
-    for (const folder of this.chosen) if (isInside(folder, resolved)) return;
+    if (await this.covers(target)) return;
     throw new PlumbError(
       'ENOTCHOSEN',
       `${target} was not chosen in this window: choose or type it in Plumb, then try again.`,
@@ -82,16 +89,28 @@ export const guardedOperations = [
   'space.sparse.copy',
   'space.sparse.candidates',
   'space.lastScan',
+  'space.result',
   'space.trash',
   'space.trash.empty',
   'dialog.revealPath',
   'bench.start',
+  'volume.info',
 ] as const;
 type Guarded = (typeof guardedOperations)[number];
 
 /**
- * The handlers with every path checked against `choices`. Operations that only report facts about
- * a volume (`volume.info`, `volumes.list`) or touch Plumb's own data folder are left as they are.
+ * The keepers of a dedupe or Trash as a review key: an apply must keep the files its dry run
+ * showed kept, not others.
+ */
+function keepersKey(keepers: Record<string, string> | undefined): string {
+  return JSON.stringify(Object.entries(keepers ?? {}).sort());
+}
+
+/**
+ * The handlers with every path checked against `choices`. Only the list of the computer's
+ * volumes (`volumes.list`) and Plumb's own data folder are left as they are: even the facts of a
+ * folder's volume are given only for a chosen folder, so an answer or its error never tells a
+ * session whether some other path exists.
  */
 export function guardHandlers(
   handlers: Omit<Handlers, 'session.choosePath'>,
@@ -114,7 +133,8 @@ export function guardHandlers(
       // An unknown scan is left to the handler, whose error says what to do.
       if (scan) await choices.requireChosen(scan.root);
       const groups = input.groupIds ? [...input.groupIds].sort().join(',') : '*';
-      return choices.afterReview(`dedupe ${input.scanId} ${groups}`, input.apply, () =>
+      const keepers = keepersKey(input.keepers);
+      return choices.afterReview(`dedupe ${input.scanId} ${groups} ${keepers}`, input.apply, () =>
         handlers['space.dedupe'](input, context),
       );
     },
@@ -143,14 +163,28 @@ export function guardHandlers(
       return handlers['space.sparse.candidates'](input, context);
     },
     'space.lastScan': async (input, context) => {
-      if (input.path !== undefined) await choices.requireChosen(input.path);
-      return handlers['space.lastScan'](input, context);
+      if (input.path !== undefined) {
+        await choices.requireChosen(input.path);
+        return handlers['space.lastScan'](input, context);
+      }
+      // The newest scan of a folder this session chose: another browser's are not its to see.
+      const root = await newestScanRoot((scanned) => choices.covers(scanned));
+      return root === null ? null : handlers['space.lastScan']({ path: root }, context);
+    },
+    'space.result': async (input, context) => {
+      const scan = await handlers['space.result'](input, context);
+      if (scan) await choices.requireChosen(scan.root);
+      return scan;
+    },
+    'volume.info': async (input, context) => {
+      await choices.requireChosen(input.path);
+      return handlers['volume.info'](input, context);
     },
     'space.trash': async (input, context) => {
       const scan = await handlers['space.result']({ scanId: input.scanId }, context);
       if (scan) await choices.requireChosen(scan.root);
       const groups = input.groupIds ? [...input.groupIds].sort().join(',') : '*';
-      const keepers = JSON.stringify(Object.entries(input.keepers ?? {}).sort());
+      const keepers = keepersKey(input.keepers);
       return choices.afterReview(`trash ${input.scanId} ${groups} ${keepers}`, input.apply, () =>
         handlers['space.trash'](input, context),
       );

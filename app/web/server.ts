@@ -78,10 +78,18 @@ function serveConnection(socket: WebSocket, choices: UserChoices): void {
     }
     socket.send(pending ?? '', { fin: true });
   };
-  const context: CallContext = { emit: (name, payload) => send({ type: 'event', name, payload }) };
+  const closed = new AbortController();
+  const context: CallContext = {
+    emit: (name, payload) => send({ type: 'event', name, payload }),
+    closed: closed.signal,
+  };
   // Every page hears every run, so a reloaded page can follow one it did not start.
   const unsubscribe = eventHub.subscribe(context);
-  socket.on('close', unsubscribe);
+  socket.on('close', () => {
+    unsubscribe();
+    // What only this page awaited (an analysis) stops with it.
+    closed.abort();
+  });
   const dispatcher = createDispatcher(createHandlers('web', {}, choices));
   socket.on('message', (data, isBinary) => {
     let message: unknown;

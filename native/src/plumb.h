@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -46,5 +47,22 @@ std::string ErrorMessage(long osError);
 
 // Convenience for backends: a SysError from an OS error number.
 SysError MakeSysError(long osError, const char* syscall, const std::string& path);
+
+// Per-OS: fopen for a regular file ("rb" or "wb"), that never waits on a FIFO or opens a
+// device in its place (posix/fd.h; Windows: a file on a disk). Null when it cannot be opened.
+FILE* OpenRegularFile(const std::string& path, const char* mode);
+
+// Per-OS: a path as the backends hold it (the OS's bytes; on Windows WTF-8, engine/utf.h) as the
+// UTF-16 string JavaScript holds, and back, without loss: a name that is not Unicode keeps its
+// bytes (app/contract/path.ts says how they look in a string).
+std::u16string PathToUtf16(const std::string& path);
+std::string PathFromUtf16(const std::u16string& text);
+// Whether PathToUtf16 reads `path` as plain UTF-8 does (most paths: then cheaper ways serve).
+bool PathIsUtf8(const std::string& path);
+
+// Per-OS: keeps this library loaded until the process ends. Node unloads an addon with the last
+// environment that loaded it (a worker thread's, when it ends), but threads of a cancelled call
+// may still be finishing a read in its code (engine/detached_pool.h).
+void KeepLibraryLoaded();
 
 }  // namespace plumb

@@ -36,7 +36,7 @@ console.log(`# seed ${seed} (replay with PLUMB_TEST_SEED=${seed})`);
 const random = seededRandom(seed);
 const between = (low: number, high: number) => low + random() * (high - low);
 
-/** Disk space the loop image may use: the run writes its total (files rotate out beyond it). */
+/** Free space where the loop image lives. */
 const freeBytes = (() => {
   const stats = statfsSync(os.tmpdir());
   return stats.bavail * stats.bsize;
@@ -46,7 +46,7 @@ const draw = (() => {
   const fast = between(700, 900) * MB;
   const slow = between(150, 250) * MB;
   // The cache as large as 6 GB where the machine's disk leaves room for the run and its image.
-  const largest = Math.max(0.6 * GB, Math.min(6 * GB, (freeBytes - 6 * GB) / 3));
+  const largest = Math.max(0.6 * GB, Math.min(6 * GB, (freeBytes - 10 * GB) / 4));
   const cache = between(0.5 * GB, largest);
   const tier =
     random() < 0.4
@@ -57,14 +57,17 @@ const draw = (() => {
   // As a user sets it: about twice the cache, with a couple of GB after it (under a minute).
   const end = changes.at(-1)!;
   const total = Math.round(end + Math.min(Math.max(end * between(0.6, 1.5), 1.5 * GB), 6 * GB));
-  return { changes, rates, total };
+  // Room for the run's files, the recovery probe (2 GB) and the free-space guard (10 %), as a
+  // user's disk would have.
+  const diskBytes = Math.ceil((total + 2 * GB) / 0.85 + GB);
+  return { changes, rates, total, diskBytes };
 })();
 
 const skip =
   loopSkipReason('xfs') ??
   throttleSkipReason() ??
-  (freeBytes < draw.total + 4 * GB
-    ? `the temporary folder has ${(freeBytes / GB).toFixed(1)} GB free, and a sustained run at a real drive's sizes needs ${((draw.total + 4 * GB) / GB).toFixed(1)} GB`
+  (freeBytes < draw.diskBytes + 2 * GB
+    ? `the temporary folder has ${(freeBytes / GB).toFixed(1)} GB free, and a sustained run at a real drive's sizes needs ${((draw.diskBytes + 2 * GB) / GB).toFixed(1)} GB`
     : undefined);
 if (skip) console.log(`# skipping the real-rate sustained test: ${skip}`);
 
@@ -74,7 +77,7 @@ describe('plumb bench sustained at a real SSD’s rates and sizes', { skip }, ()
   let work: string;
   before(async () => {
     work = await mkdtemp(path.join(os.tmpdir(), 'plumb-realrate-'));
-    fs = mountLoopFs('xfs', { sizeBytes: draw.total + 3 * GB, directIo: true });
+    fs = mountLoopFs('xfs', { sizeBytes: draw.diskBytes, directIo: true });
     throttle = createWriteThrottle(fs.device!, draw.rates[0]!);
   });
   after(async () => {

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
-import { openSync, readdirSync, readSync, statSync, writeSync, closeSync } from 'node:fs';
+import { openSync, readSync, statSync, writeSync, closeSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,8 +25,10 @@ import {
   dropCaches,
   fakeDiskSkipReason,
   fileExtents,
+  keptFiles,
   makeFakeDisk,
   physicalOffset,
+  predictWrap,
 } from '../helpers/verify-disks.js';
 
 const MiB = 1024 * 1024;
@@ -41,53 +43,6 @@ before(async () => {
 after(async () => {
   await rm(work, { recursive: true, force: true });
 });
-
-/** The run's test files in the order written (file-00000.dat, ...), under the kept test folder. */
-function keptFiles(dir: string): string[] {
-  const folder = readdirSync(dir).find((name) => name.startsWith('plumb-test-'));
-  assert.ok(folder, 'the test files were kept');
-  return readdirSync(path.join(dir, folder))
-    .filter((name) => name.startsWith('file-'))
-    .sort()
-    .map((name) => path.join(dir, folder, name));
-}
-
-interface Placed {
-  file: string;
-  offset: number;
-  bytes: number;
-  order: number;
-  /** Where the wrap puts the block on the real image. */
-  key: number;
-  physical: number;
-}
-
-/**
- * What a wrapping disk returns: of the blocks that land on one place of the real image, the one
- * written last is read back for all of them, so every other one is bad.
- */
-function predictWrap(files: readonly string[], realBytes: number) {
-  const placed: Placed[] = [];
-  for (const file of files) {
-    const size = statSync(file).size;
-    const extents = fileExtents(file);
-    for (let offset = 0; offset < size; offset += block) {
-      const physical = physicalOffset(extents, offset);
-      placed.push({
-        file: path.basename(file),
-        offset,
-        bytes: Math.min(block, size - offset),
-        order: placed.length,
-        key: physical % realBytes,
-        physical,
-      });
-    }
-  }
-  const last = new Map<number, Placed>();
-  for (const p of placed) last.set(p.key, p);
-  const bad = placed.filter((p) => last.get(p.key) !== p);
-  return { placed, bad, last };
-}
 
 describe('plumb bench --verify', () => {
   it('catches a fake-capacity disk that wraps, with the first bad place and the bad bytes', async (t) => {
@@ -122,7 +77,7 @@ describe('plumb bench --verify', () => {
       assert.equal(verify.verdict, 'failed');
       assert.match(
         result.stdout,
-        /^Capacity check failed: \S+ \S+ of \S+ \S+ read back wrong\.\n {2}Data written was not/m,
+        /^Verify: failed\. Capacity check failed: \S+ \S+ of \S+ \S+ read back wrong from .*\. Data written was not/m,
       );
       // The results list names the failed check beside the run.
       const listed = runPlumb(['results', 'list'], { env });
@@ -255,7 +210,10 @@ describe('plumb bench --verify', () => {
       const proved = `Capacity checked: ${formatBytes(written)} written and read back intact`;
       assert.match(
         result.stdout,
-        new RegExp(`^${proved}\\.\\n {2}Every byte written was read back as written`, 'm'),
+        new RegExp(
+          `^Verify: passed\\. ${proved}\\. Every byte written was read back as written`,
+          'm',
+        ),
       );
       if (!(chromiumMissingReason() ?? popplerMissingReason())) {
         const pdf = path.join(work, 'good.pdf');

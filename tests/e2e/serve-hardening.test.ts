@@ -301,6 +301,7 @@ test('a socket fuzz of malformed upgrades and frames leaves the server answering
   await stillServing();
   // And it still does real work for a sound client.
   const socket = await openContractSocket(server, await signIn(server));
+  await socket.call('session.choosePath', { path: scratch });
   const reply = await socket.call('volume.info', { path: scratch });
   socket.close();
   assert.equal(reply.ok, true, JSON.stringify(reply.error));

@@ -115,6 +115,7 @@ test('the WebSocket needs a session and our Origin; a sign-in code is not a sess
 
 test('a contract call round-trips over the WebSocket, and bad input comes back as EINVAL', async () => {
   const socket = await openContractSocket(server, await signIn(server));
+  await socket.call('session.choosePath', { path: folder });
   const [info, bad, unknown] = await Promise.all([
     socket.call('volume.info', { path: folder }),
     socket.call('volume.info', { path: 12 }),

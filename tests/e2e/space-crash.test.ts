@@ -4,12 +4,12 @@
  * temporary clone or journal is left.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { plumbBin, runPlumb } from '../helpers/cli.js';
+import { runPlumb } from '../helpers/cli.js';
+import { killedAfter } from '../helpers/killed-after.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
 import { plainCopy, randomFile, setXattr, snapshotTree } from '../helpers/space-files.js';
 
@@ -45,40 +45,12 @@ function leftovers(dir: string): string[] {
  * Runs the dedupe and kills it with SIGKILL once it has reported `afterFiles` files done (it prints
  * each as it finishes), after a further random 0-3 ms so the kill lands anywhere in the next file.
  */
-function dedupeKilledAfter(
-  root: string,
-  method: string,
-  stateDir: string,
-  afterFiles: number,
-): Promise<{ killed: boolean; filesDone: number }> {
-  const child = spawn(
-    process.execPath,
-    [plumbBin, 'space', 'dedupe', root, '--apply', '--method', method],
-    {
-      env: { ...process.env, PLUMB_STATE_DIR: stateDir },
-      stdio: ['ignore', 'pipe', 'ignore'],
-    },
-  );
-  let filesDone = 0;
-  let armed = false;
-  const arm = () => {
-    if (armed) return;
-    armed = true;
-    setTimeout(() => child.kill('SIGKILL'), Math.random() * 3);
-  };
-  if (afterFiles === 0) arm();
-  let buffered = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    const lines = buffered.split('\n');
-    buffered = lines.pop()!;
-    for (const line of lines) {
-      if (/^(cloned|skip|FAILED) /.test(line)) filesDone += 1;
-      if (filesDone >= afterFiles) arm();
-    }
-  });
-  return new Promise((resolve) => {
-    child.on('exit', (_code, signal) => resolve({ killed: signal === 'SIGKILL', filesDone }));
+function dedupeKilledAfter(root: string, method: string, stateDir: string, afterFiles: number) {
+  return killedAfter(['space', 'dedupe', root, '--apply', '--method', method], {
+    env: { PLUMB_STATE_DIR: stateDir },
+    done: /^(cloned|skip|FAILED) /,
+    afterLines: afterFiles,
+    delayMs: () => Math.random() * 3,
   });
 }
 
@@ -115,11 +87,11 @@ describe(
           assert.deepEqual(
             snapshotTree(root),
             expected,
-            `round ${round}, killed after ${run.filesDone} files`,
+            `round ${round}, killed after ${run.linesDone} files`,
           );
           assert.deepEqual(leftovers(root), [], `round ${round}: temporary clones left`);
           assert.deepEqual(journals(stateDir), [], `round ${round}: journal left`);
-          if (run.killed && run.filesDone < total) interrupted += 1;
+          if (run.killed && run.linesDone < total) interrupted += 1;
         }
         console.log(
           `${method}: ${interrupted} of ${rounds} runs were killed in the middle of the apply`,

@@ -102,11 +102,12 @@ test(
     await page.getByRole('heading', { name: 'Test a disk' }).waitFor();
     assert.equal(await page.getByLabel('Test files go in').inputValue(), small!.dir);
     await page.getByText('Plumb writes into a new folder inside').waitFor();
-    assert.equal(
-      await page.getByRole('radio', { checked: true }).count(),
-      2, // the volume and the default plan
-      'the stick is the chosen volume',
-    );
+    // The volume and the default plan; the volume's radio is checked once the list has loaded
+    // (a busy machine took longer than this line did to get there).
+    const checked = page.getByRole('radio', { checked: true });
+    for (let waited = 0; (await checked.count()) < 2 && waited < 10_000; waited += 100)
+      await page.waitForTimeout(100);
+    assert.equal(await checked.count(), 2, 'the stick is the chosen volume');
 
     // Left on the Sparse files tab, Reclaim space comes back on Duplicates with the folder in it.
     await nav(page, 'Reclaim space');

@@ -178,16 +178,21 @@ test(
     );
     assert.equal(names.filter(Boolean).length, 1, 'the other name stays');
     await shoot(page, 'emptied');
-    await page.close();
 
-    // Reopening the view shows the scan kept from before, with its age.
-    const again = await openPage();
-    await again.getByTestId('scan-age').waitFor({ timeout: 10_000 });
+    // Reopening the view in this browser (a reload) shows the scan kept from before, with its age.
+    await page.reload();
+    await page.getByTestId('scan-age').waitFor({ timeout: 10_000 });
     assert.match(
-      (await again.getByTestId('scan-age').textContent()) ?? '',
+      (await page.getByTestId('scan-age').textContent()) ?? '',
       /Kept from a scan just now/,
     );
-    await again.close();
+    await page.close();
+    // Another browser that signs in sees nothing of this one's folders.
+    const stranger = await openPage();
+    await stranger.getByRole('button', { name: 'Scan', exact: true }).waitFor();
+    await stranger.waitForTimeout(500);
+    assert.equal(await stranger.getByTestId('scan-age').count(), 0, 'another browser’s scan');
+    await stranger.close();
     assert.deepEqual(problems, []);
   },
 );

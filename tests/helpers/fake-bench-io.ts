@@ -24,6 +24,11 @@ export interface FakeDriveOptions {
   beforeWrite?: (index: number, drive: FakeDrive) => void;
   /** Writes return samples inside the file, as the native sampler takes them (off by default). */
   samples?: boolean;
+  /**
+   * A fake-capacity drive: it keeps only this many bytes of the stamped writes, the run's byte x
+   * landing at x % realBytes, so each place holds the last block written there (as wrapfs.c).
+   */
+  realBytes?: number;
 }
 
 const chunkBytes = 4 * 1024 * 1024;
@@ -52,8 +57,14 @@ export class FakeDrive implements BenchIO {
   writes = 0;
   externalBytes = 0;
   readonly held = new Map<string, number>();
-  readonly options: Required<Omit<FakeDriveOptions, 'beforeWrite' | 'temperature' | 'samples'>> &
-    Pick<FakeDriveOptions, 'beforeWrite' | 'temperature' | 'samples'>;
+  readonly options: Required<
+    Omit<FakeDriveOptions, 'beforeWrite' | 'temperature' | 'samples' | 'realBytes'>
+  > &
+    Pick<FakeDriveOptions, 'beforeWrite' | 'temperature' | 'samples' | 'realBytes'>;
+  /** Stamped files in the order written: their id and where they start in the run's bytes. */
+  readonly stamped: { file: string; fileId: number; runOffset: number; bytes: number }[] = [];
+  /** The least free space seen after any write (to check a run never crossed its reserve). */
+  leastAvailable = Number.POSITIVE_INFINITY;
 
   constructor(options: FakeDriveOptions = {}) {
     this.options = {
@@ -115,6 +126,16 @@ export class FakeDrive implements BenchIO {
     this.clock += seconds;
     writeFileSync(file, '');
     this.held.set(file, bytes);
+    this.leastAvailable = Math.min(this.leastAvailable, (await this.space()).availableBytes);
+    if (options.stamp) {
+      const last = this.stamped.at(-1);
+      this.stamped.push({
+        file,
+        fileId: options.stamp.fileId,
+        runOffset: last ? last.runOffset + last.bytes : 0,
+        bytes,
+      });
+    }
     options.onProgress?.(bytes, seconds);
     const timeAt = (b: number) =>
       this.options.latencySeconds +
@@ -142,6 +163,58 @@ export class FakeDrive implements BenchIO {
     this.clock += seconds;
     options.onProgress?.(bytes, seconds);
     return { bytes, seconds, cacheMode: this.options.cacheMode };
+  }
+
+  /**
+   * Reads a stamped file back: every block is right unless the drive is a fake one, where a block
+   * is right only if no later write wrapped onto its place.
+   */
+  async verify(
+    file: string,
+    stamp: { fileId: number; runTag: number },
+    options: Omit<TransferOptions, 'stamp'>,
+  ) {
+    this.check(options.signal);
+    const record = this.stamped.find((s) => s.file === file && s.fileId === stamp.fileId);
+    if (!record) throw new PlumbError('ENOENT', `not written with a stamp: ${file}`);
+    const seconds = this.options.latencySeconds + record.bytes / this.options.readRate;
+    options.onProgress?.(record.bytes / 2, seconds / 2);
+    this.check(options.signal);
+    this.clock += seconds;
+    options.onProgress?.(record.bytes, seconds);
+    const last = this.stamped.at(-1)!;
+    const runBytes = last.runOffset + last.bytes;
+    const real = this.options.realBytes ?? Number.POSITIVE_INFINITY;
+    // Byte x survives when no write at x + real followed: x ≥ runBytes − real.
+    const goodFrom = runBytes - real;
+    const badBytes = Math.max(
+      0,
+      Math.min(record.runOffset + record.bytes, goodFrom) - record.runOffset,
+    );
+    let firstBadFound = null;
+    if (badBytes > 0) {
+      // What the first bad place holds: the last block written onto it.
+      const x = record.runOffset;
+      const over = x + Math.floor((runBytes - 1 - x) / real) * real;
+      const holder = this.stamped.find((s) => over >= s.runOffset && over < s.runOffset + s.bytes)!;
+      firstBadFound = {
+        kind: 'other-block' as const,
+        fileId: holder.fileId,
+        offset: over - holder.runOffset,
+        sameRun: true,
+      };
+    }
+    return {
+      path: file,
+      bytes: record.bytes,
+      checkedBytes: record.bytes,
+      badBytes,
+      badBlocks: Math.ceil(badBytes / 4096),
+      firstBadOffset: badBytes > 0 ? 0 : null,
+      firstBadFound,
+      cacheMode: this.options.cacheMode,
+      seconds,
+    };
   }
 
   async queueRun(

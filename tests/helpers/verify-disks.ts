@@ -5,7 +5,16 @@
  * predict what a drive returns or to change bytes behind the file system's back.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -167,4 +176,53 @@ export function physicalOffset(extents: readonly Extent[], offset: number): numb
 export function dropCaches(): void {
   run('sync', []);
   execFileSync('sh', ['-c', 'echo 3 > /proc/sys/vm/drop_caches']);
+}
+
+/** The run's test files in the order written (file-00000.dat, ...), under the kept test folder. */
+export function keptFiles(dir: string): string[] {
+  const folder = readdirSync(dir).find((name) => name.startsWith('plumb-test-'));
+  if (!folder) throw new Error(`the test files were not kept in ${dir}`);
+  return readdirSync(path.join(dir, folder))
+    .filter((name) => name.startsWith('file-'))
+    .sort()
+    .map((name) => path.join(dir, folder, name));
+}
+
+const block = 4096;
+
+export interface PlacedBlock {
+  file: string;
+  offset: number;
+  bytes: number;
+  order: number;
+  /** Where the wrap puts the block on the real image. */
+  key: number;
+  physical: number;
+}
+
+/**
+ * What a wrapping disk returns: of the blocks that land on one place of the real image, the one
+ * written last is read back for all of them, so every other one is bad.
+ */
+export function predictWrap(files: readonly string[], realBytes: number) {
+  const placed: PlacedBlock[] = [];
+  for (const file of files) {
+    const size = statSync(file).size;
+    const extents = fileExtents(file);
+    for (let offset = 0; offset < size; offset += block) {
+      const physical = physicalOffset(extents, offset);
+      placed.push({
+        file: path.basename(file),
+        offset,
+        bytes: Math.min(block, size - offset),
+        order: placed.length,
+        key: physical % realBytes,
+        physical,
+      });
+    }
+  }
+  const last = new Map<number, PlacedBlock>();
+  for (const p of placed) last.set(p.key, p);
+  const bad = placed.filter((p) => last.get(p.key) !== p);
+  return { placed, bad, last };
 }

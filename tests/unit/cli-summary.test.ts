@@ -1,15 +1,12 @@
 /**
  * The CLI's account of a result (`plumb bench`, `read`, `analyze`, `results show`): a finding's
- * reason on an indented line under what was measured, a passed capacity check with the bytes it
- * proved, and a fitted line with a negative fixed cost said not to describe the run.
+ * reason on an indented line under what was measured, and a fitted line with a negative fixed cost
+ * said not to describe the run.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeResult } from '../../app/cli/bench/summary.js';
-import { formatBytes } from '../../app/common/format.js';
 import { findings } from '../../app/core/analysis/findings.js';
-import { seededRandom } from '../../app/core/bench/seeded-random.js';
-import { baseSeed } from '../helpers/synthetic-samples.js';
 import { emptySummary, resultDocument } from './renderer/bench-fixtures.js';
 
 test("a finding's reason is printed under it, indented", () => {
@@ -34,38 +31,6 @@ test("a finding's reason is printed under it, indented", () => {
   assert.ok(at >= 0, lines.join('\n'));
   assert.equal(lines[at + 1], `      Why: ${drop.reason}`);
   assert.doesNotMatch(drop.reason, /writ/);
-});
-
-test('a passed capacity check says how many bytes it proved; a failed one how many were wrong', () => {
-  const random = seededRandom(baseSeed());
-  const bytesChecked = Math.round((0.5 + random() * 8) * 1e9);
-  const section = {
-    files: 160,
-    filesNotChecked: 0,
-    bytesChecked,
-    badBytes: 0,
-    firstBad: null,
-    verdict: 'passed' as const,
-    message: 'Every byte written was read back as written.',
-    seconds: 3,
-  };
-  const passed = describeResult(resultDocument('v', [], { verify: section }));
-  assert.match(
-    passed,
-    new RegExp(
-      `\\nCapacity checked: ${formatBytes(bytesChecked)} written and read back intact\\.\\n  Every byte written`,
-    ),
-  );
-  const badBytes = Math.round(bytesChecked * random());
-  const failed = describeResult(
-    resultDocument('f', [], { verify: { ...section, badBytes, verdict: 'failed' } }),
-  );
-  assert.match(
-    failed,
-    new RegExp(
-      `\\nCapacity check failed: ${formatBytes(badBytes)} of ${formatBytes(bytesChecked)} read back wrong\\.\\n`,
-    ),
-  );
 });
 
 test('a fit with a negative fixed cost is said not to describe the run, with no negative latency', () => {

@@ -260,9 +260,7 @@ test('IPC is answered only for our own top-level page', async () => {
   assert.ok(handler, 'the call channel is registered');
   const sender = recorded.windows[0]!.contents;
   const call = (frame: IpcInvokeEvent['senderFrame']) =>
-    handler({ sender, senderFrame: frame }, 'volume.info', {
-      path: process.cwd(),
-    }) as Promise<Reply>;
+    handler({ sender, senderFrame: frame }, 'app.about', {}) as Promise<Reply>;
 
   const trusted = await call({ url: 'plumb://app/index.html', parent: null });
   assert.equal(trusted.ok, true);

@@ -34,6 +34,7 @@ test('bad input is refused with EINVAL naming the field', async () => {
 });
 
 test('a valid call runs its handler and returns what the contract says', async () => {
+  await dispatcher.call('session.choosePath', { path: process.cwd() }, context);
   const info = await dispatcher.call('volume.info', { path: process.cwd() }, context);
   const parsed = operations['volume.info'].output.parse(info);
   assert.ok(parsed.totalBytes > 0);
@@ -46,6 +47,7 @@ test('a valid call runs its handler and returns what the contract says', async (
 });
 
 test('handler errors keep their code: a missing folder is ENOENT with a sentence to act on', async () => {
+  await dispatcher.call('session.choosePath', { path: '/no/such/folder/here' }, context);
   await assert.rejects(
     dispatcher.call('volume.info', { path: '/no/such/folder/here' }, context),
     (error: Error & { code?: string }) => {

@@ -76,9 +76,8 @@ test('the desktop picker counts as a choice; a typed path needs session.choosePa
   assert.deepEqual(await dispatcher.call('space.sparse.list', { path: typed }, quiet), []);
 });
 
-test('every operation that takes a path is guarded, or only reports volume facts', () => {
+test('every operation that takes a path is guarded', () => {
   const pathFields = new Set(['path', 'from', 'to', 'pairedWith']);
-  const factsOnly = new Set(['volume.info']);
   const guarded = new Set<string>(guardedOperations);
   const taking = Object.entries(operations)
     .filter(([, { input }]) => {
@@ -91,7 +90,7 @@ test('every operation that takes a path is guarded, or only reports volume facts
     .map(([name]) => name);
   assert.ok(taking.length >= 7, `found ${taking.join(', ')}`);
   for (const name of taking) {
-    assert.ok(guarded.has(name) || factsOnly.has(name), `${name} takes a path but is not guarded`);
+    assert.ok(guarded.has(name), `${name} takes a path but is not guarded`);
   }
   // Dedupe takes a scanId, not a path; it is guarded through the scan's root.
   assert.ok(guarded.has('space.dedupe'));

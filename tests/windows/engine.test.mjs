@@ -22,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const addonPath =
@@ -444,6 +445,82 @@ describe('errors', () => {
   test('bad arguments throw TypeError', () => {
     assert.throws(() => native.timedWrite(42, MiB), TypeError);
     assert.throws(() => native.queueDepthRun(path.join(dir, 'q'), { op: 'sideways' }), TypeError);
+  });
+
+  // A device name opens the device in any folder: NUL reads as empty, CON would wait for input.
+  test('a device name (NUL) is refused with EFTYPE, not read, written or removed', async () => {
+    const device = path.join(dir, 'NUL');
+    for (const [name, call] of [
+      ['timedRead', () => native.timedRead(device)],
+      ['timedWrite', () => native.timedWrite(device, MiB)],
+      ['verifyFile', () => native.verifyFile(device, 1)],
+      ['dataRanges', () => native.dataRanges(device)],
+      ['fileSharing', () => native.fileSharing(device)],
+    ]) {
+      const started = Date.now();
+      await assert.rejects(call(), (error) => error.code === 'EFTYPE', name);
+      assert.ok(Date.now() - started < 1000, `${name} answered within a second`);
+    }
+    const hashed = await native.hashFiles([device]);
+    assert.equal(hashed.failures[0]?.error.code, 'EFTYPE');
+  });
+});
+
+describe('worker threads', () => {
+  // Terminating a worker mid-call used to end the process (a promise settled after JavaScript
+  // stopped; the pool's threads in an unloaded addon). The suite itself is the process here.
+  test('a worker terminated in the middle of a call leaves the process alive', async () => {
+    const tree = path.join(dir, 'terminate');
+    const files = [];
+    for (let i = 0; i < 40; i += 1) {
+      const file = path.join(tree, `d${i % 4}`, `f${i}.bin`);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, Buffer.alloc(256 * 1024, i % 5));
+      files.push(file);
+    }
+    const calls = {
+      hashFiles: `native.hashFiles(${JSON.stringify(files)}, { onProgress() {} })`,
+      scanFolder: `native.scanFolder({ path: ${JSON.stringify(tree)} }, { onProgress() {} })`,
+      timedWrite: `native.timedWrite(${JSON.stringify(path.join(tree, 'w'))} + Math.random(), 32 * 1024 * 1024)`,
+      listFolders: `native.listFolders(${JSON.stringify([tree, tree, tree])})`,
+    };
+    for (const [name, call] of Object.entries(calls)) {
+      for (let round = 0; round < 6; round += 1) {
+        const worker = new Worker(
+          `const native = require(${JSON.stringify(addonPath)});
+           require('node:worker_threads').parentPort.postMessage('started');
+           (async () => { for (;;) await ${call}.catch(() => {}); })();`,
+          { eval: true },
+        );
+        await new Promise((resolve) => worker.once('message', resolve));
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 100));
+        await worker.terminate();
+      }
+      const digests = await native.hashFiles(files);
+      assert.equal(digests.failures.length, 0, `${name}: the next call works`);
+    }
+  });
+});
+
+describe('names', () => {
+  // Windows names are UTF-16 and may hold an unpaired surrogate; the addon carries them whole
+  // (WTF-8 inside, the same UTF-16 in JavaScript). Node's own fs cannot make such a name.
+  test('a name with an unpaired surrogate round-trips through the addon', async (t) => {
+    const folder = path.join(dir, 'surrogates');
+    mkdirSync(folder, { recursive: true });
+    const name = 'lone \ud800 and \udc80 units.bin';
+    try {
+      await native.createSparseFile(path.join(folder, name), 4096);
+    } catch (error) {
+      t.skip(`this file system cannot hold the name (${error.code}): Wine maps names to UTF-8`);
+      return;
+    }
+    const [listing] = await native.listFolders([folder]);
+    if (!listing.names.includes(name)) {
+      t.skip(`the file system stored it as ${JSON.stringify(listing.names)} (Wine's UTF-8 names)`);
+      return;
+    }
+    assert.equal((await native.timedRead(path.join(folder, name))).bytes, 4096);
   });
 });
 

@@ -3,7 +3,7 @@
  * plain line per file otherwise (logs, CI).
  */
 import type { BenchEvent } from '../../contract/bench.js';
-import { formatBytes, formatRate } from '../../common/format.js';
+import { formatBytes, formatDuration, formatRate } from '../../common/format.js';
 
 function clock(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return '--:--';
@@ -87,6 +87,12 @@ export class ProgressView {
         break;
       case 'notice':
         this.line(`plumb: ${event.message}`);
+        break;
+      case 'wait':
+        // Said as a wait: the bar of the writing before it would otherwise stand at 100 %.
+        this.line(
+          `plumb: resting the disk ${formatDuration(event.seconds)} so its cache can empty, then recovery probe ${event.probe + 1} of at most ${event.maxProbes} (${formatBytes(event.probeBytes)})`,
+        );
         break;
       case 'finding':
       case 'finished':

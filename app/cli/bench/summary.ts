@@ -1,6 +1,5 @@
 /** The human-readable account of a results document: the same for bench, read, analyze and show. */
 import type { PhaseSummary, ResultDocument } from '../../contract/bench.js';
-import { capacityCheckSentence } from '../../common/capacity-check.js';
 import { formatBytes, formatRate } from '../../common/format.js';
 import { headlineWords } from '../../common/headline-rate.js';
 import { fitDoesNotDescribeRun, fitMisfit } from '../../common/line-fit-words.js';
@@ -128,8 +127,7 @@ export function describeResult(document: ResultDocument): string {
   }
   if (document.verify) {
     out.push('');
-    out.push(`${capacityCheckSentence(document.verify)}.`);
-    out.push(`  ${document.verify.message}`);
+    out.push(`Verify: ${document.verify.verdict}. ${document.verify.message}`);
   }
   out.push('');
   if (document.findings.length === 0) out.push('Findings: none.');

@@ -1,9 +1,16 @@
-import { analyzeFile } from '../../core/bench/analyze.js';
 import { chosenCeiling } from '../../core/bench/start.js';
+import { analysisCancelled } from '../../core/bench/analyze-off-thread.js';
+import { runOffThread, workerScript } from '../../core/threads/off-thread.js';
 import { appVersion } from '../../core/version.js';
 import { parseCommandArgs } from '../args.js';
-import { describeResult } from '../bench/summary.js';
 import { exitCode, UsageError, type Command } from '../command.js';
+import type { AnalyzeJob } from './analyze-worker.js';
+
+/** Writes `text`, resolving once the stream takes more (so a large output never piles up here). */
+function write(stream: NodeJS.WritableStream, text: string): Promise<void> | void {
+  if (stream.write(text)) return;
+  return new Promise((resolve) => stream.once('drain', () => resolve()));
+}
 
 export const analyzeCommand: Command = {
   name: 'analyze',
@@ -23,14 +30,19 @@ export const analyzeCommand: Command = {
     const phase = values.phase ?? 'write';
     if (phase !== 'write' && phase !== 'read')
       throw new UsageError(`--phase is write or read, not "${phase}".`);
-    const document = await analyzeFile(positionals[0]!, {
-      phase,
-      ceiling: chosenCeiling(values.interface),
-      appVersion: appVersion(),
+    const file = positionals[0]!;
+    const job: AnalyzeJob = {
+      file,
+      options: { phase, ceiling: chosenCeiling(values.interface), appVersion: appVersion() },
+      json: values.json === true,
+    };
+    // In a worker thread, so Ctrl-C and SIGTERM (io.signal) are heard while it computes.
+    await runOffThread(workerScript('analyze-worker', import.meta.url), job, {
+      signal: io.signal,
+      cancelled: analysisCancelled,
+      doing: `Analysing ${file}`,
+      onChunk: (text) => write(io.stdout, text),
     });
-    io.stdout.write(
-      values.json ? `${JSON.stringify(document, null, 2)}\n` : describeResult(document),
-    );
     return exitCode.ok;
   },
 };

@@ -31,7 +31,7 @@ function parseDirection(text: string | undefined): PairedDirection | undefined {
 export const benchCommand: Command = {
   name: 'bench',
   usage: [
-    'plumb bench DIR [--plan standard|series|sustained|presets|task|PLAN.json] [--scale F] [--total SIZE]',
+    'plumb bench DIR [--plan standard|series|sustained|capacity|presets|task|PLAN.json] [--scale F] [--total SIZE]',
     '                [--json OUT.json] [--keep-files] [--buffered] [--reserve SIZE] [--interface ID] [--seed N]',
     '                [--verify]',
     'plumb bench DIR --plan paired --with DIR2 [--direction same|opposite|both] [options above]',
@@ -39,6 +39,8 @@ export const benchCommand: Command = {
     'Plans: standard   160 files, 2 MB to 2 GB, written then read back uncached',
     '       series     10 KB to 2 GB in 14 sizes, 3 repeats each',
     '       sustained  write until past the cache, find the cliff, time the recovery',
+    '       capacity   fill the free space, read it all back and check every 4 KiB block: says',
+    '                  whether the drive holds what it claims (as f3 and h2testw)',
     '       presets    SEQ1M Q8T1 ... RND4K Q1T1, read and write',
     '       paired     DIR and DIR2 each alone, then together: both writing, both reading (same),',
     '                  DIR writing while DIR2 reads (opposite); says whether they slow each other',
@@ -48,13 +50,14 @@ export const benchCommand: Command = {
     '  --with DIR2     the second folder of the paired plan (another volume, or the same one)',
     '  --direction D   paired: same, opposite or both (default both)',
     '  --scale F       shrink every size by F (0 < F ≤ 1) for a quick run',
-    '  --total SIZE    cap a sustained run (e.g. 64GB)',
+    '  --total SIZE    cap a sustained run or a capacity check (e.g. 64GB)',
     '  --json OUT      also write the results document to OUT: a file, a link to one, a FIFO; "-" prints',
     '                  it instead of the summary',
     '  --keep-files    leave the test files in DIR/plumb-test-*',
     '  --buffered      go through the OS cache (flushed) instead of direct I/O',
     '  --verify        standard, series, sustained: read every file back and check each 4 KiB',
-    '                  block is the one written there (catches fake-capacity and failing drives)',
+    '                  block is the one written there (catches fake-capacity and failing drives;',
+    '                  the capacity plan always does)',
     '  --reserve SIZE  free space to leave on the volume (default: the larger of 10 % and 1 GB)',
     '  --interface ID  interface ceiling to check rates against: usb3-gen1, sata, usb3-gen2,',
     '                  usb3-gen2x2, tb3, usb4, tb5 (default: from the bus the OS reports)',
@@ -88,8 +91,8 @@ export const benchCommand: Command = {
     if (seed !== undefined && !(Number.isInteger(seed) && seed >= 0))
       throw new UsageError(`--seed takes a whole number, not "${values.seed}".`);
     const plan = scalePlan(await loadPlan(values.plan ?? 'standard'), scale);
-    if (values.total !== undefined && plan.kind !== 'sustained')
-      throw new UsageError('--total applies to the sustained plan only.');
+    if (values.total !== undefined && plan.kind !== 'sustained' && plan.kind !== 'capacity')
+      throw new UsageError('--total applies to the sustained and capacity plans only.');
     if (plan.kind === 'paired' && values.with === undefined)
       throw new UsageError('The paired plan needs a second folder: --with DIR2');
     if (plan.kind !== 'paired' && (values.with !== undefined || values.direction !== undefined))

@@ -12,11 +12,12 @@ import { formatBytes } from '../../common/format.js';
 import { sparseCandidates } from '../../core/space/sparse-candidates.js';
 import { parseCommandArgs } from '../args.js';
 import { exitCode, UsageError, type CommandIO, sizeArgument } from '../command.js';
+import { printableLine } from '../printable.js';
 
 function describe(file: SparseFile): string {
   const holes = file.logicalBytes - file.data.reduce((sum, r) => sum + r.length, 0);
   return (
-    `${file.path}: ${formatBytes(file.logicalBytes)} logical, ${formatBytes(file.allocatedBytes)} allocated, ` +
+    `${printableLine(file.path)}: ${formatBytes(file.logicalBytes)} logical, ${formatBytes(file.allocatedBytes)} allocated, ` +
     `${file.data.length} data ranges, ${formatBytes(Math.max(0, holes))} in holes` +
     (file.holesSupported ? '' : ' (this file system does not report holes)')
   );
@@ -42,12 +43,12 @@ function punchText(report: PunchReport): string {
   const zeros = formatBytes(report.zeroBytes);
   if (report.dryRun) {
     return (
-      `${report.path}: ${zeros} of zero blocks would become holes (it takes ${formatBytes(report.allocatedBefore)} now). ` +
+      `${printableLine(report.path)}: ${zeros} of zero blocks would become holes (it takes ${formatBytes(report.allocatedBefore)} now). ` +
       `Nothing was changed; run again with --apply to punch them.`
     );
   }
   const done =
-    `${report.path}: ${formatBytes(report.punchedBytes)} of ${zeros} of zero blocks made into holes; allocated ` +
+    `${printableLine(report.path)}: ${formatBytes(report.punchedBytes)} of ${zeros} of zero blocks made into holes; allocated ` +
     `${formatBytes(report.allocatedBefore)} → ${formatBytes(report.allocatedAfter)}. Its content and times are as they were.`;
   return report.stopped ? `${done}\nStopped: ${report.stopped}.` : done;
 }
@@ -109,11 +110,11 @@ export async function sparseSubcommand(args: string[], io: CommandIO): Promise<n
     if (io.stderr.isTTY) io.stderr.write('\r\x1b[K');
     const lines = found.candidates.map(
       (c) =>
-        `${c.path}: punching its zero blocks would free ${formatBytes(c.zeroBytes)} of ${formatBytes(c.allocatedBytes)} allocated`,
+        `${printableLine(c.path)}: punching its zero blocks would free ${formatBytes(c.zeroBytes)} of ${formatBytes(c.allocatedBytes)} allocated`,
     );
     print(
       found,
-      `${lines.length ? lines.join('\n') : `No file of 64 MB or more under ${target} holds 1 MB of zero blocks.`}\nNote: ${found.warning}`,
+      `${lines.length ? lines.join('\n') : `No file of 64 MB or more under ${printableLine(target)} holds 1 MB of zero blocks.`}\nNote: ${found.warning}`,
     );
     return exitCode.ok;
   }
@@ -129,7 +130,7 @@ export async function sparseSubcommand(args: string[], io: CommandIO): Promise<n
   if (values.json) {
     io.stdout.write(`${JSON.stringify(files, null, 2)}\n`);
   } else if (files.length === 0) {
-    io.stdout.write(`No sparse files under ${target}.\n`);
+    io.stdout.write(`No sparse files under ${printableLine(target)}.\n`);
   } else {
     for (const file of files) io.stdout.write(`${describe(file)}\n`);
   }

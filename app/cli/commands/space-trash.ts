@@ -13,6 +13,7 @@ import { emptyTrashBatch, trashCopies } from '../../core/space/trash.js';
 import { formatBytes } from '../../common/format.js';
 import { writeJson } from '../../core/json-out.js';
 import { exitCode, UsageError, type CommandIO } from '../command.js';
+import { printableLine } from '../printable.js';
 
 function bytesOrUnknown(bytes: number | null): string {
   return bytes === null ? 'unknown' : formatBytes(bytes);
@@ -36,7 +37,14 @@ const emptyingNote =
   'The space comes back only when these files are deleted from the Trash (emptying it).';
 
 function printTrash(report: TrashReport, io: CommandIO, streamed: Set<TrashAction>): void {
-  const out = (line = '') => io.stdout.write(`${line}\n`);
+  const out = (line = '') =>
+    io.stdout.write(`${printableLine(line)}
+`);
+  for (const { batchId, moved } of report.interrupted ?? []) {
+    out(
+      `An earlier move to the Trash was stopped before it finished; the ${moved} copies it moved are batch ${batchId}: plumb space trash --empty ${batchId} --apply`,
+    );
+  }
   for (const action of report.actions) if (!streamed.has(action)) out(actionLine(action));
   const c = report.counts;
   if (!report.trash.available) {
@@ -63,7 +71,7 @@ function printTrash(report: TrashReport, io: CommandIO, streamed: Set<TrashActio
 }
 
 function printEmpty(report: EmptyTrashReport, io: CommandIO): void {
-  const out = (line = '') => io.stdout.write(`${line}\n`);
+  const out = (line = '') => io.stdout.write(`${printableLine(line)}\n`);
   for (const file of report.files) {
     const what =
       file.status === 'planned'
@@ -123,7 +131,7 @@ export async function trashCommand(
       ? undefined
       : (action) => {
           streamed.add(action);
-          io.stdout.write(`${actionLine(action)}\n`);
+          io.stdout.write(`${printableLine(actionLine(action))}\n`);
         },
   });
   if (values.json) await writeJson(io.stdout, { scan: result, trash: report }, 3);

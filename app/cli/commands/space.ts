@@ -11,6 +11,7 @@ import { scanFolder } from '../../core/space/scan.js';
 import { recoverOnce } from '../../core/space/service.js';
 import { formatBytes } from '../../common/format.js';
 import { parseCommandArgs } from '../args.js';
+import { printableLine } from '../printable.js';
 import { writeJson } from '../../core/json-out.js';
 import { exitCode, UsageError, type Command, type CommandIO, sizeArgument } from '../command.js';
 import { sparseSubcommand } from './space-sparse.js';
@@ -75,7 +76,7 @@ async function runScan(
 }
 
 function printScan(result: ScanResult, io: CommandIO): void {
-  const out = (line = '') => io.stdout.write(`${line}\n`);
+  const out = (line = '') => io.stdout.write(`${printableLine(line)}\n`);
   out(
     `Scanned ${result.root} (${result.fsType ?? 'unknown file system'}): ${result.files} files, ` +
       `${formatBytes(result.bytes)} in ${result.seconds.toFixed(1)} s`,
@@ -137,7 +138,7 @@ function actionLine(action: DedupeAction, dryRun: boolean): string {
 
 /** Prints the summary; `streamed` actions were already printed as they happened. */
 function printDedupe(report: DedupeReport, io: CommandIO, streamed: Set<DedupeAction>): void {
-  const out = (line = '') => io.stdout.write(`${line}\n`);
+  const out = (line = '') => io.stdout.write(`${printableLine(line)}\n`);
   for (const action of report.actions)
     if (!streamed.has(action)) out(actionLine(action, report.dryRun));
   const c = report.counts;
@@ -163,7 +164,7 @@ function method(value: string | undefined): DedupeMethod | undefined {
 async function printRecovery(io: CommandIO): Promise<void> {
   for (const step of await recoverOnce()) {
     io.stderr.write(
-      `recovered an interrupted dedupe: ${step.target}: ${step.outcome} (${step.detail})\n`,
+      `${printableLine(`recovered an interrupted dedupe: ${step.target}: ${step.outcome} (${step.detail})`)}\n`,
     );
   }
 }
@@ -245,7 +246,7 @@ export const spaceCommand: Command = {
         ? undefined
         : (action) => {
             streamed.add(action);
-            io.stdout.write(`${actionLine(action, false)}\n`);
+            io.stdout.write(`${printableLine(actionLine(action, false))}\n`);
           },
     });
     if (values.json) {

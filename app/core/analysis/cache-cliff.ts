@@ -36,28 +36,35 @@ export interface CliffOptions {
   minScore?: number;
 }
 
+/** Median and summed absolute deviation of the values before (or after) each split. */
+interface SideCosts {
+  level: Float64Array;
+  cost: Float64Array;
+}
+
 /**
  * For every split k of `values`, the median and summed absolute deviation of values[0..k) and of
- * values[k..n): running medians forward and backward, O(n log n) for all splits at once.
+ * values[k..n): running medians forward and backward, O(n log n) for all splits at once. In typed
+ * arrays: two objects per split were 200 MB a million files.
  */
-function splitCosts(values: readonly number[]): {
-  before: { level: number; cost: number }[];
-  after: { level: number; cost: number }[];
-} {
+function splitCosts(values: readonly number[]): { before: SideCosts; after: SideCosts } {
   const n = values.length;
-  const before = new Array<{ level: number; cost: number }>(n + 1);
-  const after = new Array<{ level: number; cost: number }>(n + 1);
+  const side = (): SideCosts => ({ level: new Float64Array(n + 1), cost: new Float64Array(n + 1) });
+  const before = side();
+  const after = side();
   const forward = new RunningMedian();
-  before[0] = { level: Number.NaN, cost: 0 };
+  before.level[0] = Number.NaN;
   for (let i = 0; i < n; i += 1) {
     forward.push(values[i]!);
-    before[i + 1] = { level: forward.median(), cost: forward.absoluteDeviation() };
+    before.level[i + 1] = forward.median();
+    before.cost[i + 1] = forward.absoluteDeviation();
   }
   const backward = new RunningMedian();
-  after[n] = { level: Number.NaN, cost: 0 };
+  after.level[n] = Number.NaN;
   for (let i = n - 1; i >= 0; i -= 1) {
     backward.push(values[i]!);
-    after[i] = { level: backward.median(), cost: backward.absoluteDeviation() };
+    after.level[i] = backward.median();
+    after.cost[i] = backward.absoluteDeviation();
   }
   return { before, after };
 }
@@ -92,11 +99,11 @@ export function cacheCliff(
   const costs = splitCosts(logs);
   let best: { k: number; cost: number; before: number; after: number } | null = null;
   for (let k = minSegment; k <= n - minSegment; k += 1) {
-    const before = costs.before[k]!;
-    const after = costs.after[k]!;
-    if (after.level >= before.level) continue;
-    const cost = before.cost + after.cost;
-    if (!best || cost < best.cost) best = { k, cost, before: before.level, after: after.level };
+    const before = costs.before.level[k]!;
+    const after = costs.after.level[k]!;
+    if (after >= before) continue;
+    const cost = costs.before.cost[k]! + costs.after.cost[k]!;
+    if (!best || cost < best.cost) best = { k, cost, before, after };
   }
   if (!best) return null;
 

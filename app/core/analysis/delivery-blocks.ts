@@ -28,8 +28,8 @@ export interface DeliveryBlocks {
 
 /**
  * What an interval is judged against, each side: at least this many intervals, and two delivery
- * cycles (`cycleSeconds`) up to this much transfer time. A state of the drive (a cache's stretch,
- * a hot or cool spell) is longer: the analysis asks 0.5 s of any dip or spike.
+ * cycles (`cycleSeconds`) of transfer time up to this much. A state of the drive (a cache's
+ * stretch, a hot or cool spell) is longer: the analysis asks 0.5 s of any dip or spike.
  */
 const sideIntervals = 4;
 const maxSideSeconds = 0.25;
@@ -37,6 +37,13 @@ const maxSideSeconds = 0.25;
 const holdFactor = 3;
 /** Holds among fewer intervals than this are stalls, not a rhythm of delivery. */
 const minHoldShare = 0.02;
+/**
+ * A block this much faster than the stretches either side of where it ends holds a burst (the
+ * drive took it at once and will hold a later write), this much slower a hold whose burst comes
+ * next. At 15 % noise a lone interval is 15 % off its neighbours once in six and then pooled with
+ * the next, which costs nothing; a throttle's bursts run 3–20 × the rate it allows.
+ */
+const burstFactor = 1.15;
 
 /**
  * The transfer seconds of one delivery cycle (a burst and the hold that pays for it: a kernel
@@ -49,30 +56,25 @@ export function cycleSeconds(curve: TransferCurve): number {
   const n = curve.count;
   const rate = (i: number) => curve.bytes[i]! / curve.seconds[i]!;
   const holdTimes: number[] = [];
-  const around: number[] = [];
   for (let i = 0; i < n; i += 1) {
-    around.length = 0;
-    for (let j = Math.max(0, i - 4); j <= Math.min(n - 1, i + 4); j += 1) around.push(rate(j));
-    if (rate(i) < median(around) / holdFactor) holdTimes.push(curve.transferTime[i + 1]!);
+    // Slower than the median of the nine around it by holdFactor: more than half of them faster.
+    const [from, to] = [Math.max(0, i - 4), Math.min(n - 1, i + 4)];
+    let faster = 0;
+    for (let j = from; j <= to; j += 1) if (rate(j) > holdFactor * rate(i)) faster += 1;
+    if (2 * faster > to - from + 1) holdTimes.push(curve.transferTime[i + 1]!);
   }
   if (holdTimes.length < 2 || holdTimes.length < minHoldShare * n) return 0;
   return median(holdTimes.slice(1).map((t, k) => t - holdTimes[k]!));
 }
 
 /**
- * A block this much faster than the stretches either side of where it ends holds a burst: the
- * drive took it at once and will hold a later write. At 15 % noise an interval is 1.5 × its
- * neighbours once in 300; a throttle's bursts run 3–20 × the rate it allows.
- */
-const burstFactor = 1.15;
-
-/**
  * The rates a block ending at each interval may have and still be whole: within `burstFactor` of
  * the stretches either side of the interval, at most that much above the faster side and below the
- * slower (a side shorter than half of `sideIntervals` and `sideSeconds`, at the phase's ends, does
- * not judge). A block faster than that holds a burst the drive has not yet paid for with a hold,
- * a slower one a hold whose burst comes next. The faster side above and the slower below, so the
- * intervals either side of a change of rate, where one side is all at the other rate, end blocks.
+ * slower. The faster side above and the slower below, so the intervals either side of a change of
+ * rate, where one side is all at the other rate, end blocks. A side shorter than half of its
+ * intervals and time (at the phase's ends) leaves the interval unjudged: there a fast stretch may
+ * be a burst or a cache that ran out in a tenth of a second, and its intervals say more on their
+ * own (an end stretch that was a burst is merged by its ripple, rate-segments.ts).
  */
 function wholeBlockRates(curve: TransferCurve): { low: Float64Array; high: Float64Array } {
   const n = curve.count;
@@ -94,9 +96,6 @@ function wholeBlockRates(curve: TransferCurve): { low: Float64Array; high: Float
     const after = enough(to - i - 1, time[to]! - time[i + 1]!, 0.5)
       ? stretchRate(curve, i + 1, to)
       : null;
-    // Judged only between two sides: at the phase's ends, where one is missing, a fast stretch
-    // may be a burst or a cache that ran out in a tenth of a second, and its intervals say more
-    // on their own (an end segment that was a burst is merged by its ripple, rateSegments).
     const judged = before !== null && after !== null;
     low[i] = judged ? Math.min(before, after) / burstFactor : 0;
     high[i] = judged ? Math.max(before, after) * burstFactor : Infinity;
@@ -105,9 +104,10 @@ function wholeBlockRates(curve: TransferCurve): { low: Float64Array; high: Float
 }
 
 /**
- * Blocks of consecutive intervals. A block never ends inside a burst (its bytes over its seconds
- * above the whole-block limit: it ends with the interval that paid for the burst), and it closes once it is long enough: as long as half the median interval in time
- * or in bytes (so only the short tails of files join a neighbour), and holding at least
+ * Blocks of consecutive intervals. A block ends only where it is whole (wholeBlockRates: not
+ * inside a burst the drive has not paid for, nor on a hold before its burst), unless it has run
+ * past two sides' time (a pause of seconds), and once it is long enough: as long as half the
+ * median interval in time or in bytes (so only the short tails of files join a neighbour), and holding at least
  * 1/`maxBlocks` of the bytes or of the time (a million samples become a few thousand blocks, a slow
  * stretch cut as finely in time as a fast one). Near the start a block holds at most an eighth of
  * the bytes before it, so a small cache that runs out early (0.5 GB of an 800 GB run) still spans

@@ -1,4 +1,4 @@
-import { sampleCorrelation } from 'simple-statistics';
+import { max, min, sampleCorrelation } from 'simple-statistics';
 
 export type DropCause = 'cache' | 'thermal' | 'unknown';
 
@@ -61,7 +61,7 @@ export function dropCause(evidence: DropEvidence): DropVerdict {
   );
   if (readings.length >= 5) {
     const temps = readings.map((f) => f.temperatureC);
-    const rise = Math.max(...temps) - Math.min(...temps);
+    const rise = max(temps) - min(temps); // not Math.max(...temps): a million is too many arguments
     const correlation =
       new Set(temps).size > 1
         ? sampleCorrelation(

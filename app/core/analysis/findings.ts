@@ -7,7 +7,7 @@ import { anySsdCeiling, ceilingToCheck, type InterfaceCeiling } from './interfac
 import type { PhaseSamples } from '../../common/phase-samples.js';
 import { rateShape } from './rate-shape.js';
 import { sizeAdjustedRatios, sizeAdjustedSpread } from './size-adjusted-spread.js';
-import { theilSen } from './theil-sen.js';
+import { theilSenOf } from './theil-sen.js';
 import { transferRate } from './transfer-rate.js';
 import { isBimodal, twoModes } from './two-modes.js';
 
@@ -195,11 +195,10 @@ function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: Finding
       phase,
       atBytes: drop.atBytes,
       atSeconds: drop.atSeconds,
-      files: rated.map((f) => ({
-        temperatureC: f.temperatureC ?? null,
-        rate: f.bytes / f.seconds,
-        t: f.t ?? null,
-      })),
+      // Only the files with a temperature tell heat (a million rows have none).
+      files: rated
+        .filter((f) => typeof f.temperatureC === 'number')
+        .map((f) => ({ temperatureC: f.temperatureC!, rate: f.bytes / f.seconds, t: f.t ?? null })),
       earlier: input.earlierDrops?.[phase],
       recoverySeconds: phase === 'write' ? input.recoverySeconds : undefined,
       repeating: drop.repeating,
@@ -226,7 +225,7 @@ function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: Finding
   const ceiling = ceilingToCheck(input.ceiling);
   const above = rates.filter((rate) => rate > ceiling.bytesPerSecond);
   if (above.length > 0) {
-    const maxRate = Math.max(...above);
+    const maxRate = above.reduce((most, rate) => Math.max(most, rate), 0);
     const what = `${filesCounted(above.length, phase)} went faster than`;
     found.push({
       kind: 'exceeds-interface',
@@ -243,7 +242,10 @@ function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: Finding
   }
 
   // Two groups of speed that file size does not explain (small files are slower by nature).
-  const fit = theilSen(rated.map((f) => [f.bytes, f.seconds] as const));
+  const fit = theilSenOf(
+    Float64Array.from(rated, (f) => f.bytes),
+    Float64Array.from(rated, (f) => f.seconds),
+  );
   const ratios = sizeAdjustedRatios(rated, fit);
   const kept = rated.filter((_, i) => ratios[i] !== null);
   const logRatios = ratios.filter((r): r is number => r !== null).map((r) => Math.log(r));

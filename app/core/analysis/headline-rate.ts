@@ -17,6 +17,7 @@
  * - A queue-depth grid (no files): the fastest sequential run of the direction, else the fastest
  *   random one.
  */
+import { max, min } from 'simple-statistics';
 import {
   driveRateMinBytes,
   type Direction,
@@ -25,7 +26,7 @@ import {
 } from '../../common/headline-rate.js';
 import { aggregateRate } from './aggregate-rate.js';
 import { lineRate } from './line-rate.js';
-import { theilSen } from './theil-sen.js';
+import { theilSenOf } from './theil-sen.js';
 
 export interface HeadlineSource {
   /** The run's findings: a cliff or throttling in a phase makes its headline the whole phase's rate. */
@@ -51,7 +52,7 @@ export function rateRange(files: readonly { bytes: number; seconds: number }[]):
   fastest: number;
 } {
   const rates = files.map((f) => f.bytes / f.seconds);
-  return { slowest: Math.min(...rates), fastest: Math.max(...rates) };
+  return { slowest: min(rates), fastest: max(rates) };
 }
 
 function fromQueueRuns(runs: NonNullable<HeadlineSource['runs']>, phase: Direction): Headline {
@@ -85,8 +86,13 @@ export function computeHeadline(source: HeadlineSource, phase: Direction): Headl
   );
   if (changed) return { rate: aggregateRate(large), basis: `${whose}${files}, the whole phase` };
   const sizes = large.map((f) => f.bytes);
-  if (Math.max(...sizes) >= slopeSpan * Math.min(...sizes)) {
-    const line = lineRate(theilSen(large.map((f) => [f.bytes, f.seconds] as const)));
+  if (max(sizes) >= slopeSpan * min(sizes)) {
+    const line = lineRate(
+      theilSenOf(
+        Float64Array.from(large, (f) => f.bytes),
+        Float64Array.from(large, (f) => f.seconds),
+      ),
+    );
     const { slowest, fastest } = rateRange(large);
     const withinRates =
       line.rate !== null &&

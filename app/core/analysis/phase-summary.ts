@@ -1,8 +1,8 @@
 import { max, mean, median, min, sampleStandardDeviation } from 'simple-statistics';
-import { leastSquares } from './least-squares.js';
+import { leastSquaresOf } from './least-squares.js';
 import { lineRate } from './line-rate.js';
 import { perSizeMedians, type SizeMedian } from './per-size-medians.js';
-import { theilSen } from './theil-sen.js';
+import { theilSenOf } from './theil-sen.js';
 import { transferRates, type Transfer } from './transfer-rate.js';
 import { trimmedMean, type TrimmedMean } from './trimmed-mean.js';
 
@@ -27,8 +27,13 @@ export type PhaseSummary = {
  */
 export function phaseSummary(transfers: readonly Transfer[]): PhaseSummary {
   const rates = transferRates(transfers);
-  const points = transfers.map((t) => [t.bytes, t.seconds] as const);
-  const linear = leastSquares(points);
+  const bytes = new Float64Array(transfers.length);
+  const seconds = new Float64Array(transfers.length);
+  transfers.forEach((t, i) => {
+    bytes[i] = t.bytes;
+    seconds[i] = t.seconds;
+  });
+  const linear = leastSquaresOf(bytes, seconds);
   return {
     count: transfers.length,
     mean: rates.length ? mean(rates) : null,
@@ -37,7 +42,7 @@ export function phaseSummary(transfers: readonly Transfer[]): PhaseSummary {
     max: rates.length ? max(rates) : null,
     sd: rates.length > 1 ? sampleStandardDeviation(rates) : null,
     trimmedMean: trimmedMean(rates, 0.2),
-    theilSen: lineRate(theilSen(points)),
+    theilSen: lineRate(theilSenOf(bytes, seconds)),
     linear: { ...lineRate(linear), r2: linear ? linear.r2 : null },
     bySize: perSizeMedians(transfers),
   };

@@ -2,6 +2,19 @@ import { median, quantileSorted } from 'simple-statistics';
 import type { LineFit } from './theil-sen.js';
 import type { Transfer } from './transfer-rate.js';
 
+/** The median seconds of the transfers of each size, each median taken once. */
+function medianSecondsBySize(transfers: readonly Transfer[]): (bytes: number) => number {
+  const bySize = new Map<number, number[]>();
+  for (const { bytes, seconds } of transfers) {
+    const list = bySize.get(bytes);
+    if (list) list.push(seconds);
+    else bySize.set(bytes, [seconds]);
+  }
+  const medians = new Map<number, number>();
+  for (const [bytes, seconds] of bySize) medians.set(bytes, median(seconds));
+  return (bytes) => medians.get(bytes)!;
+}
+
 /**
  * Observed ÷ predicted seconds for each transfer, in order: the prediction is the fitted line of
  * seconds on bytes, or, without a rising line (say, every file the same size), the median seconds
@@ -11,12 +24,10 @@ export function sizeAdjustedRatios(
   transfers: readonly Transfer[],
   fit: LineFit | null,
 ): (number | null)[] {
-  const bySize = new Map<number, number[]>();
-  for (const { bytes, seconds } of transfers) {
-    bySize.set(bytes, [...(bySize.get(bytes) ?? []), seconds]);
-  }
-  const predict = (bytes: number) =>
-    fit && fit.slope > 0 ? fit.intercept + fit.slope * bytes : median(bySize.get(bytes)!);
+  const predict =
+    fit && fit.slope > 0
+      ? (bytes: number) => fit.intercept + fit.slope * bytes
+      : medianSecondsBySize(transfers);
   return transfers.map(({ bytes, seconds }) => {
     const predicted = predict(bytes);
     return predicted > 0 ? seconds / predicted : null;

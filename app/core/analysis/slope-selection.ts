@@ -3,7 +3,7 @@
  * listing the n² slopes: randomized interval contraction over slope ranks (Matoušek 1991;
  * Dillencourt, Mount and Netanyahu 1992). Every pair whose slope lies in an interval (lo, hi] is a
  * pair the orders of the points by y − lo·x and by y − hi·x disagree on, so counting, sampling and
- * listing those pairs is inversion counting with a Fenwick tree: O(n log n) per round, and a few
+ * listing those pairs is inversion counting (cross-pairs.ts): O(n log n) per round, and a few
  * rounds (each keeps about 6/√n of the pairs) bring the interval down to O(n) pairs that are
  * listed and sorted. Expected O(n log n) time, O(n) memory.
  *
@@ -13,6 +13,9 @@
  * is within 4 ulps (relative 2⁻⁵⁰) of q; the last band is therefore widened by more than that and
  * the answer checked to lie clear of the pairs left outside it.
  */
+
+import { argsort, argsortScratch, type ArgsortScratch } from './argsort.js';
+import { crossPairs, crossPairsScratch, type CrossPairsScratch } from './cross-pairs.js';
 
 const EPSILON = 2 ** -53;
 /** More than the relative distance between a float slope and the exact one (3 roundings). */
@@ -28,8 +31,6 @@ interface KeyOrder {
   order: Uint32Array;
   /** First position of the tie group of the point at each position. */
   groupStart: Uint32Array;
-  /** One past the last position of that tie group. */
-  groupEnd: Uint32Array;
   /** Position of each point in order. */
   positionOf: Uint32Array;
 }
@@ -39,6 +40,17 @@ export class SlopeSelector {
   private readonly byX: KeyOrder;
   private readonly byXDescending: KeyOrder;
   readonly pairCount: number;
+  /**
+   * Buffers every round reuses: a million points' rounds otherwise leave 100 MB of typed arrays
+   * for the collector at a time.
+   */
+  private readonly scratch: {
+    keys: Float64Array;
+    tied: Uint8Array;
+    samples: Float64Array;
+    pairs: CrossPairsScratch;
+    sort: ArgsortScratch;
+  };
 
   constructor(
     private readonly xs: Float64Array,
@@ -46,9 +58,31 @@ export class SlopeSelector {
     private readonly random: () => number = Math.random,
   ) {
     this.n = xs.length;
+    const n = this.n;
+    this.scratch = {
+      keys: new Float64Array(n),
+      tied: new Uint8Array(n),
+      samples: new Float64Array(Math.max(1024, n)),
+      pairs: crossPairsScratch(n),
+      sort: argsortScratch(n),
+    };
     this.byX = this.orderAt(-Infinity);
     this.byXDescending = this.orderAt(Infinity);
-    this.pairCount = this.countBetween(this.byX, this.byXDescending);
+    this.pairCount = this.distinctXPairs();
+  }
+
+  /** Pairs with xi ≠ xj (every slope there is): all pairs less those within each run of equal x. */
+  private distinctXPairs(): number {
+    const { n, xs } = this;
+    const order = this.byX.order;
+    let count = (n * (n - 1)) / 2;
+    for (let start = 0; start < n;) {
+      let end = start + 1;
+      while (end < n && xs[order[end]!] === xs[order[start]!]) end += 1;
+      count -= ((end - start) * (end - start - 1)) / 2;
+      start = end;
+    }
+    return count;
   }
 
   /** The float slopes of ranks lowRank ≤ highRank (0-based, ascending order). */
@@ -63,7 +97,11 @@ export class SlopeSelector {
     const sampleSize = Math.max(1024, this.n);
     let stalled = 0;
     while (inside > listCap) {
-      const samples = this.pairsBetween(loOrder, hiOrder, inside, sampleSize).sort();
+      const samples = (
+        lo === -Infinity && hi === Infinity && 2 * inside >= (this.n * (this.n - 1)) / 2
+          ? this.anyPairs(sampleSize)
+          : this.pairsBetween(loOrder, hiOrder, inside, sampleSize)
+      ).sort();
       const spread = 3 * Math.sqrt(sampleSize);
       const at = (rank: number) => ((rank - below) / inside) * sampleSize;
       const a = Math.floor(at(lowRank) - spread);
@@ -162,28 +200,51 @@ export class SlopeSelector {
   }
 
   /**
-   * Pairs (a, b) with a before b in `lower` (strictly, not tied) and b not after a in `upper`
-   * (tied counts when `inclusive`): the pairs whose slope lies in (lo, hi].
+   * The float slopes of `wanted` pairs with xi ≠ xj drawn uniformly (with replacement) by
+   * rejection, without a pass over the orders: the first round's sample, while most pairs qualify.
    */
-  private countBetween(lower: KeyOrder, upper: KeyOrder, inclusive = true): number {
-    const tree = new Fenwick(this.n);
-    let total = 0;
-    this.walkGroups(
-      lower,
-      (start, end) => {
-        for (let p = start; p < end; p += 1) {
-          total += tree.countFrom(this.upperFrom(upper, lower.order[p]!, inclusive));
-        }
-      },
-      tree,
-      upper,
-    );
-    return total;
+  private anyPairs(wanted: number): Float64Array {
+    const { n, xs, ys } = this;
+    const slopes = this.scratch.samples.subarray(0, wanted);
+    for (let next = 0; next < wanted;) {
+      const a = Math.floor(this.random() * n);
+      let b = Math.floor(this.random() * (n - 1));
+      if (b >= a) b += 1;
+      if (xs[a] === xs[b]) continue;
+      slopes[next++] = (ys[b]! - ys[a]!) / (xs[b]! - xs[a]!);
+    }
+    return slopes;
+  }
+
+  /**
+   * Loads the points for crossPairs: in `lower` order, keyed by their `upper` tie group (its first
+   * position), one run per `lower` tie group. Returns the number of runs.
+   */
+  private loadPairs(lower: KeyOrder, upper: KeyOrder): number {
+    const { keys, ids, runs } = this.scratch.pairs;
+    let runCount = 0;
+    for (let p = 0; p < this.n; p += 1) {
+      const point = lower.order[p]!;
+      keys[p] = upper.groupStart[upper.positionOf[point]!]!;
+      ids[p] = point;
+      if (lower.groupStart[p] === p) runs[runCount++] = p;
+    }
+    runs[runCount] = this.n;
+    return runCount;
+  }
+
+  /**
+   * Pairs (a, b) with a before b in `lower` (strictly, not tied) and b not after a in `upper`
+   * (tied counts): the pairs whose slope lies in (lo, hi].
+   */
+  private countBetween(lower: KeyOrder, upper: KeyOrder): number {
+    return crossPairs(this.scratch.pairs, this.n, this.loadPairs(lower, upper));
   }
 
   /**
    * `wanted` pairs drawn uniformly (with replacement) from the `inside` pairs between the two
-   * orders, or all of them in order when `all`; with their float slopes.
+   * orders, or all of them when `all`; with their float slopes. A sample is written into the
+   * scratch buffer, valid until the next sample.
    */
   private pairsBetween(
     lower: KeyOrder,
@@ -192,171 +253,96 @@ export class SlopeSelector {
     wanted: number,
     all = false,
   ): Float64Array {
-    const draws = new Float64Array(wanted);
-    if (!all) {
-      for (let i = 0; i < wanted; i += 1) draws[i] = Math.floor(this.random() * inside);
-      draws.sort();
-    }
-    const slopes = new Float64Array(wanted);
-    const tree = new Fenwick(this.n);
-    let seen = 0; // pairs of the points handled so far
+    const slopes = all ? new Float64Array(wanted) : this.scratch.samples.subarray(0, wanted);
+    const draws = all ? null : ascendingDraws(wanted, inside, this.random);
+    const { xs, ys } = this;
+    let seen = 0; // pairs met so far
     let next = 0; // next draw to answer
-    this.walkGroups(
-      lower,
-      (start, end) => {
-        for (let p = start; p < end && next < wanted; p += 1) {
-          const b = lower.order[p]!;
-          const from = this.upperFrom(upper, b, true);
-          const count = tree.countFrom(from);
-          const before = tree.countBefore(from);
-          while (next < wanted && (all ? next < seen + count : draws[next]! < seen + count)) {
-            const rank = all ? next - seen : draws[next]! - seen;
-            const a = upper.order[tree.positionOfRank(before + rank + 1)]!;
-            slopes[next] = (this.ys[b]! - this.ys[a]!) / (this.xs[b]! - this.xs[a]!);
-            next += 1;
-          }
-          seen += count;
-        }
-      },
-      tree,
-      upper,
-    );
+    let draw = draws ? draws() : 0; // its rank among the inside pairs
+    crossPairs(this.scratch.pairs, this.n, this.loadPairs(lower, upper), (ids, from, count, b) => {
+      while (next < wanted && (draws ? draw : next) < seen + count) {
+        const a = ids[from + (draws ? draw : next) - seen]!;
+        slopes[next] = (ys[b]! - ys[a]!) / (xs[b]! - xs[a]!);
+        next += 1;
+        if (draws && next < wanted) draw = draws();
+      }
+      seen += count;
+    });
     return slopes;
-  }
-
-  /** First upper-order position a partner of point b may hold. */
-  private upperFrom(upper: KeyOrder, b: number, inclusive: boolean): number {
-    const position = upper.positionOf[b]!;
-    return inclusive ? upper.groupStart[position]! : upper.groupEnd[position]!;
-  }
-
-  /** Visits the tie groups of `lower` in order, querying a group before inserting it. */
-  private walkGroups(
-    lower: KeyOrder,
-    visit: (start: number, end: number) => void,
-    tree: Fenwick,
-    upper: KeyOrder,
-  ): void {
-    let start = 0;
-    while (start < this.n) {
-      let end = start + 1;
-      while (end < this.n && lower.groupStart[end] === start) end += 1;
-      visit(start, end);
-      for (let p = start; p < end; p += 1) tree.add(upper.positionOf[lower.order[p]!]!);
-      start = end;
-    }
   }
 
   /** The points ordered by y − t·x, exactly; t = ±∞ orders by x (ascending, descending), then y. */
   private orderAt(t: Threshold): KeyOrder {
     const { n, xs, ys } = this;
-    const compare = (a: number, b: number): number =>
-      compareKeys(t, xs[a]!, ys[a]!, xs[b]!, ys[b]!);
     let order: Uint32Array;
+    // tied[p]: the point at p ties the one before it (checked only where a tie is possible).
+    const tied = this.scratch.tied.fill(0);
     if (Number.isFinite(t)) {
+      const compare = (a: number, b: number): number =>
+        compareKeys(t, xs[a]!, ys[a]!, xs[b]!, ys[b]!);
       // Sort by the float key, then settle runs closer than its error bound exactly.
-      const approx = new Float64Array(n);
+      const approx = this.scratch.keys;
       let bound = 0;
       for (let i = 0; i < n; i += 1) {
         approx[i] = ys[i]! - t * xs[i]!;
         bound = Math.max(bound, Math.abs(ys[i]!) + Math.abs(t * xs[i]!));
       }
       bound *= 8 * EPSILON;
-      order = argsort([approx]);
+      order = argsort([approx], this.scratch.sort);
       let start = 0;
       for (let i = 1; i <= n; i += 1) {
         if (i < n && approx[order[i]!]! - approx[order[i - 1]!]! <= bound) continue;
-        if (i - start > 1) order.subarray(start, i).sort(compare);
+        if (i - start > 1) {
+          order.subarray(start, i).sort(compare);
+          for (let p = start + 1; p < i; p += 1)
+            tied[p] = compare(order[p - 1]!, order[p]!) === 0 ? 1 : 0;
+        }
         start = i;
       }
-    } else if (t < 0) {
-      order = argsort([xs, ys]);
     } else {
-      // By x descending, then y: the x-ascending order with its runs of equal x reversed.
-      order = new Uint32Array(n);
-      const ascending = this.byX.order;
-      let to = 0;
-      for (let end = n; end > 0;) {
-        let start = end - 1;
-        while (start > 0 && xs[ascending[start - 1]!] === xs[ascending[end - 1]!]) start -= 1;
-        order.set(ascending.subarray(start, end), to);
-        to += end - start;
-        end = start;
+      if (t < 0) order = argsort([xs, ys], this.scratch.sort);
+      else {
+        // By x descending, then y: the x-ascending order with its runs of equal x reversed.
+        order = new Uint32Array(n);
+        const ascending = this.byX.order;
+        let to = 0;
+        for (let end = n; end > 0;) {
+          let start = end - 1;
+          while (start > 0 && xs[ascending[start - 1]!] === xs[ascending[end - 1]!]) start -= 1;
+          order.set(ascending.subarray(start, end), to);
+          to += end - start;
+          end = start;
+        }
+      }
+      for (let p = 1; p < n; p += 1) {
+        const a = order[p - 1]!;
+        const b = order[p]!;
+        tied[p] = xs[a] === xs[b] && ys[a] === ys[b] ? 1 : 0;
       }
     }
-    return this.keyOrder(order, compare);
-  }
-
-  /** Tie groups and positions of an order. */
-  private keyOrder(order: Uint32Array, compare: (a: number, b: number) => number): KeyOrder {
-    const { n } = this;
     const groupStart = new Uint32Array(n);
     const positionOf = new Uint32Array(n);
     for (let p = 0; p < n; p += 1) {
       positionOf[order[p]!] = p;
-      groupStart[p] = p > 0 && compare(order[p - 1]!, order[p]!) === 0 ? groupStart[p - 1]! : p;
+      groupStart[p] = tied[p] ? groupStart[p - 1]! : p;
     }
-    const groupEnd = new Uint32Array(n);
-    for (let p = n - 1; p >= 0; p -= 1) {
-      groupEnd[p] = p + 1 < n && groupStart[p + 1] === groupStart[p] ? groupEnd[p + 1]! : p + 1;
-    }
-    return { order, groupStart, groupEnd, positionOf };
+    return { order, groupStart, positionOf };
   }
 }
 
 /**
- * Indices that sort by keys[0], then keys[1]…: a stable LSD radix sort on the floats' bits,
- * 11 bits a pass (a comparison sort of a million indices took seconds here).
+ * `count` ranks drawn uniformly from [0, inside) with replacement, handed out in ascending order:
+ * each is the least of the draws still to come (the minimum of k uniforms is 1 − V^(1/k)), so
+ * no array of draws is stored or sorted.
  */
-export function argsort(keys: readonly Float64Array[]): Uint32Array {
-  const n = keys[0]!.length;
-  let order = new Uint32Array(n);
-  for (let i = 0; i < n; i += 1) order[i] = i;
-  if (n < 4096) {
-    // Below this, the radix passes' 2,048 counters and six passes cost more than comparing.
-    return order.sort((a, b) => {
-      for (const key of keys) if (key[a] !== key[b]) return key[a]! - key[b]!;
-      return 0;
-    });
-  }
-  let spare = new Uint32Array(n);
-  const counts = new Uint32Array(2049);
-  const digits = new Uint16Array(n);
-  for (let k = keys.length - 1; k >= 0; k -= 1) {
-    // Bits that order like the numbers: flip the sign bit of positives, every bit of negatives.
-    const words = new Uint32Array(Float64Array.from(keys[k]!, (value) => value + 0).buffer); // −0 → +0
-    for (let i = 0; i < n; i += 1) {
-      const high = words[2 * i + 1]!;
-      if (high >>> 31) {
-        words[2 * i] = ~words[2 * i]! >>> 0;
-        words[2 * i + 1] = ~high >>> 0;
-      } else words[2 * i + 1] = (high | 0x80000000) >>> 0;
-    }
-    // 11-bit digits: 2,048 counters stay in cache, which 65,536 did not.
-    for (const [word, shift] of [
-      [0, 0],
-      [0, 11],
-      [0, 22],
-      [1, 0],
-      [1, 11],
-      [1, 22],
-    ] as const) {
-      counts.fill(0);
-      for (let i = 0; i < n; i += 1) {
-        const digit = (words[2 * i + word]! >>> shift) & 0x7ff;
-        digits[i] = digit;
-        counts[digit + 1]! += 1;
-      }
-      if (counts[digits[0]! + 1] === n) continue; // every key has this digit: order unchanged
-      for (let d = 1; d <= 2048; d += 1) counts[d]! += counts[d - 1]!;
-      for (let i = 0; i < n; i += 1) {
-        const index = order[i]!;
-        spare[counts[digits[index]!]!++] = index;
-      }
-      [order, spare] = [spare, order];
-    }
-  }
-  return order;
+function ascendingDraws(count: number, inside: number, random: () => number): () => number {
+  let at = 0;
+  let left = count;
+  return () => {
+    at += (1 - at) * (1 - Math.pow(random(), 1 / left));
+    left -= 1;
+    return Math.min(inside - 1, Math.floor(at * inside));
+  };
 }
 
 /** A threshold moved outward (direction −1 or +1) by more than a float slope's rounding. */
@@ -426,46 +412,4 @@ function signOfSum(terms: readonly number[]): number {
     expansion = grown;
   }
   return expansion.length === 0 ? 0 : Math.sign(expansion[expansion.length - 1]!);
-}
-
-/** Fenwick tree of 0/1 over positions 0..n−1: counts and the position of the r-th one. */
-class Fenwick {
-  private readonly tree: Int32Array;
-  private total = 0;
-  private readonly topBit: number;
-
-  constructor(private readonly size: number) {
-    this.tree = new Int32Array(size + 1);
-    this.topBit = size === 0 ? 0 : 2 ** Math.floor(Math.log2(size));
-  }
-
-  add(position: number): void {
-    this.total += 1;
-    for (let i = position + 1; i <= this.size; i += i & -i) this.tree[i]! += 1;
-  }
-
-  /** Ones at positions < position. */
-  countBefore(position: number): number {
-    let count = 0;
-    for (let i = position; i > 0; i -= i & -i) count += this.tree[i]!;
-    return count;
-  }
-
-  countFrom(position: number): number {
-    return this.total - this.countBefore(position);
-  }
-
-  /** Position of the rank-th one (1-based). */
-  positionOfRank(rank: number): number {
-    let position = 0;
-    let remaining = rank;
-    for (let step = this.topBit; step > 0; step >>= 1) {
-      const next = position + step;
-      if (next <= this.size && this.tree[next]! < remaining) {
-        position = next;
-        remaining -= this.tree[next]!;
-      }
-    }
-    return position;
-  }
 }

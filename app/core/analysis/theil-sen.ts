@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { median } from 'simple-statistics';
 import { SlopeSelector } from './slope-selection.js';
 
@@ -16,8 +17,35 @@ export interface LineFit {
  * slope-selection.ts), so a run of a million points takes seconds and O(n) memory.
  */
 export function theilSen(points: readonly (readonly [number, number])[]): LineFit | null {
-  const xs = Float64Array.from(points, ([x]) => x);
-  const ys = Float64Array.from(points, ([, y]) => y);
+  const xs = new Float64Array(points.length);
+  const ys = new Float64Array(points.length);
+  points.forEach(([x, y], i) => {
+    xs[i] = x;
+    ys[i] = y;
+  });
+  return theilSenOf(xs, ys);
+}
+
+/**
+ * The last fits, by a digest of their points: a phase's findings and its summary fit the same
+ * points (its headline, between them, the larger files), a few seconds each for a million.
+ */
+const recentFits = new Map<string, LineFit | null>();
+const keptFits = 2;
+
+/** Theil–Sen of the points (xs[i], ys[i]): the same fit, from columns (no object per point). */
+export function theilSenOf(xs: Float64Array, ys: Float64Array): LineFit | null {
+  const digest = createHash('sha256').update(xs).update(ys).digest('hex');
+  let fit = recentFits.get(digest);
+  if (fit === undefined) {
+    fit = fitColumns(xs, ys);
+    recentFits.set(digest, fit);
+    for (const old of recentFits.keys()) if (recentFits.size > keptFits) recentFits.delete(old);
+  }
+  return fit && { ...fit };
+}
+
+function fitColumns(xs: Float64Array, ys: Float64Array): LineFit | null {
   const selector = new SlopeSelector(xs, ys);
   const count = selector.pairCount;
   if (count === 0) return null;
@@ -27,6 +55,7 @@ export function theilSen(points: readonly (readonly [number, number])[]): LineFi
     Math.ceil((count - 1) / 2),
   );
   const slope = low === high ? low : median([low, high]);
-  const intercept = median(points.map(([x, y]) => y - slope * x));
-  return { slope, intercept };
+  const residuals = new Array<number>(xs.length);
+  for (let i = 0; i < xs.length; i += 1) residuals[i] = ys[i]! - slope * xs[i]!;
+  return { slope, intercept: median(residuals) };
 }

@@ -7,35 +7,57 @@ export interface CsvTransfer {
 }
 
 const header = /^\s*bytes\s*,\s*seconds\s*(,\s*cumulativeBytes\s*)?$/i;
+/** A decimal number as tools print one: no hex, octal, binary, Infinity or empty cell (Number() takes them). */
+const decimal = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
+
+function cell(text: string): number {
+  const trimmed = text.trim();
+  return decimal.test(trimmed) ? Number(trimmed) : Number.NaN;
+}
 
 /**
  * Reads `bytes,seconds[,cumulativeBytes]` lines from any tool, one transfer per line, in the order
- * they happened; a header line and blank lines are allowed. Without the third column the
- * cumulative bytes are the running sum. Throws EINVAL naming the first bad line.
+ * they happened; a header line, blank lines and `#` comments are allowed. Without the third column
+ * the cumulative bytes are the running sum. Each transfer becomes `toRecord(...)` as it is read, so
+ * a million lines are never also a million intermediate objects. Throws EINVAL naming the first bad
+ * line.
  */
-export function parseTransfersCsv(text: string): CsvTransfer[] {
-  const transfers: CsvTransfer[] = [];
+export function parseTransfersCsv<T = CsvTransfer>(
+  text: string,
+  toRecord: (bytes: number, seconds: number, cumulativeBytes: number) => T = (
+    bytes,
+    seconds,
+    cumulativeBytes,
+  ) => ({ bytes, seconds, cumulativeBytes }) as T,
+): T[] {
+  const records: T[] = [];
   let running = 0;
-  const lines = text.split(/\r?\n/);
-  lines.forEach((line, index) => {
-    if (line.trim() === '' || line.trim().startsWith('#')) return;
-    if (index === 0 && header.test(line)) return;
-    const cells = line.split(',').map((cell) => cell.trim());
-    const numbers = cells.map(Number);
+  // Lines as String.split(/\r?\n/) gives them, without holding them all at once.
+  for (let start = 0, index = 0; start <= text.length; index += 1) {
+    const newline = text.indexOf('\n', start);
+    const end = newline < 0 ? text.length : newline;
+    const line = text.slice(start, newline > start && text[end - 1] === '\r' ? end - 1 : end);
+    start = end + 1;
+    if (line.trim() === '' || line.trim().startsWith('#')) continue;
+    if (index === 0 && header.test(line)) continue;
+    const cells = line.split(',');
     const bad = () =>
       new PlumbError(
         'EINVAL',
-        `Line ${index + 1} of the CSV is not "bytes,seconds[,cumulativeBytes]" with positive numbers: ${JSON.stringify(line.slice(0, 80))}`,
+        `Line ${index + 1} of the CSV is not "bytes,seconds[,cumulativeBytes]" with positive decimal numbers: ${JSON.stringify(line.slice(0, 80))}`,
       );
-    if (cells.length < 2 || cells.length > 3 || numbers.some((n) => !Number.isFinite(n)))
-      throw bad();
-    const [bytes, seconds, cumulative] = numbers as [number, number, number | undefined];
+    if (cells.length < 2 || cells.length > 3) throw bad();
+    const bytes = cell(cells[0]!);
+    const seconds = cell(cells[1]!);
+    const cumulative = cells.length === 3 ? cell(cells[2]!) : undefined;
+    if (!Number.isFinite(bytes) || !Number.isFinite(seconds)) throw bad();
+    if (cumulative !== undefined && !Number.isFinite(cumulative)) throw bad();
     if (bytes <= 0 || seconds < 0 || (cumulative !== undefined && cumulative < bytes)) throw bad();
     running += bytes;
-    transfers.push({ bytes, seconds, cumulativeBytes: cumulative ?? running });
-  });
-  if (transfers.length === 0) {
+    records.push(toRecord(bytes, seconds, cumulative ?? running));
+  }
+  if (records.length === 0) {
     throw new PlumbError('EINVAL', 'The CSV holds no transfers: expected lines of bytes,seconds.');
   }
-  return transfers;
+  return records;
 }

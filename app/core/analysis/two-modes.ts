@@ -21,7 +21,7 @@ export interface TwoModes {
  * Ashman's D for it. Null for fewer than four values or when all values are equal.
  */
 export function twoModes(values: readonly number[]): TwoModes | null {
-  if (values.length < 4 || new Set(values).size < 2) return null;
+  if (values.length < 4 || values.every((value) => value === values[0])) return null;
   const [lowValues, highValues] = ckmeans(values as number[], 2) as [number[], number[]];
   const spread = Math.hypot(standardDeviation(lowValues), standardDeviation(highValues));
   const gap = mean(highValues) - mean(lowValues);

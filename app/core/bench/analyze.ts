@@ -19,7 +19,7 @@ import {
   type InterfaceCeiling,
 } from '../analysis/interface-ceiling.js';
 import { parseTransfersCsv } from '../analysis/transfers-csv.js';
-import { analyzeFiles } from './build-result.js';
+import { analyzeFiles, fileFindings, phaseSummaries } from './build-result.js';
 import { withHeadline } from '../analysis/headline-rate.js';
 
 export interface AnalyzeOptions {
@@ -33,19 +33,22 @@ export interface AnalyzeOptions {
 /** A results document for transfers read from CSV; `t` is the running sum of seconds. */
 export function analyzeCsvText(csv: string, options: AnalyzeOptions): ResultDocument {
   const phase = options.phase ?? 'write';
+  const id = `csv-${createHash('sha256').update(csv).digest('hex').slice(0, 12)}`;
   let t = 0;
-  const files = parseTransfersCsv(csv).map((transfer) => {
-    t += transfer.seconds;
-    return { phase, ...transfer, t, temperatureC: null };
+  const files = parseTransfersCsv(csv, (bytes, seconds, cumulativeBytes) => {
+    t += seconds;
+    return { phase, bytes, seconds, cumulativeBytes, t, temperatureC: null };
   });
-  const { summary, findings } = analyzeFiles(files, {
-    cacheMode: 'direct',
-    ceiling: options.ceiling,
-  });
-  return withHeadline({
+  const findings = fileFindings(files, { cacheMode: 'direct', ceiling: options.ceiling });
+  // The headline (its rule may read the findings) before the summary, whose rate-vs-size curve
+  // for a million files of many sizes need not be held meanwhile.
+  const analysed = { files, findings };
+  const { headline } = withHeadline(analysed);
+  const summary = phaseSummaries(files);
+  return {
     schema: resultSchemaVersion,
     scale: 1,
-    id: `csv-${createHash('sha256').update(csv).digest('hex').slice(0, 12)}`,
+    id,
     startedAt: new Date().toISOString(),
     app: { version: options.appVersion },
     environment: {
@@ -59,7 +62,8 @@ export function analyzeCsvText(csv: string, options: AnalyzeOptions): ResultDocu
     files,
     summary,
     findings,
-  });
+    headline,
+  };
 }
 
 /** The document with its summary and findings computed afresh (by this version of Plumb). */

@@ -78,28 +78,39 @@ function pairedFindings(files: readonly FileRecord[], options: AnalyzeOptions): 
   return found;
 }
 
-/** The summary of each phase and the findings, computed from the files of a run. */
+/** The findings of a run's files. */
+export function fileFindings(files: readonly FileRecord[], options: AnalyzeOptions): Finding[] {
+  return files.some((f) => f.target !== undefined)
+    ? pairedFindings(files, options)
+    : findings({
+        files,
+        cacheMode: options.cacheMode,
+        ceiling: options.ceiling,
+        earlierDrops: options.earlierDrops,
+        recoverySeconds: options.recovery ? options.recovery.recoverySeconds : undefined,
+        samples: options.samplesByPhase,
+      });
+}
+
+/** The summary of each phase of a run's files. */
+export function phaseSummaries(files: readonly FileRecord[]): ResultDocument['summary'] {
+  return {
+    write: phaseSummary(files.filter((f) => f.phase === 'write')),
+    read: phaseSummary(files.filter((f) => f.phase === 'read')),
+  };
+}
+
+/**
+ * The summary of each phase and the findings, computed from the files of a run. The findings
+ * first: with a million files the summary's rate-vs-size curve is large, and the findings' passes
+ * need not hold it.
+ */
 export function analyzeFiles(
   files: readonly FileRecord[],
   options: AnalyzeOptions,
 ): { summary: ResultDocument['summary']; findings: Finding[] } {
-  const paired = files.some((f) => f.target !== undefined);
-  return {
-    summary: {
-      write: phaseSummary(files.filter((f) => f.phase === 'write')),
-      read: phaseSummary(files.filter((f) => f.phase === 'read')),
-    },
-    findings: paired
-      ? pairedFindings(files, options)
-      : findings({
-          files,
-          cacheMode: options.cacheMode,
-          ceiling: options.ceiling,
-          earlierDrops: options.earlierDrops,
-          recoverySeconds: options.recovery ? options.recovery.recoverySeconds : undefined,
-          samples: options.samplesByPhase,
-        }),
-  };
+  const found = fileFindings(files, options);
+  return { summary: phaseSummaries(files), findings: found };
 }
 
 /** Whether the run got past the drive's and the OS's caches (a finding when it did not). */

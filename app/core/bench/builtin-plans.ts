@@ -49,6 +49,20 @@ const sustained: Plan = {
   recovery: { idleSeconds: 30, probeBytes: 2 * GB, maxProbes: 20 },
 };
 
+/**
+ * The capacity check of f3 and h2testw: fill the free space with stamped files, read every block
+ * back. 1 GB files as theirs, so a 2 TB drive is a couple of thousand files.
+ */
+const capacity: Plan = {
+  schema: planSchemaVersion,
+  name: 'capacity',
+  description:
+    'Fills the free space (all but what Plumb keeps free) with 1 GB files whose every 4 KiB block is stamped, then reads them all back and checks every block, as f3 and h2testw do: a drive that stores less than it reports is caught. The writing is timed, so its rate curve (and any cache cliff) comes free.',
+  kind: 'capacity',
+  fileBytes: 1 * GB,
+  totalBytes: null,
+};
+
 const grid = (op: 'read' | 'write') => {
   const verb = op === 'read' ? 'read' : 'write';
   const random = op === 'read' ? 'randread' : 'randwrite';
@@ -102,7 +116,15 @@ const task: Plan = {
   repeats: 2,
 };
 
-export const builtinPlans: readonly Plan[] = [standard, series, sustained, presets, paired, task];
+export const builtinPlans: readonly Plan[] = [
+  standard,
+  series,
+  sustained,
+  capacity,
+  presets,
+  paired,
+  task,
+];
 
 export function builtinPlan(name: string): Plan | undefined {
   return builtinPlans.find((plan) => plan.name === name);

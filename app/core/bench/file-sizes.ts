@@ -1,13 +1,8 @@
 import type { FilesPlan } from '../../contract/bench.js';
+import { toBlocks } from '../../common/run-sizes.js';
 import { seededRandom, shuffled } from './seeded-random.js';
 
-/** Sizes are whole 4 KiB blocks so direct I/O never needs a partial block. */
-export const sizeQuantum = 4096;
-
-/** `bytes` rounded to the nearest whole block, at least one block. */
-export function toBlocks(bytes: number): number {
-  return Math.max(sizeQuantum, Math.round(bytes / sizeQuantum) * sizeQuantum);
-}
+export { sizeQuantum, toBlocks } from '../../common/run-sizes.js';
 
 /**
  * `count` sizes evenly spaced on a log scale from `minBytes` to `maxBytes` inclusive (each the

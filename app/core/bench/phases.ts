@@ -8,11 +8,16 @@ import type {
   ResultDocument,
   SustainedPlan,
 } from '../../contract/bench.js';
+import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
+import { formatBytes } from '../../common/format.js';
 import { phaseDrop } from '../analysis/findings.js';
 import { probeRecovery, recoveryTime, type SampledProbe } from '../analysis/recovery-time.js';
-import { planFileSizes, randomLogUniformSize, sizeQuantum, toBlocks } from './file-sizes.js';
+import { planDescription, runPlanDescription } from '../../common/plan-description.js';
+import { recoveryProbeSize, sustainedDefaultTotal } from '../../common/run-sizes.js';
+import { planFileSizes, randomLogUniformSize, sizeQuantum } from './file-sizes.js';
 import { LiveCliffWatch, liveCliffFinding } from './live-cliff.js';
 import type { PhaseSamples } from '../../common/phase-samples.js';
+import { isCancelled, type TimedTransfer } from './bench-io.js';
 import type { RunContext } from './run-context.js';
 import { PhaseSampleColumns, type TransferSamples } from './sample-columns.js';
 import { seededRandom } from './seeded-random.js';
@@ -55,7 +60,11 @@ export async function runFilesPlan(
 }
 
 /** Emits a `finding` when the watch sees a cliff (first found, or moved) after this file. */
-function reportLiveCliff(context: RunContext, watch: LiveCliffWatch, file: FileRecord): void {
+export function reportLiveCliff(
+  context: RunContext,
+  watch: LiveCliffWatch,
+  file: FileRecord,
+): void {
   const cliff = watch.add(file, context.samples.get('write'));
   if (cliff) context.emit({ type: 'finding', finding: liveCliffFinding('write', cliff) });
 }
@@ -71,8 +80,28 @@ export function sustainedTotal(
   cacheGuess: number,
   scale = 1,
 ): number {
-  const automatic = Math.min(allowanceBytes, 4 * cacheGuess);
-  return totalOption ?? plan.totalBytes ?? (scale === 1 ? automatic : toBlocks(automatic * scale));
+  return totalOption ?? plan.totalBytes ?? sustainedDefaultTotal(allowanceBytes, cacheGuess, scale);
+}
+
+/**
+ * The sustained plan with its recovery probes sized to what may be written here (or none), and
+ * the sentence saying so; the plan unchanged (and no sentence) where the plan's probe fits.
+ */
+export function sizeRecoveryProbes(
+  plan: SustainedPlan,
+  allowanceBytes: number,
+  totalBytes: number,
+  scale: number,
+): { plan: SustainedPlan; note: string | null } {
+  if (!plan.recovery) return { plan, note: null };
+  const probe = recoveryProbeSize(plan.recovery.probeBytes, allowanceBytes, plan.minFileBytes);
+  if (probe.note === null) return { plan, note: null };
+  const recovery =
+    probe.probeBytes === null ? null : { ...plan.recovery, probeBytes: probe.probeBytes };
+  // Described from the sizes it runs with (a quick run's words say its share, as scalePlan's).
+  const sized = { ...plan, recovery, totalBytes };
+  const description = scale < 1 ? runPlanDescription(sized, scale) : planDescription(sized);
+  return { plan: { ...plan, recovery, description }, note: probe.note };
 }
 
 /**
@@ -100,7 +129,16 @@ export async function runSustainedPlan(
     // The last file takes the remainder rather than leaving a sliver whose rate means nothing.
     if (remaining - bytes < plan.minFileBytes)
       bytes = Math.ceil(remaining / sizeQuantum) * sizeQuantum;
-    await context.ensureRoom(bytes, true);
+    const refusal = await context.roomFor(bytes, true);
+    if (refusal !== null) {
+      // Nothing measured yet: the run failed. Otherwise what was written is the result.
+      if (index === 0) throw new PlumbError(spaceGuardCode, refusal);
+      context.reportRotation();
+      context.notice(
+        `The writing stopped after ${formatBytes(written)} of ${formatBytes(totalBytes)}, and the recovery is not timed: ${refusal}`,
+      );
+      return undefined;
+    }
     const file = path.join(folder, fileName(index));
     const transfer = await context.timedWrite(file, bytes, 'write');
     context.held.push({ path: file, bytes });
@@ -138,11 +176,38 @@ export async function runSustainedPlan(
       ? probeRecovery(sampled, cliff.beforeRate).recoverySeconds
       : recoveryTime(probes, cliff.beforeRate);
   for (let probe = 0; probe < maxProbes; probe += 1) {
+    context.emit({
+      type: 'wait',
+      seconds: idleSeconds,
+      atSeconds: context.elapsed(),
+      probe,
+      maxProbes,
+      probeBytes,
+    });
     await context.io.sleep(idleSeconds, context.options.signal);
     const idle = context.io.now() - idleStart;
-    await context.ensureRoom(probeBytes, true);
+    const refusal = await context.roomFor(probeBytes, true);
+    if (refusal !== null) {
+      // The cliff and the probes so far are measured: they are kept, with why it ended.
+      context.notice(
+        `The recovery probes stopped after ${probes.length} of at most ${maxProbes}: ${refusal}`,
+      );
+      break;
+    }
     const file = path.join(folder, `probe-${probe}.dat`);
-    const transfer = await context.timedWrite(file, probeBytes, 'recovery');
+    let transfer: TimedTransfer;
+    try {
+      transfer = await context.timedWrite(file, probeBytes, 'recovery');
+    } catch (error) {
+      // A probe that fails (the disk filled after the check, an I/O error) ends the recovery,
+      // not the run: the writing and the probes before it are measured.
+      if (isCancelled(error) || context.options.signal.aborted) throw error;
+      await rm(file, { force: true });
+      context.notice(
+        `The recovery probes stopped after ${probes.length} of at most ${maxProbes}: probe ${probe + 1} failed (${(error as Error).message}).`,
+      );
+      break;
+    }
     await rm(file, { force: true });
     context.recordProbe(transfer);
     const rate = transfer.seconds > 0 ? transfer.bytes / transfer.seconds : 0;
@@ -151,7 +216,8 @@ export async function runSustainedPlan(
       sampled.push({ idleSeconds: idle, samples: probeSamples(transfer.samples) });
     if (recovery() !== null) break;
   }
-  return { probes, recoverySeconds: recovery() };
+  // Without a probe nothing was timed: no recovery rather than one that "did not come back".
+  return probes.length > 0 ? { probes, recoverySeconds: recovery() } : undefined;
 }
 
 /** A probe's own samples as one phase of one file (rounded as the stored columns are). */

@@ -95,6 +95,12 @@ function scaledSizes(plan: Plan, factor: number): Plan {
         totalBytes: plan.totalBytes === null ? null : size(plan.totalBytes),
         recovery: plan.recovery && { ...plan.recovery, probeBytes: size(plan.recovery.probeBytes) },
       };
+    case 'capacity':
+      return {
+        ...plan,
+        fileBytes: size(plan.fileBytes),
+        totalBytes: plan.totalBytes === null ? null : size(plan.totalBytes),
+      };
     case 'presets':
       return {
         ...plan,

@@ -14,6 +14,7 @@ export function newResultId(now = new Date()): string {
 }
 
 import { writeFileAtomic } from '../atomic-file.js';
+import { writePrivateFile } from '../paths.js';
 import { headlineRates, headlineWords } from '../../common/headline-rate.js';
 import { withHeadline } from '../analysis/headline-rate.js';
 import { quickRunNote, runScale } from '../../common/quick-run.js';
@@ -93,7 +94,7 @@ export class ResultsStore {
   async save(document: ResultDocument): Promise<string> {
     const checked = ResultDocument.parse(document);
     const file = this.fileOf(checked.id);
-    await writeFileAtomic(file, resultJson(checked));
+    await writePrivateFile(file, resultJson(checked));
     return file;
   }
 

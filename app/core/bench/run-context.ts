@@ -95,19 +95,30 @@ export class RunContext {
    * the run with the guard's code before the volume fills.
    */
   async ensureRoom(bytes: number, rotate: boolean): Promise<void> {
+    const refusal = await this.roomFor(bytes, rotate);
+    if (refusal !== null) throw new PlumbError(spaceGuardCode, refusal);
+  }
+
+  /**
+   * As `ensureRoom`, but says why `bytes` do not fit (the guard's sentence) instead of throwing,
+   * for a phase that ends with what it measured; null when they fit.
+   */
+  async roomFor(bytes: number, rotate: boolean): Promise<string | null> {
     for (;;) {
       const { availableBytes } = await this.io.space(this.options.target);
-      if (availableBytes - bytes >= this.options.reserveBytes) return;
+      if (availableBytes - bytes >= this.options.reserveBytes) return null;
       const oldest = rotate ? this.held.shift() : undefined;
-      if (!oldest)
-        throw new PlumbError(
-          spaceGuardCode,
-          guardMessage(bytes, availableBytes, this.options.reserveBytes),
-        );
+      if (!oldest) return guardMessage(bytes, availableBytes, this.options.reserveBytes);
       await rm(oldest.path, { force: true });
       this.rotated.count += 1;
       this.rotated.bytes += oldest.bytes;
     }
+  }
+
+  /** Bytes that may still be written now without crossing the reserve (never negative). */
+  async roomLeft(): Promise<number> {
+    const { availableBytes } = await this.io.space(this.options.target);
+    return Math.max(0, availableBytes - this.options.reserveBytes);
   }
 
   /** A notice, once, when rotation removed files. */
@@ -143,7 +154,8 @@ export class RunContext {
         type: 'sample',
         phase,
         bytesDone: base + bytesDone,
-        totalBytes: this.options.plannedBytes,
+        // The probes are not in the plan's bytes: how many run depends on when the rate is back.
+        totalBytes: phase === 'recovery' ? null : this.options.plannedBytes,
         seconds: this.elapsed(),
         bytesPerSecond: seconds > 0 ? bytesDone / seconds : null,
         ...(position

@@ -38,6 +38,7 @@ export class RunTracker {
       samples: [],
       findings: [],
       notices: [],
+      recoveryWait: null,
     };
   }
 
@@ -53,7 +54,13 @@ export class RunTracker {
       case 'phase-started':
         state.phase = event.phase;
         state.currentRate = null;
+        state.recoveryWait = null;
         return;
+      case 'wait': {
+        const { type: _type, runId: _runId, ...wait } = event;
+        state.recoveryWait = wait;
+        return;
+      }
       case 'file-done':
         state.files.push(event.file);
         keepLast(state.files, keptFiles);
@@ -101,6 +108,7 @@ export class RunTracker {
       samples: state.samples.slice(-keptSamples),
       findings: [...state.findings],
       notices: [...state.notices],
+      recoveryWait: state.recoveryWait ? { ...state.recoveryWait } : null,
     };
   }
 }

@@ -2,8 +2,7 @@
  * Runs a plan against a folder: guards free space, writes into its own marked test folder,
  * reports events, removes its files whatever happens, and stores the results document.
  */
-import { readdir, stat } from 'node:fs/promises';
-import path from 'node:path';
+import { stat } from '../os-fs.js';
 import type { Plan, ResultDocument } from '../../contract/bench.js';
 import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
 import { interfaceCeilingForBus } from '../analysis/interface-ceiling.js';
@@ -13,11 +12,18 @@ import { buildResult } from './build-result.js';
 import { earlierDrops } from './earlier-drops.js';
 import { planFileSizes } from './file-sizes.js';
 import { preparePairedBenchmark } from './paired-run.js';
-import { runFilesPlan, runPresetsPlan, runSustainedPlan, sustainedTotal } from './phases.js';
+import {
+  runFilesPlan,
+  runPresetsPlan,
+  runSustainedPlan,
+  sizeRecoveryProbes,
+  sustainedTotal,
+} from './phases.js';
 import { newResultId } from './results-store.js';
 import { RunContext } from './run-context.js';
 import { checkFolder } from '../folder.js';
 import { environment, finish } from './run-shared.js';
+import { readableFilesUnder, unreadableNotice } from './folder-files.js';
 import { newSeed } from './seeded-random.js';
 import {
   cacheGuessBytes,
@@ -26,18 +32,31 @@ import {
   whatWouldWork,
   writeAllowance,
 } from './space-guard.js';
+import { capacityFillBytes, capacityMinimumBytes } from '../../common/run-sizes.js';
+import { runCapacityPlan } from './capacity.js';
 import { runTaskPlan, taskPlannedBytes, taskSpaceBytes } from './task.js';
 import { createTestFolder, removeStaleTestFolders, removeTestFolder } from './test-folder.js';
 import type { PreparedRun, RunOptions } from './run-options.js';
 import { StampLedger, verifyWritten } from './verify.js';
 
-/** Bytes a plan will move (for progress), or null when it runs until a limit. */
-function plannedBytes(plan: Plan, seed: number, sustained: number | null): number | null {
+/**
+ * Bytes a plan will move (for progress), or null when it runs until a limit: its writes, reads
+ * and, with --verify, the check (the files still held at the end).
+ */
+function plannedBytes(
+  plan: Plan,
+  seed: number,
+  writeBytes: number | null,
+  verify: boolean,
+  allowance: number,
+): number | null {
   if (plan.kind === 'files') {
     const written = planFileSizes(plan, seed).reduce((sum, b) => sum + b, 0);
-    return plan.readBack ? 2 * written : written;
+    return written * (1 + (plan.readBack ? 1 : 0) + (verify ? 1 : 0));
   }
-  if (plan.kind === 'sustained') return sustained;
+  if (plan.kind === 'sustained' && writeBytes !== null)
+    return writeBytes + (verify ? Math.min(writeBytes, allowance) : 0);
+  if (plan.kind === 'capacity' && writeBytes !== null) return 2 * writeBytes;
   if (plan.kind === 'task') return taskPlannedBytes(plan);
   return null;
 }
@@ -61,10 +80,10 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
     );
   if (options.pairedWith !== undefined)
     throw new PlumbError('EUSAGE', `A second folder applies to the paired plan only.`);
-  if (options.verify && plan.kind !== 'files' && plan.kind !== 'sustained')
+  if (options.verify && !['files', 'sustained', 'capacity'].includes(plan.kind))
     throw new PlumbError(
       'EUSAGE',
-      `--verify applies to plans that write files (standard, series, sustained), not ${plan.name}.`,
+      `--verify applies to plans that write files (standard, series, sustained, capacity), not ${plan.name}.`,
     );
   const seed = options.seed ?? ('seed' in plan && plan.seed !== undefined ? plan.seed : newSeed());
   const volume = await io.volume(target);
@@ -82,6 +101,9 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
 
   // Refuse up front what cannot fit, before a single byte is written.
   let sustained: number | null = null;
+  let fill: number | null = null;
+  let runPlan: Plan = plan;
+  const startNotices: string[] = [];
   if (plan.kind === 'files') {
     const needed = planFileSizes(plan, seed).reduce((sum, b) => sum + b, 0);
     if (needed > allowance) {
@@ -104,6 +126,17 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
         `A sustained run needs room for one ${formatBytes(plan.maxFileBytes)} file at a time, but only ${formatBytes(allowance)} may be used here. ${hint(plan.maxFileBytes, false)}`,
       );
     }
+    // Sized now, so the run says before it starts what it will do after a cliff.
+    const sized = sizeRecoveryProbes(plan, allowance, sustained, options.scale ?? 1);
+    runPlan = sized.plan;
+    if (sized.note !== null) startNotices.push(sized.note);
+  } else if (plan.kind === 'capacity') {
+    fill = capacityFillBytes(allowance, options.totalBytes ?? plan.totalBytes, options.scale);
+    if (fill < capacityMinimumBytes)
+      throw new PlumbError(
+        spaceGuardCode,
+        `The capacity check fills the space that may be used, but only ${formatBytes(allowance)} may be used here. ${hint(plan.fileBytes, false)}`,
+      );
   } else if (plan.kind === 'task') {
     const needed = taskSpaceBytes(plan);
     if (needed > allowance)
@@ -120,7 +153,7 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
 
   const run = (): Promise<ResultDocument> => {
     const startedAt = new Date().toISOString();
-    const ledger = options.verify ? new StampLedger() : undefined;
+    const ledger = options.verify || plan.kind === 'capacity' ? new StampLedger() : undefined;
     const context = new RunContext({
       io,
       runId,
@@ -128,7 +161,7 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
       signal: options.signal,
       buffered: options.buffered ?? false,
       reserveBytes: reserve,
-      plannedBytes: plannedBytes(plan, seed, sustained),
+      plannedBytes: plannedBytes(plan, seed, sustained ?? fill, ledger !== undefined, allowance),
       emit,
       ledger,
     });
@@ -144,6 +177,7 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
       for (const removed of await removeStaleTestFolders(target)) {
         context.notice(`Removed ${removed}, left behind by an earlier run that did not finish.`);
       }
+      for (const notice of startNotices) context.notice(notice);
       context.checkCancelled();
       const folder = await createTestFolder(target, { kept: options.keepFiles });
       let runs;
@@ -151,22 +185,26 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
       let task;
       let verify;
       try {
-        if (plan.kind === 'files') await runFilesPlan(context, folder, plan, seed);
-        else if (plan.kind === 'sustained')
-          recovery = await runSustainedPlan(context, folder, plan, seed, sustained!);
-        else if (plan.kind === 'task') task = await runTaskPlan(context, folder, plan, seed);
-        else runs = await runPresetsPlan(context, folder, plan);
-        if (ledger) verify = await verifyWritten(context, ledger);
+        if (runPlan.kind === 'files') await runFilesPlan(context, folder, runPlan, seed);
+        else if (runPlan.kind === 'sustained')
+          recovery = await runSustainedPlan(context, folder, runPlan, seed, sustained!);
+        else if (runPlan.kind === 'capacity')
+          verify = await runCapacityPlan(context, folder, runPlan, fill!, allowance, ledger!);
+        else if (runPlan.kind === 'task') task = await runTaskPlan(context, folder, runPlan, seed);
+        else if (runPlan.kind === 'presets') runs = await runPresetsPlan(context, folder, runPlan);
+        if (ledger && !verify) verify = await verifyWritten(context, ledger);
       } finally {
         if (options.keepFiles)
           context.notice(`Test files kept in ${folder} (--keep-files); later runs leave it alone.`);
         else await removeTestFolder(folder);
       }
       const recordedPlan = {
-        ...plan,
-        ...(plan.kind === 'presets' ? {} : { seed }),
+        ...runPlan,
+        ...(plan.kind === 'presets' || plan.kind === 'capacity' ? {} : { seed }),
         ...(options.scale && options.scale !== 1 ? { scale: options.scale } : {}),
         ...(sustained !== null ? { totalBytes: sustained } : {}),
+        // What a capacity check filled, and what it could have (its verdict's measure).
+        ...(fill !== null ? { totalBytes: fill, allowanceBytes: allowance } : {}),
       };
       return buildResult({
         id: runId,
@@ -193,19 +231,6 @@ export async function prepareBenchmark(options: RunOptions, io: BenchIO): Promis
   return { runId, target, run };
 }
 
-/** Every regular file under `dir`, depth first, in name order (symbolic links are not followed). */
-export async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  entries.sort((a, b) => a.name.localeCompare(b.name));
-  const files: string[] = [];
-  for (const entry of entries) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) files.push(...(await filesUnder(full)));
-    else if (entry.isFile()) files.push(full);
-  }
-  return files;
-}
-
 /** `plumb read DIR`: times reading every file under a folder, uncached, e.g. one written long ago. */
 export async function runReadFolder(
   options: ReadFolderOptions,
@@ -228,10 +253,12 @@ export async function prepareReadFolder(
   const target = await checkFolder(options.target);
   const volume = await io.volume(target);
   const files: { path: string; bytes: number }[] = [];
-  for (const file of await filesUnder(target)) {
+  const found = await readableFilesUnder(target);
+  for (const file of found.files) {
     const { size } = await stat(file);
     if (size > 0) files.push({ path: file, bytes: size });
   }
+  const leftOut = unreadableNotice(found);
   if (files.length === 0)
     throw new PlumbError('ENOENT', `There are no files with data under ${target} to read.`);
   const planned = files.reduce((sum, f) => sum + f.bytes, 0);
@@ -254,6 +281,7 @@ export async function prepareReadFolder(
       files: files.length,
       bytes: planned,
     });
+    if (leftOut) context.notice(leftOut);
     return finish(context, options, async () => {
       context.emit({ type: 'phase-started', phase: 'read' });
       await context.evictBeforeReads(files.map((file) => file.path));

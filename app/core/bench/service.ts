@@ -7,7 +7,8 @@ import type { BenchEvent, Plan } from '../../contract/bench.js';
 import type { Handlers } from '../dispatch.js';
 import { eventHub, type EventHub } from '../event-hub.js';
 import { appVersion } from '../version.js';
-import { analyzeCsvText } from './analyze.js';
+import { PlumbError } from '../../contract/errors.js';
+import { analyzeCsvOffThread } from './analyze-off-thread.js';
 import { nativeBenchIO, type BenchIO } from './bench-io.js';
 import { builtinPlans } from './builtin-plans.js';
 import { resultsDir } from './results-dir.js';
@@ -26,7 +27,8 @@ type BenchOperation =
   | 'results.delete'
   | 'results.rename'
   | 'results.exportCsv'
-  | 'analysis.csv';
+  | 'analysis.csv'
+  | 'analysis.cancel';
 
 /** Runs going on in this process, by runId, shared by every connection. */
 const running = new Map<string, { controller: AbortController; tracker: RunTracker }>();
@@ -36,6 +38,8 @@ export function benchHandlers(
   io: () => BenchIO = nativeBenchIO,
   hub: EventHub = eventHub,
 ): Pick<Handlers, BenchOperation> {
+  // Analyses started through this set of handlers (one page or window), by the caller's jobId.
+  const analyses = new Map<string, AbortController>();
   return {
     'bench.plans': async () => ({ plans: [...builtinPlans] as Plan[] }),
     'bench.start': async (input, context) => {
@@ -97,7 +101,27 @@ export function benchHandlers(
       const document = await store.get(id);
       return { fileName: `plumb-${document.id}.csv`, csv: resultCsv(document) };
     },
-    'analysis.csv': async ({ csv, phase, interface: ceilingId }) =>
-      analyzeCsvText(csv, { phase, ceiling: chosenCeiling(ceilingId), appVersion: appVersion() }),
+    'analysis.csv': async ({ csv, phase, interface: ceilingId, jobId }, context) => {
+      const options = { phase, ceiling: chosenCeiling(ceilingId), appVersion: appVersion() };
+      if (jobId !== undefined && analyses.has(jobId)) {
+        throw new PlumbError('EINVAL', `An analysis with the id "${jobId}" is running already.`);
+      }
+      const controller = new AbortController();
+      const stop = () => controller.abort();
+      context.closed?.addEventListener('abort', stop, { once: true });
+      if (context.closed?.aborted) stop();
+      if (jobId !== undefined) analyses.set(jobId, controller);
+      try {
+        return await analyzeCsvOffThread(csv, options, controller.signal);
+      } finally {
+        context.closed?.removeEventListener('abort', stop);
+        if (jobId !== undefined) analyses.delete(jobId);
+      }
+    },
+    'analysis.cancel': async ({ jobId }) => {
+      const controller = analyses.get(jobId);
+      controller?.abort();
+      return { cancelled: controller !== undefined };
+    },
   };
 }

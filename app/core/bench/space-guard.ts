@@ -14,14 +14,7 @@ export function writeAllowance(availableBytes: number, reserve: number): number 
   return Math.max(0, availableBytes - reserve);
 }
 
-/**
- * A guess of a drive's SLC write cache for sizing a sustained run: dynamic caches are at most
- * about a third of the free space (TLC), and reviews put them at up to about a tenth of capacity
- * (storage-facts.md); the smaller of the two.
- */
-export function cacheGuessBytes(volumeBytes: number, availableBytes: number): number {
-  return Math.min(availableBytes / 3, volumeBytes * 0.1);
-}
+export { cacheGuessBytes } from '../../common/run-sizes.js';
 
 /** Why a run does not fit, with what is needed to say what would. */
 export interface Shortfall {
@@ -35,9 +28,15 @@ export interface Shortfall {
 
 /** `value` rounded down to two significant figures, so a suggestion is never just too big. */
 function roundDown(value: number): number {
-  if (value <= 0) return 0;
-  const step = 10 ** (Math.floor(Math.log10(value)) - 1);
-  return Math.floor(value / step) * step;
+  return Number(roundedDownText(value));
+}
+
+/** roundDown's figure as a person writes it: "0.0011", not 0.0010999999999999998. */
+function roundedDownText(value: number): string {
+  if (value <= 0) return '0';
+  const exponent = Math.floor(Math.log10(value)) - 1;
+  const digits = Math.floor(value / 10 ** exponent);
+  return (digits * 10 ** exponent).toFixed(Math.max(0, -exponent));
 }
 
 /**
@@ -49,8 +48,8 @@ export function whatWouldWork(shortfall: Shortfall): string {
   const allowance = writeAllowance(availableBytes, reserve);
   const ways: string[] = [];
   if (scale !== undefined && allowance > 0) {
-    const smaller = roundDown((scale * allowance) / neededBytes);
-    if (smaller > 0) ways.push(`a scale of ${smaller} or less`);
+    const smaller = roundedDownText((scale * allowance) / neededBytes);
+    if (Number(smaller) > 0) ways.push(`a scale of ${smaller} or less`);
   }
   const room = roundDown(availableBytes - neededBytes);
   // With nothing allowed there is no scale to suggest: any run would cross the reserve.
@@ -63,9 +62,17 @@ export function whatWouldWork(shortfall: Shortfall): string {
 
 /** The sentence for a run stopped part way by the guard. */
 export function guardMessage(neededBytes: number, availableBytes: number, reserve: number): string {
+  const then = 'Free some space or choose a smaller run, then try again.';
+  if (reserve <= 0) {
+    // The reserve was set to nothing: the default is not what stopped it, the disk itself was.
+    return (
+      `Stopped before the disk filled up: writing ${formatBytes(neededBytes)} more does not fit ` +
+      `in the ${formatBytes(availableBytes)} free now (no free space was to be kept). ${then}`
+    );
+  }
   return (
     `Stopped before the disk filled up: writing ${formatBytes(neededBytes)} more would leave less ` +
     `than ${formatBytes(reserve)} free (${formatBytes(availableBytes)} is free now; by default ` +
-    `Plumb keeps ${defaultReserveText} free). Free some space or choose a smaller run, then try again.`
+    `Plumb keeps ${defaultReserveText} free). ${then}`
   );
 }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { randomInt } from 'node:crypto';
 import type { VerifySection } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
+import { capacityVerdict } from '../../common/capacity-check.js';
 import { formatBytes } from '../../common/format.js';
 import type { RunContext } from './run-context.js';
 
@@ -40,10 +41,22 @@ async function exists(file: string): Promise<boolean> {
   );
 }
 
+/** How the check is shown and said. */
+export interface VerifyOptions {
+  /**
+   * The check is the run's read phase (the capacity plan): announced as one, with its rate in
+   * the progress; otherwise it follows the run's own phases with a notice.
+   */
+  readPhase?: boolean;
+  /** A capacity plan: the space that could be filled, for the verdict leading the message to say how much of it was checked. */
+  capacity?: { allowanceBytes: number };
+}
+
 /** Reads back every stamped file the run still holds and checks every block. */
 export async function verifyWritten(
   context: RunContext,
   ledger: StampLedger,
+  options: VerifyOptions = {},
 ): Promise<VerifySection> {
   const { io } = context;
   if (!io.verify)
@@ -52,10 +65,12 @@ export async function verifyWritten(
   for (const [fileId, file] of ledger.files.entries())
     if (await exists(file.path)) present.push({ file, fileId });
   const total = present.reduce((sum, p) => sum + p.file.bytes, 0);
-  context.emit({
-    type: 'notice',
-    message: `Verifying: reading back ${present.length} files (${formatBytes(total)}) uncached and checking every 4 KiB block.`,
-  });
+  if (options.readPhase) context.emit({ type: 'phase-started', phase: 'read' });
+  else
+    context.emit({
+      type: 'notice',
+      message: `Verifying: reading back ${present.length} files (${formatBytes(total)}) uncached and checking every 4 KiB block.`,
+    });
   // Progress continues from the bytes the run moved, over a total that now includes the check.
   const base = context.files.reduce((sum, f) => sum + f.bytes, 0);
   const start = io.now();
@@ -65,21 +80,26 @@ export async function verifyWritten(
   for (const { file, fileId } of present) {
     context.checkCancelled();
     const before = bytesChecked;
+    const fileStart = io.now();
     const result = await io.verify(
       file.path,
       { fileId, runTag: ledger.runTag },
       {
         buffered: context.options.buffered,
         signal: context.options.signal,
-        onProgress: (bytesDone) =>
+        onProgress: (bytesDone, seconds) => {
+          // The rate of the check so far: the live curve places it at the phase's own seconds.
+          const phaseSeconds = fileStart - start + seconds;
           context.emit({
             type: 'sample',
             phase: 'read',
             bytesDone: base + before + bytesDone,
             totalBytes: base + total,
             seconds: context.elapsed(),
-            bytesPerSecond: null,
-          }),
+            bytesPerSecond:
+              options.readPhase && phaseSeconds > 0 ? (before + bytesDone) / phaseSeconds : null,
+          });
+        },
       },
     );
     bytesChecked += result.checkedBytes;
@@ -110,7 +130,10 @@ export async function verifyWritten(
     verdict: badBytes === 0 ? ('passed' as const) : ('failed' as const),
     seconds: io.now() - start,
   };
-  return { ...section, message: verifyMessage(section) };
+  // Every check leads with what it proved (issue 23): "Capacity checked: 4.70 GB written and read
+  // back intact."; a capacity plan's also with how much of the space that was.
+  const verdict = capacityVerdict(section, options.capacity?.allowanceBytes);
+  return { ...section, message: `${verdict} ${verifyMessage(section)}` };
 }
 
 /** The verify finding in words. */

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { PlumbError } from '../../contract/errors.js';
 import { DeviceProfile, maxOwnDevices } from '../../contract/planner.js';
 import { resultsDir } from '../bench/results-dir.js';
-import { writeFileAtomic } from '../bench/results-store.js';
+import { writePrivateFile } from '../paths.js';
 
 const schema = 'plumb.devices/1';
 
@@ -70,7 +70,7 @@ export class DeviceStore {
     const run = this.queue.then(async () => {
       const devices = edit(await this.list());
       const document = DevicesDocument.parse({ schema, devices });
-      await writeFileAtomic(this.file, `${JSON.stringify(document, null, 2)}\n`);
+      await writePrivateFile(this.file, `${JSON.stringify(document, null, 2)}\n`);
       return document.devices;
     });
     this.queue = run.catch(() => undefined);

@@ -11,7 +11,7 @@ import { slugOf } from '../../common/format.js';
 import { PlumbError } from '../../contract/errors.js';
 import { ScenarioId, type SavedScenario, type Scenario } from '../../contract/planner.js';
 import { resultsDir } from '../bench/results-dir.js';
-import { writeFileAtomic } from '../bench/results-store.js';
+import { writePrivateFile } from '../paths.js';
 import { parseScenarioText, scenarioText } from './scenario-file.js';
 
 /** planner-scenarios/ in the folder that holds results/. */
@@ -116,7 +116,7 @@ export class ScenarioStore {
       }
       const target = id ?? newScenarioId(scenario.name);
       const file = this.file(target);
-      await writeFileAtomic(file, scenarioText(scenario));
+      await writePrivateFile(file, scenarioText(scenario));
       return { id: target, name: scenario.name, savedAt: (await stat(file)).mtime.toISOString() };
     });
   }

@@ -4,7 +4,7 @@
  * facts still hold, one file at a time with its outcome in words, and the volume's free space
  * measured before and after.
  */
-import { stat, statfs } from 'node:fs/promises';
+import { stat, statfs } from '../os-fs.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { PlumbError, toErrorPayload } from '../../contract/errors.js';
 import type { DuplicateFile, DuplicateGroup } from '../../contract/space.js';

@@ -4,7 +4,8 @@
  * then whole files) are computed in the addon (native/src/scan/scan.cc).
  */
 import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { open } from '../os-fs.js';
 
 const noAtime = (constants as { O_NOATIME?: number }).O_NOATIME ?? 0;
 const noFollow = (constants as { O_NOFOLLOW?: number }).O_NOFOLLOW ?? 0;

@@ -9,7 +9,7 @@
  * skipped, and one written or opened in the last instant is swapped back, so no write is lost. A
  * journal records each step so a crash is completed or rolled back on the next start.
  */
-import { link, mkdir, open, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, open, stat, unlink, writeFile } from '../os-fs.js';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { NativeReplaceResult } from '../../../native/index.js';
@@ -21,6 +21,7 @@ import type {
   DuplicateGroup,
 } from '../../contract/space.js';
 import { loadNative } from '../native/load.js';
+import { privateFolder } from '../paths.js';
 import {
   applyEach,
   checkUnchanged,
@@ -108,7 +109,7 @@ async function lockVolume(
     releaseHere();
     if (applying.get(file) === mine) applying.delete(file);
   };
-  await mkdir(dir, { recursive: true });
+  await privateFolder(dir);
   // Written whole under a private name, then linked: a reader never sees a half-written lock.
   const mark = `${file}-${process.pid}-${Date.now()}`;
   await writeFile(mark, String(process.pid));

@@ -4,19 +4,11 @@
  * line per record, one file per running operation, deleted when the operation ends.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  lstat,
-  mkdir,
-  open,
-  readdir,
-  readFile,
-  rename,
-  unlink,
-  type FileHandle,
-} from 'node:fs/promises';
-import { homedir } from 'node:os';
+import type { FileHandle } from 'node:fs/promises';
+import { lstat, open, readdir, readFile, rename, unlink } from '../os-fs.js';
 import path from 'node:path';
 import { loadNative } from '../native/load.js';
+import { privateFolder, stateDir } from '../paths.js';
 
 export interface FolderTimes {
   path: string;
@@ -55,17 +47,6 @@ type Record =
   | { type: 'begin'; id: number; entry: JournalEntry }
   | { type: 'stage'; id: number; stage: Stage }
   | { type: 'done'; id: number };
-
-/** Where Plumb keeps state between runs; PLUMB_STATE_DIR overrides (tests, portable installs). */
-export function stateDir(): string {
-  if (process.env.PLUMB_STATE_DIR) return process.env.PLUMB_STATE_DIR;
-  if (process.platform === 'darwin')
-    return path.join(homedir(), 'Library', 'Application Support', 'Plumb');
-  if (process.platform === 'win32') {
-    return path.join(process.env.LOCALAPPDATA ?? path.join(homedir(), 'AppData', 'Local'), 'Plumb');
-  }
-  return path.join(process.env.XDG_STATE_HOME ?? path.join(homedir(), '.local', 'state'), 'plumb');
-}
 
 export function journalDir(): string {
   return path.join(stateDir(), 'space-journal');
@@ -120,9 +101,9 @@ export class DedupeJournal {
   ) {}
 
   static async create(dir = journalDir()): Promise<DedupeJournal> {
-    await mkdir(dir, { recursive: true });
+    await privateFolder(dir);
     const file = path.join(dir, `${process.pid}-${randomUUID()}.jsonl`);
-    const handle = await open(file, 'wx');
+    const handle = await open(file, 'wx', 0o600);
     const journal = new DedupeJournal(file, handle);
     await journal.append({ type: 'header', pid: process.pid, startedAt: new Date().toISOString() });
     return journal;

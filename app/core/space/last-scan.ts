@@ -5,15 +5,14 @@
  * its absolute path.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SavedScan, ScanResult } from '../../contract/space.js';
-import { resultsDir } from '../bench/results-dir.js';
-import { writeFileAtomic } from '../atomic-file.js';
+import { dataDir, writePrivateFile } from '../paths.js';
 import { jsonBatches } from '../json-out.js';
 
 export function spaceScansDir(): string {
-  return path.join(path.dirname(resultsDir()), 'space-scans');
+  return path.join(dataDir(), 'space-scans');
 }
 
 function keyOf(folder: string): string {
@@ -32,7 +31,7 @@ export function hashCachePath(folder: string): string {
 export async function saveLastScan(result: ScanResult, now = new Date()): Promise<void> {
   const saved: SavedScan = { savedAt: now.toISOString(), result };
   // Levels opened: the saved scan, its result, then the groups array, a few groups at a time.
-  await writeFileAtomic(
+  await writePrivateFile(
     path.join(spaceScansDir(), `${keyOf(result.root)}.json`),
     jsonBatches(saved, 3, true),
   );
@@ -49,25 +48,66 @@ async function readSaved(file: string): Promise<SavedScan | null> {
   }
 }
 
-/** The last scan of `folder`, or of any folder (the most recent) when none is given. */
-export async function loadLastScan(folder?: string): Promise<SavedScan | null> {
+/** The kept scans' files, newest first. */
+async function savedFilesNewestFirst(): Promise<string[]> {
   const dir = spaceScansDir();
-  if (folder !== undefined) return readSaved(path.join(dir, `${keyOf(folder)}.json`));
   let names: string[];
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith('.json'));
   } catch {
-    return null;
+    return [];
   }
   const dated = await Promise.all(
     names.map(async (n) => ({
-      n,
+      file: path.join(dir, n),
       at: (await stat(path.join(dir, n)).catch(() => null))?.mtimeMs ?? 0,
     })),
   );
-  dated.sort((a, b) => b.at - a.at);
-  for (const { n } of dated) {
-    const saved = await readSaved(path.join(dir, n));
+  return dated.sort((a, b) => b.at - a.at).map(({ file }) => file);
+}
+
+/** Bytes read from the head of a kept scan to find its root (a path is at most 4,096 bytes). */
+const headBytes = 64 * 1024;
+
+async function readHead(file: string): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(headBytes), 0, headBytes, 0);
+    return buffer.toString('utf8', 0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The folder a kept scan is of. Read from the file's head: the root comes second in the result,
+ * before the groups of a scan that may be 180 MB; a file written otherwise is read whole.
+ */
+async function savedRoot(file: string): Promise<string | null> {
+  const head = await readHead(file).catch(() => null);
+  if (head === null) return null;
+  // The only "root" key of the document: in a path it would be escaped (\"root\").
+  const literal = /"root":("(?:[^"\\]|\\.)*")/.exec(head)?.[1];
+  if (literal !== undefined) return JSON.parse(literal) as string;
+  return (await readSaved(file))?.result.root ?? null;
+}
+
+/** The folder of the newest kept scan that `mayShow` accepts, or null. */
+export async function newestScanRoot(
+  mayShow: (root: string) => Promise<boolean>,
+): Promise<string | null> {
+  for (const file of await savedFilesNewestFirst()) {
+    const root = await savedRoot(file);
+    if (root !== null && (await mayShow(root))) return root;
+  }
+  return null;
+}
+
+/** The last scan of `folder`, or of any folder (the most recent) when none is given. */
+export async function loadLastScan(folder?: string): Promise<SavedScan | null> {
+  if (folder !== undefined) return readSaved(path.join(spaceScansDir(), `${keyOf(folder)}.json`));
+  for (const file of await savedFilesNewestFirst()) {
+    const saved = await readSaved(file);
     if (saved) return saved;
   }
   return null;

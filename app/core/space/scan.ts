@@ -6,12 +6,13 @@
  * same engine.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { chmod } from 'node:fs/promises';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
 import type { ScanOptions, ScanProgress, ScanResult } from '../../contract/space.js';
 import { checkFolder } from '../folder.js';
 import { loadNative } from '../native/load.js';
+import { privateFolder } from '../paths.js';
 import { cancelFollowing } from '../native/cancel.js';
 import { hashCachePath } from './last-scan.js';
 import type { NativeScanSettings, PlumbNative } from '../../../native/index.js';
@@ -114,11 +115,11 @@ async function runScan(options: ScanOptions, hooks: ScanHooks): Promise<ScanResu
   await checkFolder(settings.path);
   // The last scan's digests: unchanged files are not read again (kept only where it can be made).
   const hashCache = hashCachePath(settings.path);
-  const cacheUsable = await mkdir(path.dirname(hashCache), { recursive: true }).then(
+  const cacheUsable = await privateFolder(path.dirname(hashCache)).then(
     () => true,
     () => false,
   );
-  return runNative(
+  const result = await runNative(
     {
       ...settings,
       scanId: hooks.scanId ?? randomUUID(),
@@ -126,6 +127,9 @@ async function runScan(options: ScanOptions, hooks: ScanHooks): Promise<ScanResu
     },
     hooks,
   );
+  // The digests name every file scanned: the user's alone, like the rest of the data folder.
+  if (cacheUsable && process.platform !== 'win32') await chmod(hashCache, 0o600).catch(() => {});
+  return result;
 }
 
 /** The addon's scanFolder with cancel following the signal and errors as PlumbErrors. */

@@ -5,7 +5,7 @@
  * warning; nothing is changed. Like the sparse listing, it reports its progress (the walk, then
  * the reading) and a cancel stops it in either phase.
  */
-import { stat } from 'node:fs/promises';
+import { stat } from '../os-fs.js';
 import type { SparseCandidate } from '../../contract/space.js';
 import { pathsUnder, sparseSearchCancelled } from './scan.js';
 import { punchWarning, punchZeros, type SparseListHooks } from './sparse.js';

@@ -4,7 +4,7 @@
  * the next copy into that folder (as the benchmark removes its stale plumb-test-* folders).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { link, lstat, open, readdir, unlink } from 'node:fs/promises';
+import { link, lstat, open, readdir, unlink } from '../os-fs.js';
 import os from 'node:os';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';

@@ -2,7 +2,7 @@
  * Sparse files: list them with their data/hole map, create one, and turn whole blocks of zeros
  * into holes (a dry run unless applied; copies keeping holes are sparse-copy.ts).
  */
-import { chmod, lstat, stat } from 'node:fs/promises';
+import { chmod, lstat, stat } from '../os-fs.js';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
 import type { PunchReport, SparseFile, SparseListProgress } from '../../contract/space.js';

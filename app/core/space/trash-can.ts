@@ -15,9 +15,10 @@
  * refused with ENOTRASH and left where it is: never deleted instead.
  */
 import { constants } from 'node:fs';
-import { access, lstat, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { access, lstat, mkdir, open, rename, stat, unlink } from '../os-fs.js';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { pathToBytes } from '../../common/path-text.js';
 import { PlumbError } from '../../contract/errors.js';
 import { loadNative } from '../native/load.js';
 
@@ -186,9 +187,22 @@ export async function trashFor(file: string, create = true): Promise<TrashCan> {
   );
 }
 
-/** RFC 2396 escaping of each path segment, as the Trash spec's Path= key wants. */
+/** What encodeURIComponent leaves as it is. */
+const unreserved = /[A-Za-z0-9\-_.!~*'()]/;
+
+/**
+ * RFC 2396 escaping of each path segment's bytes, as the Trash spec's Path= key wants: a name
+ * that is not UTF-8 is recorded as its own bytes (encodeURIComponent would throw on it).
+ */
 export function trashInfoPath(file: string): string {
-  return file.split('/').map(encodeURIComponent).join('/');
+  const escape = (segment: string) =>
+    Array.from(pathToBytes(segment), (byte) => {
+      const char = String.fromCharCode(byte);
+      return byte < 0x80 && unreserved.test(char)
+        ? char
+        : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    }).join('');
+  return file.split('/').map(escape).join('/');
 }
 
 function localTimestamp(date: Date): string {
@@ -226,64 +240,127 @@ async function exists(file: string): Promise<boolean> {
   }
 }
 
+/** Where a file is about to go in a Trash, with the .trashinfo text that will reserve the name. */
+export interface TrashSlot extends TrashedFile {
+  /** Linux: the exact text of its .trashinfo (so only a record Plumb wrote is ever removed). */
+  infoText: string | null;
+}
+
 /**
- * Linux: reserve a name by creating its .trashinfo exclusively (the spec's atomic reservation),
- * then rename the file into files/. The info file goes again if the rename fails.
+ * Told where a file is about to go before anything is written there, and when that place was
+ * not used after all: a record kept this way lets a crash at any instant of the move be resolved
+ * (trash-batch.ts).
  */
-async function moveToXdgTrash(file: string, can: TrashCan): Promise<TrashedFile> {
+export interface MoveRecorder {
+  intend(slot: TrashSlot): Promise<void>;
+  /** The slot holds nothing of the move (its name was taken meanwhile, or the move failed). */
+  abandon(slot: TrashSlot): Promise<void>;
+}
+
+/**
+ * Linux: the first name free in files/ and info/, recorded, then reserved by creating its
+ * .trashinfo exclusively (the spec's atomic reservation), then the rename into files/. The
+ * .trashinfo goes again if the rename fails.
+ */
+async function moveToXdgTrash(
+  file: string,
+  can: TrashCan,
+  recorder: MoveRecorder,
+): Promise<TrashedFile> {
   const top = can.kind === 'xdg-volume' ? await volumeTop(file) : '/';
-  const info = trashInfo(file, can, top);
+  const infoText = trashInfo(file, can, top);
   for (let attempt = 1; attempt < 10_000; attempt += 1) {
     const name = candidateName(path.basename(file), attempt);
-    const infoPath = path.join(can.dir, 'info', `${name}.trashinfo`);
-    const trashedPath = path.join(can.dir, 'files', name);
+    const slot: TrashSlot = {
+      kind: can.kind,
+      trashedPath: path.join(can.dir, 'files', name),
+      infoPath: path.join(can.dir, 'info', `${name}.trashinfo`),
+      infoText,
+    };
+    if ((await exists(slot.infoPath!)) || (await exists(slot.trashedPath))) continue;
+    await recorder.intend(slot);
     let handle;
     try {
-      handle = await open(infoPath, 'wx', 0o600);
+      handle = await open(slot.infoPath!, 'wx', 0o600);
     } catch (error) {
+      await recorder.abandon(slot);
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
       throw noTrash(`Cannot write to the Trash at ${can.dir}: ${(error as Error).message}`, error);
     }
     try {
-      await handle.writeFile(info);
+      await handle.writeFile(infoText);
       await handle.sync();
     } finally {
       await handle.close();
     }
     try {
-      if (await exists(trashedPath)) {
-        await unlink(infoPath);
+      if (await exists(slot.trashedPath)) {
+        await unlink(slot.infoPath!);
+        await recorder.abandon(slot);
         continue;
       }
-      await rename(file, trashedPath);
+      await rename(file, slot.trashedPath);
     } catch (error) {
-      await unlink(infoPath).catch(() => undefined);
+      await unlink(slot.infoPath!).catch(() => undefined);
+      await recorder.abandon(slot);
       throw error;
     }
-    return { kind: can.kind, trashedPath, infoPath };
+    return { kind: can.kind, trashedPath: slot.trashedPath, infoPath: slot.infoPath };
   }
   throw noTrash(`The Trash at ${can.dir} has no free name for ${path.basename(file)}.`);
 }
 
-async function moveToMacTrash(file: string, can: TrashCan): Promise<TrashedFile> {
+async function moveToMacTrash(
+  file: string,
+  can: TrashCan,
+  recorder: MoveRecorder,
+): Promise<TrashedFile> {
   for (let attempt = 1; attempt < 10_000; attempt += 1) {
     const name = candidateName(path.basename(file), attempt);
-    const trashedPath = path.join(can.dir, name);
-    if (await exists(trashedPath)) continue;
-    await rename(file, trashedPath);
-    return { kind: can.kind, trashedPath, infoPath: null };
+    const slot: TrashSlot = {
+      kind: can.kind,
+      trashedPath: path.join(can.dir, name),
+      infoPath: null,
+      infoText: null,
+    };
+    if (await exists(slot.trashedPath)) continue;
+    await recorder.intend(slot);
+    try {
+      await rename(file, slot.trashedPath);
+    } catch (error) {
+      await recorder.abandon(slot);
+      throw error;
+    }
+    return { kind: can.kind, trashedPath: slot.trashedPath, infoPath: null };
   }
   throw noTrash(`The Trash at ${can.dir} has no free name for ${path.basename(file)}.`);
 }
 
-/** Moves one file into `can`; a failure leaves it where it was. */
-export async function moveToTrash(file: string, can: TrashCan): Promise<TrashedFile> {
+/**
+ * Moves one file into `can`, telling `recorder` where it goes before it goes; a failure leaves
+ * it where it was. The Recycle Bin names the file itself, so there the slot is known only after
+ * (an empty trashedPath in the intent).
+ */
+export async function moveToTrash(
+  file: string,
+  can: TrashCan,
+  recorder: MoveRecorder,
+): Promise<TrashedFile> {
   if (can.kind === 'recycle-bin') {
-    const { recycledPath, infoPath } = await loadNative().recycleFile(path.resolve(file));
-    return { kind: can.kind, trashedPath: recycledPath, infoPath };
+    const slot: TrashSlot = { kind: can.kind, trashedPath: '', infoPath: null, infoText: null };
+    await recorder.intend(slot);
+    try {
+      const { recycledPath, infoPath } = await loadNative().recycleFile(path.resolve(file));
+      return { kind: can.kind, trashedPath: recycledPath, infoPath };
+    } catch (error) {
+      await recorder.abandon(slot);
+      throw error;
+    }
   }
-  if (can.kind === 'macos-home' || can.kind === 'macos-volume') return moveToMacTrash(file, can);
-  return moveToXdgTrash(file, can);
+  if (can.kind === 'macos-home' || can.kind === 'macos-volume') {
+    return moveToMacTrash(file, can, recorder);
+  }
+  return moveToXdgTrash(file, can, recorder);
 }
 
 /** Deletes a trashed file and its record for good (the Trash's own "delete permanently"). */

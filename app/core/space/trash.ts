@@ -8,7 +8,7 @@
  * size; a clone of the kept file, or one name of a file with other names (hard links), nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { lstat, readFile, rm } from 'node:fs/promises';
+import { lstat } from '../os-fs.js';
 import path from 'node:path';
 import { PlumbError, toErrorPayload } from '../../contract/errors.js';
 import type {
@@ -20,7 +20,6 @@ import type {
   TrashPlace,
   TrashReport,
 } from '../../contract/space.js';
-import { writeFileAtomic } from '../atomic-file.js';
 import { loadNative } from '../native/load.js';
 import { sameContent } from './content.js';
 import {
@@ -32,15 +31,15 @@ import {
   Skip,
   sumKnown,
 } from './apply-steps.js';
-import { stateDir } from './journal.js';
+import { stateDir } from '../paths.js';
 import {
-  deleteFromTrash,
-  moveToTrash,
-  noTrash,
-  trashFor,
-  type TrashCan,
-  type TrashedFile,
-} from './trash-can.js';
+  BatchRecord,
+  readBatch,
+  removeBatch,
+  settleInterrupted,
+  type BatchItem,
+} from './trash-batch.js';
+import { deleteFromTrash, moveToTrash, noTrash, trashFor, type TrashCan } from './trash-can.js';
 
 export interface TrashOptions {
   apply: boolean;
@@ -52,23 +51,6 @@ export interface TrashOptions {
   /** Where batches are recorded (default: the state folder's space-trash). */
   batchDir?: string;
   onAction?: (action: TrashAction) => void;
-}
-
-/** A file a batch moved, as it was found in the Trash right after (to delete only that file). */
-interface BatchItem extends TrashedFile {
-  original: string;
-  predictedBytes: number | null;
-  ino: number;
-  size: number;
-  mtimeMs: number;
-}
-
-interface Batch {
-  schema: 'plumb.trash-batch/1';
-  batchId: string;
-  createdAt: string;
-  trashDir: string;
-  items: BatchItem[];
 }
 
 export function trashBatchDir(): string {
@@ -158,13 +140,6 @@ function summarise(
   };
 }
 
-async function saveBatch(dir: string, batch: Batch): Promise<void> {
-  await writeFileAtomic(
-    path.join(dir, `${batch.batchId}.json`),
-    `${JSON.stringify(batch, null, 1)}\n`,
-  );
-}
-
 /**
  * Plans (dry run) or moves to the Trash every copy but the kept file of each group. Each copy is
  * checked unchanged since the scan (and the kept file too) and compared byte for byte with the
@@ -213,54 +188,48 @@ export async function trashCopies(
     return summarise(actions, !options.apply, null, trash);
   }
   const can = await trashFor(actions[0]!.target, true);
-  const batch: Batch = {
-    schema: 'plumb.trash-batch/1',
-    batchId: randomUUID(),
-    createdAt: new Date().toISOString(),
-    trashDir: can.dir,
-    items: [],
-  };
   const dir = options.batchDir ?? trashBatchDir();
+  const interrupted = await settleInterrupted(dir);
+  const batchId = randomUUID();
+  // Made at the first move, so a run that moves nothing leaves no batch.
+  let record: BatchRecord | undefined;
+  let moved = 0;
   const each = { ...options, keeperWord: 'kept file' };
-  await applyEach(actions, files, each, async (target, keeper, action) => {
-    if (!(await sameContent(keeper.path, target.path, options.signal))) {
-      throw new Skip('its bytes differ from the kept file; nothing was moved');
-    }
-    // Again just before the move: a write during the comparison must not go unseen.
-    await checkUnchanged(target, 'file');
-    await checkUnchanged(keeper, 'kept file');
-    const moved = await moveToTrash(target.path, can);
-    const now = await lstat(moved.trashedPath);
-    action.trashedPath = moved.trashedPath;
-    batch.items.push({
-      ...moved,
-      original: target.path,
-      predictedBytes: action.freesBytes,
-      ino: now.ino,
-      size: now.size,
-      mtimeMs: now.mtimeMs,
-    });
-    // Recorded after every file, so a crash never loses which files the batch moved.
-    await saveBatch(dir, batch);
-    return 'moved';
-  });
-  return summarise(actions, false, batch.items.length ? batch.batchId : null, trash);
-}
-
-async function readBatch(dir: string, batchId: string): Promise<Batch> {
   try {
-    const batch = JSON.parse(await readFile(path.join(dir, `${batchId}.json`), 'utf8')) as Batch;
-    if (batch.schema !== 'plumb.trash-batch/1') throw new Error(`unknown schema ${batch.schema}`);
-    return batch;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new PlumbError(
-        'ENOBATCH',
-        `No files moved to the Trash by Plumb are recorded as batch ${batchId} (already deleted, or another id); nothing was deleted.`,
-      );
-    }
-    throw error;
+    await applyEach(actions, files, each, async (target, keeper, action) => {
+      if (!(await sameContent(keeper.path, target.path, options.signal))) {
+        throw new Skip('its bytes differ from the kept file; nothing was moved');
+      }
+      // Again just before the move: a write during the comparison must not go unseen.
+      await checkUnchanged(target, 'file');
+      await checkUnchanged(keeper, 'kept file');
+      const before = await lstat(target.path);
+      const item = {
+        original: target.path,
+        predictedBytes: action.freesBytes,
+        ino: before.ino,
+        size: before.size,
+        mtimeMs: before.mtimeMs,
+      };
+      record ??= await BatchRecord.create(dir, batchId, can.dir);
+      const batch = record;
+      // Where it goes is on disk before it goes, and that it went right after (trash-batch.ts).
+      let index = -1;
+      const where = await moveToTrash(target.path, can, {
+        intend: async (slot) => void (index = await batch.intend(item, slot)),
+        abandon: async () => batch.abandoned(index),
+      });
+      await batch.moved(index, where);
+      action.trashedPath = where.trashedPath;
+      moved += 1;
+      return 'moved';
+    });
+  } finally {
+    await record?.close();
   }
+  const report = summarise(actions, false, moved > 0 ? batchId : null, trash);
+  if (record && moved === 0) await removeBatch(dir, batchId);
+  return interrupted.length ? { ...report, interrupted } : report;
 }
 
 /** Why a batch's file may not be deleted now, or null when it is still what Plumb put there. */
@@ -315,7 +284,9 @@ export async function emptyTrashBatch(
   options: { apply: boolean; batchDir?: string },
 ): Promise<EmptyTrashReport> {
   const dir = options.batchDir ?? trashBatchDir();
-  const batch = await readBatch(dir, batchId);
+  if (options.apply) await settleInterrupted(dir);
+  // A batch whose run was killed is settled first: every file it moved is in it.
+  const batch = await readBatch(dir, batchId, options.apply);
   const files: EmptiedFile[] = [];
   for (const item of batch.items) {
     const why = await stillAsMoved(item);
@@ -325,6 +296,16 @@ export async function emptyTrashBatch(
       predictedBytes: item.predictedBytes,
       status: why ? 'skipped' : 'planned',
       reason: why,
+    });
+  }
+  for (const original of batch.unaccounted) {
+    files.push({
+      original,
+      trashedPath: '',
+      predictedBytes: null,
+      status: 'skipped',
+      reason:
+        'Plumb was stopped while the Recycle Bin took it, so it is not known which file there it is: restore or delete it there yourself',
     });
   }
   if (!options.apply) return emptySummary(batchId, files, true, null);
@@ -341,6 +322,6 @@ export async function emptyTrashBatch(
     }
   });
   // The batch is done: what is left in the Trash is the user's again, to restore or empty.
-  await rm(path.join(dir, `${batchId}.json`), { force: true });
+  await removeBatch(dir, batchId);
   return emptySummary(batchId, files, false, freed);
 }

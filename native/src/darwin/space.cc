@@ -1,5 +1,6 @@
-// macOS space primitives: getattrlist clone id / private size / clone refcount, clonefile,
-// copyfile(COPYFILE_METADATA) plus birth time, F_PUNCHHOLE. APFS has no in-place verified
+// macOS space primitives: fgetattrlist clone id / private size / clone refcount, fclonefileat,
+// fcopyfile(COPYFILE_METADATA) plus birth time, F_PUNCHHOLE, each on a descriptor opened by
+// OpenChecked (never a FIFO or device). APFS has no in-place verified
 // dedupe, so DedupeWholeFile says ENOTSUP and the core clones to a temporary file instead. The
 // replacement's guard asks the OS which processes have the file open (proc_listpidspath) and
 // swaps with renamex_np(RENAME_SWAP).
@@ -27,7 +28,7 @@ namespace {
 
 // Reads ATTR_CMNEXT_* clone facts. The reply is packed in bit order after the returned-attributes
 // set: [u32 length][attribute_set_t][off_t privatesize][u64 cloneid][u32 clone refcount].
-void ReadCloneFacts(const std::string& path, FileSharing* out) {
+void ReadCloneFacts(int fd, FileSharing* out) {
   attrlist request;
   std::memset(&request, 0, sizeof request);
   request.bitmapcount = ATTR_BIT_MAP_COUNT;
@@ -38,8 +39,7 @@ void ReadCloneFacts(const std::string& path, FileSharing* out) {
 #endif
   unsigned char reply[128];
   std::memset(reply, 0, sizeof reply);
-  if (getattrlist(path.c_str(), &request, reply, sizeof reply,
-                  FSOPT_NOFOLLOW | FSOPT_ATTR_CMN_EXTENDED) != 0) {
+  if (fgetattrlist(fd, &request, reply, sizeof reply, FSOPT_ATTR_CMN_EXTENDED) != 0) {
     return;  // older macOS or a file system without these: sharing stays unknown
   }
   const unsigned char* p = reply + sizeof(uint32_t);
@@ -115,15 +115,17 @@ bool ExchangePaths(const std::string& a, const std::string& b, SysError* err) {
 }
 
 bool QueryFileSharing(const std::string& path, FileSharing* out, SysError* err) {
+  Fd file(OpenQuietly(path, err));
+  if (file.fd < 0) return false;
   struct stat st;
-  if (lstat(path.c_str(), &st) != 0) {
-    *err = MakeSysError(errno, "lstat", path);
+  if (fstat(file.fd, &st) != 0) {
+    *err = MakeSysError(errno, "fstat", path);
     return false;
   }
   out->logicalBytes = static_cast<uint64_t>(st.st_size);
   out->allocatedBytes = static_cast<uint64_t>(st.st_blocks) * 512;
   out->compressed = (st.st_flags & UF_COMPRESSED) != 0;
-  ReadCloneFacts(path, out);
+  ReadCloneFacts(file.fd, out);
   if (out->privateBytes && *out->privateBytes <= out->allocatedBytes) {
     out->sharedBytes = out->allocatedBytes - *out->privateBytes;
   }
@@ -137,9 +139,11 @@ bool DedupeWholeFile(const std::string&, const std::string& target, DedupeOutcom
 }
 
 bool QuerySharingSupport(const std::string& file, std::optional<bool>* out, SysError* err) {
+  Fd fd(OpenQuietly(file, err));
+  if (fd.fd < 0) return false;
   struct statfs fs;
-  if (statfs(file.c_str(), &fs) != 0) {
-    *err = MakeSysError(errno, "statfs", file);
+  if (fstatfs(fd.fd, &fs) != 0) {
+    *err = MakeSysError(errno, "fstatfs", file);
     return false;
   }
   *out = std::strcmp(fs.f_fstypename, "apfs") == 0;  // APFS is the macOS file system with clones
@@ -147,7 +151,9 @@ bool QuerySharingSupport(const std::string& file, std::optional<bool>* out, SysE
 }
 
 bool CloneFile(const std::string& source, const std::string& target, SysError* err) {
-  if (clonefile(source.c_str(), target.c_str(), CLONE_NOFOLLOW | CLONE_NOOWNERCOPY) != 0) {
+  Fd src(OpenQuietly(source, err));
+  if (src.fd < 0) return false;
+  if (fclonefileat(src.fd, AT_FDCWD, target.c_str(), CLONE_NOOWNERCOPY) != 0) {
     *err = MakeSysError(errno, "clonefile", target);
     return false;
   }
@@ -155,14 +161,19 @@ bool CloneFile(const std::string& source, const std::string& target, SysError* e
 }
 
 bool CopyMetadata(const std::string& from, const std::string& to, SysError* err) {
+  // Both opened first: copyfile() by name would open them itself, and wait on a FIFO.
+  Fd src(OpenQuietly(from, err));
+  if (src.fd < 0) return false;
+  Fd dst(OpenChecked(to, O_RDWR | O_NOFOLLOW, PathKind::kFile, err));
+  if (dst.fd < 0) return false;
   struct stat st;
-  if (lstat(from.c_str(), &st) != 0) {
-    *err = MakeSysError(errno, "lstat", from);
+  if (fstat(src.fd, &st) != 0) {
+    *err = MakeSysError(errno, "fstat", from);
     return false;
   }
   // Owner, mode, flags, ACL, extended attributes (Finder tags, quarantine), access/modify times.
-  if (copyfile(from.c_str(), to.c_str(), nullptr, COPYFILE_METADATA | COPYFILE_NOFOLLOW) != 0) {
-    *err = MakeSysError(errno, "copyfile", to);
+  if (fcopyfile(src.fd, dst.fd, nullptr, COPYFILE_METADATA) != 0) {
+    *err = MakeSysError(errno, "fcopyfile", to);
     return false;
   }
   // copyfile leaves the birth time of the new file; set the original's.
@@ -171,12 +182,11 @@ bool CopyMetadata(const std::string& from, const std::string& to, SysError* err)
   request.bitmapcount = ATTR_BIT_MAP_COUNT;
   request.commonattr = ATTR_CMN_CRTIME;
   timespec birth = st.st_birthtimespec;
-  if (setattrlist(to.c_str(), &request, &birth, sizeof birth, FSOPT_NOFOLLOW) != 0) {
-    *err = MakeSysError(errno, "setattrlist", to);
+  if (fsetattrlist(dst.fd, &request, &birth, sizeof birth, 0) != 0) {
+    *err = MakeSysError(errno, "fsetattrlist", to);
     return false;
   }
-  Fd file(open(to.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
-  if (file.fd < 0 || fsync(file.fd) != 0) {
+  if (fsync(dst.fd) != 0) {
     *err = MakeSysError(errno, "fsync", to);
     return false;
   }

@@ -183,11 +183,8 @@ bool ExchangePaths(const std::string& a, const std::string& b, SysError* err) {
 }
 
 bool QueryFileSharing(const std::string& path, FileSharing* out, SysError* err) {
-  Fd file(OpenQuietly(path));
-  if (file.fd < 0) {
-    *err = MakeSysError(errno, "open", path);
-    return false;
-  }
+  Fd file(OpenQuietly(path, err));
+  if (file.fd < 0) return false;
   struct stat st;
   if (fstat(file.fd, &st) != 0) {
     *err = MakeSysError(errno, "fstat", path);
@@ -237,17 +234,11 @@ bool QueryFileSharing(const std::string& path, FileSharing* out, SysError* err) 
 
 bool DedupeWholeFile(const std::string& source, const std::string& target, DedupeOutcome* out,
                      SysError* err) {
-  Fd src(OpenQuietly(source));
-  if (src.fd < 0) {
-    *err = MakeSysError(errno, "open", source);
-    return false;
-  }
+  Fd src(OpenQuietly(source, err));
+  if (src.fd < 0) return false;
   // Read-only is enough for the owner or root, and leaves the target's times untouched.
-  Fd dst(OpenQuietly(target));
-  if (dst.fd < 0) {
-    *err = MakeSysError(errno, "open", target);
-    return false;
-  }
+  Fd dst(OpenQuietly(target, err));
+  if (dst.fd < 0) return false;
   struct stat srcStat, dstStat;
   if (fstat(src.fd, &srcStat) != 0 || fstat(dst.fd, &dstStat) != 0) {
     *err = MakeSysError(errno, "fstat", target);
@@ -295,11 +286,8 @@ bool DedupeWholeFile(const std::string& source, const std::string& target, Dedup
 }
 
 bool QuerySharingSupport(const std::string& file, std::optional<bool>* out, SysError* err) {
-  Fd fd(OpenQuietly(file));
-  if (fd.fd < 0) {
-    *err = MakeSysError(errno, "open", file);
-    return false;
-  }
+  Fd fd(OpenQuietly(file, err));
+  if (fd.fd < 0) return false;
   // A zero-length dedupe of the file with itself changes nothing; file systems without remapping
   // refuse it with EOPNOTSUPP.
   const size_t bytes = sizeof(file_dedupe_range) + sizeof(file_dedupe_range_info);
@@ -319,11 +307,8 @@ bool QuerySharingSupport(const std::string& file, std::optional<bool>* out, SysE
 }
 
 bool CloneFile(const std::string& source, const std::string& target, SysError* err) {
-  Fd src(OpenQuietly(source));
-  if (src.fd < 0) {
-    *err = MakeSysError(errno, "open", source);
-    return false;
-  }
+  Fd src(OpenQuietly(source, err));
+  if (src.fd < 0) return false;
   Fd dst(open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
   if (dst.fd < 0) {
     *err = MakeSysError(errno, "open", target);
@@ -343,16 +328,10 @@ bool CloneFile(const std::string& source, const std::string& target, SysError* e
 }
 
 bool CopyMetadata(const std::string& from, const std::string& to, SysError* err) {
-  Fd src(OpenQuietly(from));
-  if (src.fd < 0) {
-    *err = MakeSysError(errno, "open", from);
-    return false;
-  }
-  Fd dst(open(to.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
-  if (dst.fd < 0) {
-    *err = MakeSysError(errno, "open", to);
-    return false;
-  }
+  Fd src(OpenQuietly(from, err));
+  if (src.fd < 0) return false;
+  Fd dst(OpenChecked(to, O_RDONLY | O_NOFOLLOW, PathKind::kFile, err));
+  if (dst.fd < 0) return false;
   struct stat st;
   if (fstat(src.fd, &st) != 0) {
     *err = MakeSysError(errno, "fstat", from);
@@ -382,11 +361,8 @@ bool CopyMetadata(const std::string& from, const std::string& to, SysError* err)
 }
 
 bool FlushVolume(const std::string& path, SysError* err) {
-  Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.fd < 0) {
-    *err = MakeSysError(errno, "open", path);
-    return false;
-  }
+  Fd fd(OpenChecked(path, O_RDONLY, PathKind::kFileOrFolder, err));
+  if (fd.fd < 0) return false;
   if (syncfs(fd.fd) != 0) {
     *err = MakeSysError(errno, "syncfs", path);
     return false;

@@ -15,6 +15,7 @@
 
 #include "linux/block_device.h"
 #include "plumb.h"
+#include "posix/fd.h"
 
 namespace plumb {
 namespace {
@@ -82,13 +83,15 @@ static_assert(sizeof(XfsGeometry) == 256, "struct xfs_fsop_geom is 256 bytes");
 constexpr unsigned long kXfsIocFsGeometry = _IOR('X', 126, XfsGeometry);
 constexpr uint32_t kXfsGeomFlagsReflink = 1u << 20;
 
-std::optional<bool> XfsReflink(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
+// Asked of the path, or of its mount point when the path is a FIFO or device (which answers no
+// file system ioctl, and is not opened).
+std::optional<bool> XfsReflink(const std::string& path, const std::string& mountPoint) {
+  SysError ignored;
+  Fd fd(OpenChecked(path, O_RDONLY, PathKind::kFileOrFolder, &ignored));
+  if (fd.fd < 0) fd.fd = OpenChecked(mountPoint, O_RDONLY, PathKind::kFolder, &ignored);
+  if (fd.fd < 0) return std::nullopt;
   XfsGeometry geometry{};
-  const bool ok = ioctl(fd, kXfsIocFsGeometry, &geometry) == 0;
-  close(fd);
-  if (!ok) return std::nullopt;
+  if (ioctl(fd.fd, kXfsIocFsGeometry, &geometry) != 0) return std::nullopt;
   return (geometry.flags & kXfsGeomFlagsReflink) != 0;
 }
 
@@ -100,9 +103,10 @@ bool OneOf(const std::string& value, std::initializer_list<const char*> names) {
 }
 
 // What each file system can do, where that is a property of the file system type.
-void FillFsFeatures(const std::string& path, const std::string& fsType, VolumeFacts* out) {
+void FillFsFeatures(const std::string& path, const MountEntry& mount, VolumeFacts* out) {
+  const std::string& fsType = mount.fsType;
   if (OneOf(fsType, {"btrfs", "bcachefs", "ocfs2"})) out->supportsClones = true;
-  if (fsType == "xfs") out->supportsClones = XfsReflink(path);
+  if (fsType == "xfs") out->supportsClones = XfsReflink(path, mount.mountPoint);
   if (OneOf(fsType, {"ext2", "ext3", "ext4", "tmpfs", "ramfs", "vfat", "exfat", "f2fs", "ntfs3",
                      "jfs", "reiserfs"})) {
     out->supportsClones = false;
@@ -143,7 +147,7 @@ bool QueryVolume(const std::string& path, VolumeFacts* out, SysError* err) {
     out->mountPoint = mount->mountPoint;
     out->fsType = mount->fsType;
     out->device = mount->source;
-    FillFsFeatures(resolved, mount->fsType, out);
+    FillFsFeatures(resolved, *mount, out);
   }
   // The block device: the mount source when it is one (btrfs reports an anonymous st_dev).
   dev_t dev = st.st_dev;

@@ -2,10 +2,12 @@
 #include <napi.h>
 
 #include "napi/exports.h"
+#include "plumb.h"
 
 namespace {
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  plumb::KeepLibraryLoaded();
   exports.Set("abiVersion", Napi::Number::New(env, 1));
   plumb::RegisterVolume(env, exports);
   plumb::RegisterSpace(env, exports);

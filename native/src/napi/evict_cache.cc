@@ -3,17 +3,15 @@
 #include "io.h"
 #include "napi/errors.h"
 #include "napi/io_js.h"
+#include "napi/promise_worker.h"
 
 namespace plumb {
 namespace {
 
-class EvictWorker : public Napi::AsyncWorker {
+class EvictWorker : public PromiseWorker {
  public:
   EvictWorker(Napi::Env env, std::vector<std::string> paths)
-      : Napi::AsyncWorker(env),
-        paths_(std::move(paths)),
-        deferred_(Napi::Promise::Deferred::New(env)) {}
-  Napi::Promise Promise() { return deferred_.Promise(); }
+      : PromiseWorker(env, "evictCache"), paths_(std::move(paths)) {}
 
   void Execute() override {
     for (const std::string& path : paths_) {
@@ -29,20 +27,19 @@ class EvictWorker : public Napi::AsyncWorker {
       ++files_;
     }
   }
-  void OnOK() override {
-    if (!err_.ok()) return deferred_.Reject(ToJsError(Env(), err_).Value());
-    Napi::Object result = Napi::Object::New(Env());
-    result.Set("method", CacheEvictionMethod());
-    result.Set("files", Napi::Number::New(Env(), static_cast<double>(files_)));
-    deferred_.Resolve(result);
-  }
-  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
 
  private:
+  void Settle(Napi::Env env, Napi::Promise::Deferred& deferred) override {
+    if (!err_.ok()) return deferred.Reject(ToJsError(env, err_).Value());
+    Napi::Object result = Napi::Object::New(env);
+    result.Set("method", CacheEvictionMethod());
+    result.Set("files", Napi::Number::New(env, static_cast<double>(files_)));
+    deferred.Resolve(result);
+  }
+
   std::vector<std::string> paths_;
   size_t files_ = 0;
   SysError err_;
-  Napi::Promise::Deferred deferred_;
 };
 
 Napi::Value EvictCache(const Napi::CallbackInfo& info) {

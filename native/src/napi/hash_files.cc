@@ -33,14 +33,15 @@ class HashFilesWorker : public ProgressWorker<HashProgress> {
 
   void Execute(const ExecutionProgress& progress) override {
     auto engine = std::make_shared<HashEngine>(std::move(request_));
-    std::function<void(const HashProgress&)> report;
-    if (HasCallback()) report = [&progress](const HashProgress& p) { progress.Send(&p, 1); };
+    const std::function<void(const HashProgress&)> report = [&progress](const HashProgress& p) {
+      progress.Send(&p, 1);
+    };
     if (!engine->Hash(report)) {
       err_ = MakeError("ECANCELED", "hashFiles", "", "the operation was cancelled");
       return;
     }
     outcome_ = std::move(engine->outcome());
-    if (report) report({count_, outcome_.bytesRead});
+    report({count_, outcome_.bytesRead});
   }
 
  private:

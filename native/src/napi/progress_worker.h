@@ -2,6 +2,11 @@
 // timedWrite's onProgress, queueDepthRun's onSample, hashFiles' and scanFolder's onProgress).
 // An exception thrown by the callback cancels the work through the worker's cancel flag and
 // becomes the promise's rejection, whatever the work itself ended with.
+//
+// The work sends its events whether or not there is a callback: each is also how the worker
+// learns, on the JavaScript thread, that its environment is being torn down (a terminated worker
+// thread waits for the work to finish), and then cancels the work instead of running it to the
+// end. Every step on the JavaScript thread is guarded (promise_worker.h).
 #pragma once
 
 #include <napi.h>
@@ -10,6 +15,7 @@
 #include <utility>
 
 #include "io.h"
+#include "napi/promise_worker.h"
 
 namespace plumb {
 
@@ -38,25 +44,37 @@ class ProgressWorker : public Napi::AsyncProgressQueueWorker<Event> {
  private:
   void OnProgress(const Event* events, size_t count) final {
     Napi::Env env = this->Env();
-    Napi::HandleScope scope(env);
-    for (size_t i = 0; i < count && HasCallback() && callbackError_.IsEmpty(); ++i) {
-      try {
-        callback_.Call({EventToJs(env, events[i])});
-      } catch (const Napi::Error& e) {
-        callbackError_ = Napi::Persistent(static_cast<Napi::Value>(e.Value()));
-        cancel_->cancelled.store(true);
+    if (!CanRunJs(env)) {
+      cancel_->cancelled.store(true);  // torn down: nobody waits for the answer any more
+      return;
+    }
+    try {
+      Napi::HandleScope scope(env);
+      for (size_t i = 0; i < count && HasCallback() && callbackError_.IsEmpty(); ++i) {
+        try {
+          callback_.Call({EventToJs(env, events[i])});
+        } catch (const Napi::Error& e) {
+          cancel_->cancelled.store(true);
+          callbackError_ = Napi::Persistent(static_cast<Napi::Value>(e.Value()));
+        }
       }
+    } catch (...) {
+      cancel_->cancelled.store(true);  // the environment went away during the call
     }
   }
 
   void OnOK() final {
-    if (!callbackError_.IsEmpty()) {
-      deferred_.Reject(callbackError_.Value());
-    } else {
-      Settle(this->Env(), deferred_);
-    }
+    SettleGuarded(this->Env(), deferred_, [this] {
+      if (!callbackError_.IsEmpty()) {
+        deferred_.Reject(callbackError_.Value());
+      } else {
+        Settle(this->Env(), deferred_);
+      }
+    });
   }
-  void OnError(const Napi::Error& e) final { deferred_.Reject(e.Value()); }
+  void OnError(const Napi::Error& e) final {
+    SettleGuarded(this->Env(), deferred_, [this, &e] { deferred_.Reject(e.Value()); });
+  }
 
   Napi::Promise::Deferred deferred_;
   Napi::FunctionReference callback_;

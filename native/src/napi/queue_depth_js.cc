@@ -30,9 +30,7 @@ class QueueDepthWorker : public ProgressWorker<QueueSampleData> {
   }
 
   void Execute(const ExecutionProgress& progress) override {
-    if (HasCallback()) {
-      request_.onSample = [&progress](const QueueSampleData& sample) { progress.Send(&sample, 1); };
-    }
+    request_.onSample = [&progress](const QueueSampleData& sample) { progress.Send(&sample, 1); };
     ok_ = RunQueueDepth(request_, &outcome_, &err_);
   }
 
@@ -81,7 +79,7 @@ class QueueDepthWorker : public ProgressWorker<QueueSampleData> {
 Napi::Value QueueDepthRun(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   QueueRequest request;
-  request.path = RequireString(info, 0, "path");
+  request.path = RequirePath(info, 0, "path");
   if (info.Length() < 2 || !info[1].IsObject() || info[1].IsArray() || info[1].IsFunction()) {
     throw Napi::TypeError::New(env, "The \"options\" argument must be an object");
   }

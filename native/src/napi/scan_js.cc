@@ -93,11 +93,11 @@ class NoteStrings {
 
 Napi::Object GroupObject(Napi::Env env, const scan::Group& g, const NoteStrings& notes) {
   Napi::Array files = Napi::Array::New(env, g.files.size());
-  Napi::String keeper;
+  Napi::Value keeper;
   for (size_t i = 0; i < g.files.size(); ++i) {
     const scan::GroupFile& f = g.files[i];
     Napi::Object file = Napi::Object::New(env);
-    Napi::String path = Napi::String::New(env, f.path);
+    Napi::Value path = PathToJs(env, f.path);
     if (i == g.keeperIndex) keeper = path;  // the keeper's path is the same string, not a copy
     file.Set("path", path);
     file.Set("size", Number(env, f.size));
@@ -126,7 +126,7 @@ Napi::Object GroupObject(Napi::Env env, const scan::Group& g, const NoteStrings&
 Napi::Object ResultObject(Napi::Env env, scan::Result& r, bool sparsePaths) {
   Napi::Object o = Napi::Object::New(env);
   o.Set("scanId", r.scanId);
-  o.Set("root", r.root);
+  o.Set("root", PathToJs(env, r.root));
   o.Set("fsType", OrNull(env, r.fsType));
   o.Set("sharingSupported", OrNull(env, r.sharingSupported));
   o.Set("files", Number(env, r.files));
@@ -177,7 +177,7 @@ Napi::Object ResultObject(Napi::Env env, scan::Result& r, bool sparsePaths) {
     Napi::Array paths = Napi::Array::New(env, r.sparsePaths.size());
     for (size_t i = 0; i < r.sparsePaths.size(); ++i) {
       Napi::HandleScope scope(env);
-      paths.Set(static_cast<uint32_t>(i), Napi::String::New(env, r.sparsePaths[i]));
+      paths.Set(static_cast<uint32_t>(i), PathToJs(env, r.sparsePaths[i]));
     }
     o.Set("sparsePaths", paths);
   }
@@ -191,8 +191,7 @@ class ScanWorker : public ProgressWorker<scan::Progress> {
         settings_(std::move(settings)) {}
 
   void Execute(const ExecutionProgress& progress) override {
-    scan::ProgressFn report;
-    if (HasCallback()) report = [&progress](const scan::Progress& p) { progress.Send(&p, 1); };
+    const scan::ProgressFn report = [&progress](const scan::Progress& p) { progress.Send(&p, 1); };
     ok_ = scan::RunScan(settings_, cancel_, report, &result_, &err_);
     ReturnFreedMemory();
   }
@@ -209,16 +208,18 @@ class ScanWorker : public ProgressWorker<scan::Progress> {
         Napi::Array paths = Napi::Array::New(env, result_.largePaths.size());
         for (size_t i = 0; i < result_.largePaths.size(); ++i) {
           Napi::HandleScope scope(env);
-          paths.Set(static_cast<uint32_t>(i), Napi::String::New(env, result_.largePaths[i]));
+          paths.Set(static_cast<uint32_t>(i), PathToJs(env, result_.largePaths[i]));
         }
         result.Set("largePaths", paths);
       }
       deferred.Resolve(result);
     } else {
       Napi::Error error = Napi::Error::New(env, err_.message);
+      // The message quotes the folder: a name that is not UTF-8 keeps its bytes.
+      if (!PathIsUtf8(err_.message)) error.Set("message", PathToJs(env, err_.message));
       error.Set("code", Napi::String::New(env, err_.code));
       if (!err_.syscall.empty()) error.Set("syscall", Napi::String::New(env, err_.syscall));
-      if (!err_.path.empty()) error.Set("path", Napi::String::New(env, err_.path));
+      if (!err_.path.empty()) error.Set("path", PathToJs(env, err_.path));
       deferred.Reject(error.Value());
     }
     result_ = scan::Result{};
@@ -235,10 +236,10 @@ Napi::Value ScanFolder(const Napi::CallbackInfo& info) {
   Napi::Object input = OptionalObject(info, 0, "settings");
   scan::Settings settings;
   Napi::Value path = input.Get("path");
-  if (!path.IsString() || path.As<Napi::String>().Utf8Value().empty()) {
+  if (!path.IsString() || path.As<Napi::String>().Utf16Value().empty()) {
     throw Napi::TypeError::New(env, "The \"settings.path\" property must be a non-empty string");
   }
-  settings.path = path.As<Napi::String>().Utf8Value();
+  settings.path = PathFromJs(path.As<Napi::String>());
   if (settings.path.find('\0') != std::string::npos) {
     throw Napi::TypeError::New(env, "The \"settings.path\" property must not contain NUL");
   }
@@ -258,10 +259,10 @@ Napi::Value ScanFolder(const Napi::CallbackInfo& info) {
   Napi::Value hashCache = input.Get("hashCache");
   if (!hashCache.IsUndefined()) {
     if (!hashCache.IsString() ||
-        hashCache.As<Napi::String>().Utf8Value().find('\0') != std::string::npos) {
+        PathFromJs(hashCache.As<Napi::String>()).find('\0') != std::string::npos) {
       throw Napi::TypeError::New(env, "The \"settings.hashCache\" property must be a file path");
     }
-    settings.hashCache = hashCache.As<Napi::String>().Utf8Value();
+    settings.hashCache = PathFromJs(hashCache.As<Napi::String>());
   }
   Napi::Object options = OptionalObject(info, 1, "options");
   auto* worker = new ScanWorker(env, std::move(settings), OptionalCancel(options, "cancel"),

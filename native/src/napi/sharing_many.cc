@@ -22,6 +22,7 @@
 #include "napi/errors.h"
 #include "napi/exports.h"
 #include "napi/io_js.h"
+#include "napi/promise_worker.h"
 #include "scan/pools.h"
 #include "space.h"
 
@@ -30,16 +31,14 @@ namespace {
 
 constexpr auto kCancelPoll = std::chrono::milliseconds(50);
 
-class SharingManyWorker : public Napi::AsyncWorker {
+class SharingManyWorker : public PromiseWorker {
  public:
   SharingManyWorker(Napi::Env env, std::vector<std::string> paths, uint32_t threads,
                     CancelPtr cancel)
-      : Napi::AsyncWorker(env, "fileSharingMany"),
+      : PromiseWorker(env, "fileSharingMany"),
         paths_(std::move(paths)),
         threads_(threads),
-        cancel_(std::move(cancel)),
-        deferred_(Napi::Promise::Deferred::New(env)) {}
-  Napi::Promise Promise() { return deferred_.Promise(); }
+        cancel_(std::move(cancel)) {}
 
   void Execute() override {
     if (paths_.empty()) return;
@@ -52,11 +51,11 @@ class SharingManyWorker : public Napi::AsyncWorker {
     answers_ = std::move(engine->answers());
   }
 
-  void OnOK() override {
-    Napi::Env env = Env();
+ private:
+  void Settle(Napi::Env env, Napi::Promise::Deferred& deferred) override {
     if (cancelled_) {
       SysError err = MakeError("ECANCELED", "fileSharingMany", "", "the operation was cancelled");
-      deferred_.Reject(ToJsError(env, err).Value());
+      deferred.Reject(ToJsError(env, err).Value());
       return;
     }
     const size_t count = answers_.sharing.size();
@@ -64,7 +63,7 @@ class SharingManyWorker : public Napi::AsyncWorker {
     for (const FileSharing& s : answers_.sharing)
       if (s.extents) rows += s.extents->size();
     if (rows > std::numeric_limits<uint32_t>::max()) {
-      deferred_.Reject(Napi::RangeError::New(env, "fileSharingMany: too many extents").Value());
+      deferred.Reject(Napi::RangeError::New(env, "fileSharingMany: too many extents").Value());
       return;
     }
     Napi::Uint8Array failed = Napi::Uint8Array::New(env, count);
@@ -111,15 +110,12 @@ class SharingManyWorker : public Napi::AsyncWorker {
     result.Set("extentStarts", starts);
     result.Set("hasExtents", hasExtents);
     result.Set("extents", extents);
-    deferred_.Resolve(result);
+    deferred.Resolve(result);
   }
-  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
 
- private:
   std::vector<std::string> paths_;  // moved to the engine when the work starts
   uint32_t threads_;
   CancelPtr cancel_;
-  Napi::Promise::Deferred deferred_;
   SharingAnswers answers_;
   bool cancelled_ = false;
 };

@@ -20,6 +20,7 @@
 
 #include "napi/errors.h"
 #include "napi/exports.h"
+#include "napi/promise_worker.h"
 
 namespace plumb {
 namespace {
@@ -30,36 +31,31 @@ Napi::Value Num(Napi::Env env, uint64_t value) {
 
 // Runs `run` on a worker thread, then resolves with `convert(result)` or rejects with the SysError.
 template <typename Result>
-class SpaceWorker : public Napi::AsyncWorker {
+class SpaceWorker : public PromiseWorker {
  public:
   using Run = std::function<bool(Result*, SysError*)>;
   using Convert = std::function<Napi::Value(Napi::Env, const Result&)>;
 
   SpaceWorker(Napi::Env env, const char* name, Run run, Convert convert)
-      : Napi::AsyncWorker(env, name),
-        run_(std::move(run)),
-        convert_(std::move(convert)),
-        deferred_(Napi::Promise::Deferred::New(env)) {}
-  Napi::Promise Promise() { return deferred_.Promise(); }
+      : PromiseWorker(env, name), run_(std::move(run)), convert_(std::move(convert)) {}
 
   void Execute() override {
     if (!run_(&result_, &err_) && err_.ok()) err_ = MakeSysError(0, "space", "");
   }
-  void OnOK() override {
-    if (!err_.ok()) {
-      deferred_.Reject(ToJsError(Env(), err_).Value());
-    } else {
-      deferred_.Resolve(convert_(Env(), result_));
-    }
-  }
-  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
 
  private:
+  void Settle(Napi::Env env, Napi::Promise::Deferred& deferred) override {
+    if (!err_.ok()) {
+      deferred.Reject(ToJsError(env, err_).Value());
+    } else {
+      deferred.Resolve(convert_(env, result_));
+    }
+  }
+
   Run run_;
   Convert convert_;
   Result result_{};
   SysError err_;
-  Napi::Promise::Deferred deferred_;
 };
 
 template <typename Result>
@@ -139,7 +135,7 @@ Napi::Value SharingToJs(Napi::Env env, const FileSharing& s) {
 }
 
 Napi::Value FileSharingJs(const Napi::CallbackInfo& info) {
-  std::string path = RequireString(info, 0, "path");
+  std::string path = RequirePath(info, 0, "path");
   return Start<FileSharing>(
       info.Env(), "fileSharing",
       [path](FileSharing* out, SysError* err) { return QueryFileSharing(path, out, err); },
@@ -147,8 +143,8 @@ Napi::Value FileSharingJs(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value DedupeFileJs(const Napi::CallbackInfo& info) {
-  std::string source = RequireString(info, 0, "source");
-  std::string target = RequireString(info, 1, "target");
+  std::string source = RequirePath(info, 0, "source");
+  std::string target = RequirePath(info, 1, "target");
   return Start<DedupeOutcome>(
       info.Env(), "dedupeFile",
       [source, target](DedupeOutcome* out, SysError* err) {
@@ -163,7 +159,7 @@ Napi::Value DedupeFileJs(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value SharingSupportJs(const Napi::CallbackInfo& info) {
-  std::string path = RequireString(info, 0, "path");
+  std::string path = RequirePath(info, 0, "path");
   return Start<std::optional<bool>>(
       info.Env(), "sharingSupport",
       [path](std::optional<bool>* out, SysError* err) {
@@ -176,8 +172,8 @@ Napi::Value SharingSupportJs(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value CloneFileJs(const Napi::CallbackInfo& info) {
-  std::string source = RequireString(info, 0, "source");
-  std::string target = RequireString(info, 1, "target");
+  std::string source = RequirePath(info, 0, "source");
+  std::string target = RequirePath(info, 1, "target");
   return Start<Nothing>(
       info.Env(), "cloneFile",
       [source, target](Nothing*, SysError* err) { return CloneFile(source, target, err); },
@@ -185,15 +181,15 @@ Napi::Value CloneFileJs(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value CopyMetadataJs(const Napi::CallbackInfo& info) {
-  std::string from = RequireString(info, 0, "from");
-  std::string to = RequireString(info, 1, "to");
+  std::string from = RequirePath(info, 0, "from");
+  std::string to = RequirePath(info, 1, "to");
   return Start<Nothing>(
       info.Env(), "copyMetadata",
       [from, to](Nothing*, SysError* err) { return CopyMetadata(from, to, err); }, Undefined);
 }
 
 Napi::Value SetTimesJs(const Napi::CallbackInfo& info) {
-  std::string path = RequireString(info, 0, "path");
+  std::string path = RequirePath(info, 0, "path");
   int64_t atimeNs = RequireNanoseconds(info, 1, "atimeNs");
   int64_t mtimeNs = RequireNanoseconds(info, 2, "mtimeNs");
   return Start<Nothing>(
@@ -205,9 +201,9 @@ Napi::Value SetTimesJs(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value ReplaceWithCloneJs(const Napi::CallbackInfo& info) {
-  std::string clone = RequireString(info, 0, "clone");
-  std::string target = RequireString(info, 1, "target");
-  std::string swapPath = RequireString(info, 2, "swapPath");
+  std::string clone = RequirePath(info, 0, "clone");
+  std::string target = RequirePath(info, 1, "target");
+  std::string swapPath = RequirePath(info, 2, "swapPath");
   if (info.Length() <= 3 || !info[3].IsObject()) {
     throw Napi::TypeError::New(info.Env(), "The \"expected\" argument must be an object");
   }
@@ -227,13 +223,13 @@ Napi::Value ReplaceWithCloneJs(const Napi::CallbackInfo& info) {
         static const char* const names[] = {"replaced", "in-use", "changed", "opened"};
         Napi::Object o = Napi::Object::New(env);
         o.Set("outcome", names[static_cast<int>(r.outcome)]);
-        o.Set("keptPath", r.keptPath.empty() ? env.Null() : Napi::String::New(env, r.keptPath));
+        o.Set("keptPath", r.keptPath.empty() ? env.Null() : PathToJs(env, r.keptPath));
         return static_cast<Napi::Value>(o);
       });
 }
 
 Napi::Value DataRangesJs(const Napi::CallbackInfo& info) {
-  std::string path = RequireString(info, 0, "path");
+  std::string path = RequirePath(info, 0, "path");
   return Start<DataMap>(
       info.Env(), "dataRanges",
       [path](DataMap* out, SysError* err) { return QueryDataRanges(path, out, err); },
@@ -285,7 +281,7 @@ const char* PunchOutcomeName(PunchOutcome outcome) {
 }
 
 Napi::Value PunchZerosJs(const Napi::CallbackInfo& info) {
-  std::string path = RequireString(info, 0, "path");
+  std::string path = RequirePath(info, 0, "path");
   std::vector<ByteRange> ranges = RequireRanges(info, 1, "ranges");
   uint64_t blockBytes = RequireBytes(info, 2, "blockBytes");
   if (blockBytes == 0) {
@@ -305,14 +301,14 @@ Napi::Value PunchZerosJs(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value FlushVolumeJs(const Napi::CallbackInfo& info) {
-  std::string path = RequireString(info, 0, "path");
+  std::string path = RequirePath(info, 0, "path");
   return Start<Nothing>(
       info.Env(), "flushVolume", [path](Nothing*, SysError* err) { return FlushVolume(path, err); },
       Undefined);
 }
 
 Napi::Value CreateSparseFileJs(const Napi::CallbackInfo& info) {
-  std::string path = RequireString(info, 0, "path");
+  std::string path = RequirePath(info, 0, "path");
   uint64_t bytes = RequireBytes(info, 1, "bytes");
   return Start<Nothing>(
       info.Env(), "createSparseFile",
@@ -321,14 +317,14 @@ Napi::Value CreateSparseFileJs(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value RecycleFileJs(const Napi::CallbackInfo& info) {
-  std::string path = RequireString(info, 0, "path");
+  std::string path = RequirePath(info, 0, "path");
   return Start<RecycledFile>(
       info.Env(), "recycleFile",
       [path](RecycledFile* out, SysError* err) { return RecycleFile(path, out, err); },
       [](Napi::Env env, const RecycledFile& file) {
         Napi::Object o = Napi::Object::New(env);
-        o.Set("recycledPath", file.recycledPath);
-        o.Set("infoPath", file.infoPath);
+        o.Set("recycledPath", PathToJs(env, file.recycledPath));
+        o.Set("infoPath", PathToJs(env, file.infoPath));
         return static_cast<Napi::Value>(o);
       });
 }

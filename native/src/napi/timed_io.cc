@@ -29,12 +29,10 @@ class TimedIoWorker : public ProgressWorker<Progress> {
   }
 
   void Execute(const ExecutionProgress& progress) override {
-    if (HasCallback()) {
-      request_.onProgress = [&progress](uint64_t bytesDone, uint64_t nanos) {
-        Progress event{bytesDone, nanos};
-        progress.Send(&event, 1);
-      };
-    }
+    request_.onProgress = [&progress](uint64_t bytesDone, uint64_t nanos) {
+      Progress event{bytesDone, nanos};
+      progress.Send(&event, 1);
+    };
     ok_ = write_ ? RunTimedWrite(request_, &outcome_, &err_)
                  : RunTimedRead(request_, &outcome_, &err_);
   }
@@ -53,7 +51,7 @@ class TimedIoWorker : public ProgressWorker<Progress> {
       return;
     }
     Napi::Object result = Napi::Object::New(env);
-    result.Set("path", request_.path);
+    result.Set("path", PathToJs(env, request_.path));
     result.Set("bytes", Napi::Number::New(env, static_cast<double>(outcome_.bytes)));
     result.Set("cacheMode", outcome_.direct ? "direct" : "buffered");
     result.Set("alignment",
@@ -90,7 +88,7 @@ class TimedIoWorker : public ProgressWorker<Progress> {
 Napi::Value StartTimedIo(const Napi::CallbackInfo& info, bool write) {
   Napi::Env env = info.Env();
   TimedIoRequest request;
-  request.path = RequireString(info, 0, "path");
+  request.path = RequirePath(info, 0, "path");
   size_t optionsIndex = 1;
   if (write) {
     if (info.Length() < 2 || !info[1].IsNumber()) {

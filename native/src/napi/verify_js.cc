@@ -35,12 +35,10 @@ class VerifyWorker : public ProgressWorker<Progress> {
   }
 
   void Execute(const ExecutionProgress& progress) override {
-    if (HasCallback()) {
-      request_.onProgress = [&progress](uint64_t bytesDone, uint64_t nanos) {
-        Progress event{bytesDone, nanos};
-        progress.Send(&event, 1);
-      };
-    }
+    request_.onProgress = [&progress](uint64_t bytesDone, uint64_t nanos) {
+      Progress event{bytesDone, nanos};
+      progress.Send(&event, 1);
+    };
     ok_ = RunVerifyFile(request_, &outcome_, &err_);
   }
 
@@ -58,7 +56,7 @@ class VerifyWorker : public ProgressWorker<Progress> {
       return;
     }
     Napi::Object result = Napi::Object::New(env);
-    result.Set("path", request_.path);
+    result.Set("path", PathToJs(env, request_.path));
     result.Set("bytes", Number(outcome_.bytes));
     result.Set("checkedBytes", Number(outcome_.checkedBytes));
     result.Set("badBytes", Number(outcome_.badBytes));
@@ -105,7 +103,7 @@ uint32_t RequireId(const Napi::CallbackInfo& info, size_t index, const char* nam
 Napi::Value VerifyFile(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   VerifyRequest request;
-  request.path = RequireString(info, 0, "path");
+  request.path = RequirePath(info, 0, "path");
   request.stamp.enabled = true;
   request.stamp.fileId = RequireId(info, 1, "fileId");
   Napi::Object options = OptionalObject(info, 2, "options");

@@ -3,6 +3,7 @@
 
 #include "napi/errors.h"
 #include "napi/exports.h"
+#include "napi/promise_worker.h"
 #include "plumb.h"
 
 namespace plumb {
@@ -13,7 +14,7 @@ Napi::Value OrNull(Napi::Env env, const std::optional<T>& value, Make make) {
   return value ? make(env, *value) : env.Null();
 }
 
-Napi::Value Str(Napi::Env env, const std::string& s) { return Napi::String::New(env, s); }
+Napi::Value Str(Napi::Env env, const std::string& s) { return PathToJs(env, s); }
 Napi::Value Bool(Napi::Env env, bool b) { return Napi::Boolean::New(env, b); }
 Napi::Value Num(Napi::Env env, double d) { return Napi::Number::New(env, d); }
 
@@ -39,36 +40,32 @@ Napi::Object ToJs(Napi::Env env, const VolumeFacts& v) {
   return o;
 }
 
-class VolumeWorker : public Napi::AsyncWorker {
+class VolumeWorker : public PromiseWorker {
  public:
   VolumeWorker(Napi::Env env, std::string path)
-      : Napi::AsyncWorker(env),
-        path_(std::move(path)),
-        deferred_(Napi::Promise::Deferred::New(env)) {}
-  Napi::Promise Promise() { return deferred_.Promise(); }
+      : PromiseWorker(env, "volumeInfo"), path_(std::move(path)) {}
 
   void Execute() override {
     if (!QueryVolume(path_, &facts_, &err_) && err_.ok())
       err_ = MakeSysError(0, "volumeInfo", path_);
   }
-  void OnOK() override {
-    if (!err_.ok()) {
-      deferred_.Reject(ToJsError(Env(), err_).Value());
-    } else {
-      deferred_.Resolve(ToJs(Env(), facts_));
-    }
-  }
-  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
 
  private:
+  void Settle(Napi::Env env, Napi::Promise::Deferred& deferred) override {
+    if (!err_.ok()) {
+      deferred.Reject(ToJsError(env, err_).Value());
+    } else {
+      deferred.Resolve(ToJs(env, facts_));
+    }
+  }
+
   std::string path_;
   VolumeFacts facts_;
   SysError err_;
-  Napi::Promise::Deferred deferred_;
 };
 
 Napi::Value VolumeInfo(const Napi::CallbackInfo& info) {
-  std::string path = RequireString(info, 0, "path");
+  std::string path = RequirePath(info, 0, "path");
   auto* worker = new VolumeWorker(info.Env(), path);
   Napi::Promise promise = worker->Promise();
   worker->Queue();

@@ -9,6 +9,7 @@
 #include "napi/errors.h"
 #include "napi/exports.h"
 #include "napi/io_js.h"
+#include "napi/promise_worker.h"
 #include "walk.h"
 
 namespace plumb {
@@ -22,17 +23,15 @@ struct Listing {
   bool ok = false;
 };
 
-class ListFoldersWorker : public Napi::AsyncWorker {
+class ListFoldersWorker : public PromiseWorker {
  public:
   ListFoldersWorker(Napi::Env env, std::vector<std::string> dirs, uint32_t threads,
                     CancelPtr cancel)
-      : Napi::AsyncWorker(env, "listFolders"),
+      : PromiseWorker(env, "listFolders"),
         dirs_(std::move(dirs)),
         listings_(dirs_.size()),
         threads_(threads),
-        cancel_(std::move(cancel)),
-        deferred_(Napi::Promise::Deferred::New(env)) {}
-  Napi::Promise Promise() { return deferred_.Promise(); }
+        cancel_(std::move(cancel)) {}
 
   void Execute() override {
     std::atomic<size_t> next{0};
@@ -49,11 +48,11 @@ class ListFoldersWorker : public Napi::AsyncWorker {
     for (auto& t : pool) t.join();
   }
 
-  void OnOK() override {
-    Napi::Env env = Env();
+ private:
+  void Settle(Napi::Env env, Napi::Promise::Deferred& deferred) override {
     if (cancel_ && cancel_->cancelled.load()) {
       SysError err = MakeError("ECANCELED", "listFolders", "", "the operation was cancelled");
-      deferred_.Reject(ToJsError(env, err).Value());
+      deferred.Reject(ToJsError(env, err).Value());
       return;
     }
     Napi::Array result = Napi::Array::New(env, listings_.size());
@@ -71,7 +70,7 @@ class ListFoldersWorker : public Napi::AsyncWorker {
         const FolderEntry& e = listing.entries[j];
         {
           Napi::HandleScope scope(env);
-          names.Set(static_cast<uint32_t>(j), Napi::String::New(env, e.name));
+          names.Set(static_cast<uint32_t>(j), PathToJs(env, e.name));
         }
         kinds[j] = static_cast<uint8_t>(e.kind);
         double* n = numbers.Data() + j * kNumbersPerEntry;
@@ -89,16 +88,13 @@ class ListFoldersWorker : public Napi::AsyncWorker {
       result.Set(static_cast<uint32_t>(i), folder);
     }
     listings_.clear();
-    deferred_.Resolve(result);
+    deferred.Resolve(result);
   }
-  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
 
- private:
   std::vector<std::string> dirs_;
   std::vector<Listing> listings_;
   uint32_t threads_;
   CancelPtr cancel_;
-  Napi::Promise::Deferred deferred_;
 };
 
 Napi::Value ListFolders(const Napi::CallbackInfo& info) {

@@ -1,4 +1,5 @@
-// ContentReader on Linux and macOS: open(2) without following links, O_NOATIME where permitted,
+// ContentReader on Linux and macOS: regular files only (OpenQuietly: never waits on a FIFO or
+// device), without following links, O_NOATIME where permitted,
 // and posix_fadvise SEQUENTIAL | NOREUSE where the OS has it (Linux; macOS reads ahead anyway).
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -17,11 +18,8 @@ ContentReader::~ContentReader() {
 
 bool ContentReader::Open(const std::string& path, SysError* err) {
   path_ = path;
-  const int fd = OpenQuietly(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) {
-    *err = MakeSysError(errno, "open", path);
-    return false;
-  }
+  const int fd = OpenQuietly(path, err);
+  if (fd < 0) return false;
 #if defined(POSIX_FADV_SEQUENTIAL) && defined(POSIX_FADV_NOREUSE)
   posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   posix_fadvise(fd, 0, 0, POSIX_FADV_NOREUSE);

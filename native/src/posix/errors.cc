@@ -29,6 +29,11 @@ std::string ErrorCodeName(long osError) {
     case ENAMETOOLONG: return "ENAMETOOLONG";
     case ENOSYS: return "ENOSYS";
     case ENOTSUP: return "ENOTSUP";
+#if EOPNOTSUPP != ENOTSUP
+    case EOPNOTSUPP: return "EOPNOTSUPP";
+#endif
+    case ENXIO: return "ENXIO";
+    case ESPIPE: return "ESPIPE";
     case EINTR: return "EINTR";
     case EAGAIN: return "EAGAIN";
     case ELOOP: return "ELOOP";

@@ -1,12 +1,16 @@
-// File descriptors on Linux and macOS: closed on every path out of a function, and opened for
-// reading without touching the access time of the user's files where that is allowed.
+// File descriptors on Linux and macOS: opened so that no path can make a call wait for ever (a
+// FIFO, socket or device is refused, checked on the open descriptor), closed on every path out
+// of a function, and opened for reading without touching the access time of the user's files
+// where that is allowed.
 #pragma once
 
 #include <fcntl.h>
+#include <sys/types.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <string>
+
+#include "plumb.h"
 
 namespace plumb {
 
@@ -21,14 +25,23 @@ struct Fd {
   }
 };
 
-// open(2) with `flags` plus O_NOATIME where the OS has it and allows it (the file's owner or
-// CAP_FOWNER; EPERM otherwise, and then a plain open). -1 with errno set when both fail.
-inline int OpenQuietly(const std::string& path, int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC) {
-#ifdef O_NOATIME
-  int fd = open(path.c_str(), flags | O_NOATIME);
-  if (fd >= 0 || errno != EPERM) return fd;
-#endif
-  return open(path.c_str(), flags);
+// What a path must name for a call to use it.
+enum class PathKind { kFile, kFolder, kFileOrFolder };
+
+// open(2) of `path` with `flags` (O_CLOEXEC added) that never waits: opening a FIFO blocks until
+// another program opens its other end, reading one until it writes, and /dev/zero never ends.
+// So the open is non-blocking, the type is checked with fstat on the descriptor itself (a stat
+// before the open could be raced by a swap), and O_NONBLOCK is cleared only for what `kind`
+// allows. -1 with `err` when it fails: code EFTYPE for a FIFO, socket or device, EISDIR or
+// ENOTDIR for a folder or a file where the other was wanted. `noAtime`: O_NOATIME where the OS has
+// it and allows it (the file's owner or CAP_FOWNER).
+int OpenChecked(const std::string& path, int flags, PathKind kind, SysError* err, mode_t mode = 0,
+                bool noAtime = false);
+
+// A regular file opened for reading (by default) without following a last symbolic link or
+// touching its access time.
+inline int OpenQuietly(const std::string& path, SysError* err, int flags = O_RDONLY | O_NOFOLLOW) {
+  return OpenChecked(path, flags, PathKind::kFile, err, 0, true);
 }
 
 }  // namespace plumb

@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "io.h"
+#include "posix/fd.h"
 #include "posix/uncached.h"
 
 namespace plumb {
@@ -54,21 +55,19 @@ IoFile::~IoFile() {
 
 bool IoFile::Open(const std::string& path, const OpenOptions& options, SysError* err) {
   path_ = path;
-  int flags = O_CLOEXEC;
+  int flags = 0;
   switch (options.access) {
-    case FileAccess::kCreateTruncate: flags |= O_WRONLY | O_CREAT | O_TRUNC; break;
-    case FileAccess::kRead: flags |= O_RDONLY; break;
-    case FileAccess::kReadWrite: flags |= O_RDWR | O_CREAT; break;
+    case FileAccess::kCreateTruncate: flags = O_WRONLY | O_CREAT | O_TRUNC; break;
+    case FileAccess::kRead: flags = O_RDONLY; break;
+    case FileAccess::kReadWrite: flags = O_RDWR | O_CREAT; break;
   }
   int fd = -1;
   direct_ = false;
   if (!options.buffered) {
-    fd = open(path.c_str(), flags | DirectOpenFlags(), 0644);
+    fd = OpenChecked(path, flags | DirectOpenFlags(), PathKind::kFile, err, 0644);
     // EINVAL: this file system refuses O_DIRECT at open (older tmpfs, some FUSE); go buffered.
-    if (fd < 0 && !(errno == EINVAL && DirectOpenFlags() != 0)) {
-      *err = MakeSysError(errno, "open", path);
+    if (fd < 0 && !(err->code == "EINVAL" && err->syscall == "open" && DirectOpenFlags() != 0))
       return false;
-    }
     if (fd >= 0) {
       direct_ = MakeUncached(fd);
       if (!direct_ && !MakeBuffered(fd)) {
@@ -78,11 +77,9 @@ bool IoFile::Open(const std::string& path, const OpenOptions& options, SysError*
     }
   }
   if (fd < 0) {
-    fd = open(path.c_str(), flags, 0644);
-    if (fd < 0) {
-      *err = MakeSysError(errno, "open", path);
-      return false;
-    }
+    *err = SysError{};
+    fd = OpenChecked(path, flags, PathKind::kFile, err, 0644);
+    if (fd < 0) return false;
     direct_ = false;
   }
   handle_ = fd;

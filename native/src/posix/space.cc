@@ -121,19 +121,11 @@ bool SetTimes(const std::string& path, int64_t atimeNs, int64_t mtimeNs, SysErro
 }
 
 bool QueryDataRanges(const std::string& path, DataMap* out, SysError* err) {
-  Fd file(open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
-  if (file.fd < 0) {
-    *err = MakeSysError(errno, "open", path);
-    return false;
-  }
+  Fd file(OpenChecked(path, O_RDONLY | O_NOFOLLOW, PathKind::kFile, err));
+  if (file.fd < 0) return false;
   struct stat st;
   if (fstat(file.fd, &st) != 0) {
     *err = MakeSysError(errno, "fstat", path);
-    return false;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    *err = MakeSysError(EINVAL, "fstat", path);
-    err->message = "not a regular file";
     return false;
   }
   out->logicalBytes = static_cast<uint64_t>(st.st_size);
@@ -186,16 +178,10 @@ bool CreateSparseFile(const std::string& path, uint64_t bytes, SysError* err) {
 
 bool ReplaceWithClone(const std::string& clone, const std::string& target, const std::string&,
                       const FileFacts& expected, ReplaceResult* out, SysError* err) {
-  Fd original(OpenQuietly(target));
-  if (original.fd < 0) {
-    *err = MakeSysError(errno, "open", target);
-    return false;
-  }
-  Fd copy(OpenQuietly(clone));
-  if (copy.fd < 0) {
-    *err = MakeSysError(errno, "open", clone);
-    return false;
-  }
+  Fd original(OpenQuietly(target, err));
+  if (original.fd < 0) return false;
+  Fd copy(OpenQuietly(clone, err));
+  if (copy.fd < 0) return false;
   bool busy = false;
   Guard originalGuard, copyGuard;
   if (!GuardExclusive(original.fd, target, &busy, err)) return false;
@@ -273,20 +259,13 @@ bool ReplaceWithClone(const std::string& clone, const std::string& target, const
 
 bool PunchZeroBlocks(const std::string& path, const std::vector<ByteRange>& ranges,
                      uint64_t blockBytes, PunchResult* out, SysError* err) {
-  // Non-blocking, so a FIFO swapped in cannot hang the open; refused below by its type.
-  Fd file(OpenQuietly(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
-  if (file.fd < 0) {
-    *err = MakeSysError(errno, "open", path);
-    return false;
-  }
+  // Without touching its access time (the punch puts atime and mtime back as they were), and
+  // never a FIFO, socket or device (OpenChecked checks the type on the descriptor).
+  Fd file(OpenQuietly(path, err, O_RDWR | O_NOFOLLOW));
+  if (file.fd < 0) return false;
   struct stat st;
   if (fstat(file.fd, &st) != 0) {
     *err = MakeSysError(errno, "fstat", path);
-    return false;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    *err = MakeSysError(EINVAL, "fstat", path);
-    err->message = "not a regular file";
     return false;
   }
   bool busy = false;

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "walk.h"
+
 #ifdef _WIN32
 #include <windows.h>
 #endif
@@ -11,21 +13,6 @@
 namespace plumb {
 namespace scan {
 namespace {
-
-// fopen with a UTF-8 path on every OS (Windows' fopen takes the ANSI code page).
-FILE* OpenFile(const std::string& path, const char* mode) {
-#ifdef _WIN32
-  auto wide = [](const std::string& s) {
-    const int n = MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), nullptr, 0);
-    std::wstring w(static_cast<size_t>(n), L'\0');
-    MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), w.data(), n);
-    return w;
-  };
-  return _wfopen(wide(path).c_str(), wide(mode).c_str());
-#else
-  return std::fopen(path.c_str(), mode);
-#endif
-}
 
 // Replaces `to` with `from` (Windows' rename refuses an existing target).
 bool Replace(const std::string& from, const std::string& to) {
@@ -59,7 +46,7 @@ bool SameIdentity(const FileIdentity& id, uint64_t ino, uint64_t size, double mt
 
 void HashCache::Load(const std::string& file, uint64_t dev) {
   old_.clear();
-  FILE* in = OpenFile(file, "rb");
+  FILE* in = OpenRegularFile(file, "rb");
   if (!in) return;
   // The count must match the file's length, so a damaged header never asks for a huge array.
   long length = -1;
@@ -121,8 +108,16 @@ bool HashCache::Save(const std::string& file, uint64_t dev, SysError* err) {
     }
   }
   next_.resize(kept);
+  // Only a cache file is replaced: anything else at its name (a FIFO, a folder) stays.
+  FolderEntry existing;
+  SysError absent;
+  if (StatPath(file, &existing, &absent) && existing.kind != EntryKind::kFile) {
+    *err =
+        SysError{"EFTYPE", "rename", file, file + " is not a file; the hash cache was not kept."};
+    return false;
+  }
   const std::string temp = file + ".tmp";
-  FILE* out = OpenFile(temp, "wb");
+  FILE* out = OpenRegularFile(temp, "wb");
   if (!out) {
     *err = SysError{"EIO", "fopen", temp, "Cannot write the scan's hash cache " + temp + "."};
     return false;

@@ -3,6 +3,7 @@
 #include <windows.h>
 
 #include "content_hash.h"
+#include "win/handles.h"
 #include "win/paths.h"
 
 namespace plumb {
@@ -28,6 +29,7 @@ bool ContentReader::Open(const std::string& path, SysError* err) {
         Widen(path).c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
         nullptr, OPEN_EXISTING, FILE_FLAG_SEQUENTIAL_SCAN | FILE_FLAG_OPEN_REPARSE_POINT, nullptr);
   }
+  file = OnlyDiskFile(file);
   if (file == INVALID_HANDLE_VALUE) {
     *err = MakeSysError(static_cast<long>(GetLastError()), "CreateFileW", path);
     return false;

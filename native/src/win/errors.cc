@@ -2,6 +2,7 @@
 #include <windows.h>
 
 #include "plumb.h"
+#include "win/handles.h"
 
 namespace plumb {
 
@@ -26,11 +27,15 @@ std::string ErrorCodeName(long osError) {
     case ERROR_NOT_ENOUGH_MEMORY:
     case ERROR_OUTOFMEMORY: return "ENOMEM";
     case ERROR_FILENAME_EXCED_RANGE: return "ENAMETOOLONG";
+    case kNotADiskFile:
+    case ERROR_BAD_DEV_TYPE: return "EFTYPE";  // a device name asked for a file's attributes
     default: return "EWIN" + std::to_string(osError);
   }
 }
 
 std::string ErrorMessage(long osError) {
+  if (osError == static_cast<long>(kNotADiskFile))
+    return "a device or pipe, not a file on a disk (Plumb does not open devices or pipes)";
   wchar_t* buffer = nullptr;
   DWORD length = FormatMessageW(
       FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS,

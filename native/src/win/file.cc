@@ -3,7 +3,10 @@
 // for the overlapped queue-depth engine.
 #include <windows.h>
 
+#include <cstdio>
+
 #include "io.h"
+#include "win/handles.h"
 #include "win/paths.h"
 
 namespace plumb {
@@ -60,6 +63,21 @@ bool RemoveFile(const std::string& path) {
   return DeleteFileW(Widen(path).c_str()) || GetLastError() == ERROR_FILE_NOT_FOUND;
 }
 
+FILE* OpenRegularFile(const std::string& path, const char* mode) {
+  const std::wstring wide = Widen(path);
+  // A device name (NUL, CON, COM1) names the device in every folder, so asking first cannot be
+  // raced by a swap (<io.h>, which would give the handle behind a FILE*, is shadowed by ours).
+  HANDLE probe =
+      CreateFileW(wide.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                  OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+  if (probe != INVALID_HANDLE_VALUE) {
+    const bool disk = GetFileType(probe) == FILE_TYPE_DISK;
+    CloseHandle(probe);
+    if (!disk) return nullptr;
+  }
+  return _wfopen(wide.c_str(), mode[0] == 'w' ? L"wb" : L"rb");
+}
+
 bool FileExists(const std::string& path) {
   return GetFileAttributesW(Widen(path).c_str()) != INVALID_FILE_ATTRIBUTES;
 }
@@ -84,8 +102,9 @@ bool IoFile::Open(const std::string& path, const OpenOptions& options, SysError*
   HANDLE file = INVALID_HANDLE_VALUE;
   direct_ = false;
   if (!options.buffered) {
-    file = CreateFileW(wide.c_str(), access, share, nullptr, disposition,
-                       flags | FILE_FLAG_NO_BUFFERING | FILE_FLAG_WRITE_THROUGH, nullptr);
+    file = OnlyDiskFile(CreateFileW(wide.c_str(), access, share, nullptr, disposition,
+                                    flags | FILE_FLAG_NO_BUFFERING | FILE_FLAG_WRITE_THROUGH,
+                                    nullptr));
     const DWORD error = file == INVALID_HANDLE_VALUE ? GetLastError() : 0;
     // Some network and virtual file systems refuse unbuffered handles: go buffered, say so.
     if (file == INVALID_HANDLE_VALUE && error != ERROR_INVALID_PARAMETER &&
@@ -96,7 +115,8 @@ bool IoFile::Open(const std::string& path, const OpenOptions& options, SysError*
     direct_ = file != INVALID_HANDLE_VALUE;
   }
   if (file == INVALID_HANDLE_VALUE) {
-    file = CreateFileW(wide.c_str(), access, share, nullptr, disposition, flags, nullptr);
+    file = OnlyDiskFile(
+        CreateFileW(wide.c_str(), access, share, nullptr, disposition, flags, nullptr));
     if (file == INVALID_HANDLE_VALUE) {
       *err = MakeSysError(static_cast<long>(GetLastError()), "CreateFileW", path);
       return false;

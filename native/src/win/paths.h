@@ -1,26 +1,22 @@
-// UTF-8 ⇄ UTF-16 for Win32 calls.
+// WTF-8 ⇄ UTF-16 for Win32 calls, without loss (engine/utf.h): Windows names may hold unpaired
+// surrogates, which MultiByteToWideChar and WideCharToMultiByte would each turn into U+FFFD.
 #pragma once
 
 #include <windows.h>
 
 #include <string>
 
+#include "engine/utf.h"
+
 namespace plumb {
 
 inline std::wstring Widen(const std::string& s) {
-  int n = MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), nullptr, 0);
-  std::wstring w(static_cast<size_t>(n), L'\0');
-  MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), w.data(), n);
-  return w;
+  const std::u16string units = Utf16FromUtf8(s, Utf8Flavor::kWtf8);
+  return std::wstring(units.begin(), units.end());
 }
 
 inline std::string Narrow(const std::wstring& w) {
-  int n = WideCharToMultiByte(CP_UTF8, 0, w.data(), static_cast<int>(w.size()), nullptr, 0, nullptr,
-                              nullptr);
-  std::string s(static_cast<size_t>(n), '\0');
-  WideCharToMultiByte(CP_UTF8, 0, w.data(), static_cast<int>(w.size()), s.data(), n, nullptr,
-                      nullptr);
-  return s;
+  return Utf8FromUtf16(std::u16string(w.begin(), w.end()), Utf8Flavor::kWtf8);
 }
 
 // "\\.\C:" for a drive root, "\\?\Volume{...}" for a volume GUID path; empty for network shares.

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "engine/punch_zeros.h"
+#include "win/handles.h"
 #include "win/paths.h"
 
 #ifndef FSCTL_DUPLICATE_EXTENTS_TO_FILE
@@ -58,8 +59,9 @@ struct Handle {
 };
 
 HANDLE OpenPath(const std::string& path, DWORD access, DWORD share, DWORD disposition) {
-  return CreateFileW(Widen(path).c_str(), access, share, nullptr, disposition,
-                     FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, nullptr);
+  return OnlyDiskFile(CreateFileW(Widen(path).c_str(), access, share, nullptr, disposition,
+                                  FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT,
+                                  nullptr));
 }
 
 SysError LastError(const char* call, const std::string& path) {

@@ -64,7 +64,7 @@ describe('plans', () => {
   it('every built-in plan is a valid plumb.plan/1 plan', () => {
     assert.deepEqual(
       builtinPlans.map((p) => p.name),
-      ['standard', 'series', 'sustained', 'presets', 'paired', 'task'],
+      ['standard', 'series', 'sustained', 'capacity', 'presets', 'paired', 'task'],
     );
     for (const plan of builtinPlans) assert.doesNotThrow(() => Plan.parse(plan), plan.name);
   });

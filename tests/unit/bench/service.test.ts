@@ -202,7 +202,7 @@ describe('bench operations', () => {
     const { context } = collector();
     assert.deepEqual(
       (await handlers['bench.plans']({}, context)).plans.map((p) => p.name),
-      ['standard', 'series', 'sustained', 'presets', 'paired', 'task'],
+      ['standard', 'series', 'sustained', 'capacity', 'presets', 'paired', 'task'],
     );
     const document = await handlers['analysis.csv'](
       { csv: '100,1\n200,2\n', phase: 'read' },

@@ -12,6 +12,7 @@ import {
   cacheGuessBytes,
   reserveBytes,
   whatWouldWork,
+  guardMessage,
   writeAllowance,
 } from '../../../app/core/bench/space-guard.js';
 import {
@@ -56,6 +57,21 @@ describe('space guard', () => {
     });
     assert.doesNotMatch(full, /keeping/);
     assert.doesNotMatch(full, /scale/);
+  });
+  it('writes the scale it suggests as a person would, and the guard with no reserve as such', () => {
+    // 1.13 % of the plan fits at scale 0.1: 0.00113, said to two figures, rounded down.
+    const text = whatWouldWork({
+      neededBytes: 100e9,
+      availableBytes: 2.13e9,
+      reserveBytes: 1e9,
+      volumeBytes: 16e9,
+      scale: 0.1,
+    });
+    assert.match(text, /a scale of 0\.0011 or less/);
+    const none = guardMessage(64e6, 10e6, 0);
+    assert.match(none, /^Stopped before the disk filled up: writing 64\.0 MB more does not fit/);
+    assert.doesNotMatch(none, /by default|1 GB/, 'no default reserve when none was kept');
+    assert.match(guardMessage(64e6, 1.5e9, 1e9), /by default Plumb keeps the larger of 10 %/);
   });
   it('allows what is free above the reserve, never less than nothing', () => {
     assert.equal(writeAllowance(50e9, 20e9), 30e9);

@@ -285,3 +285,43 @@ test('a test that only writes takes the volume’s reading rate from the runs th
   assert.equal(basis.readRate, 2.5 * GB);
   assert.equal(basis.source, 'from your last run of this test on this volume');
 });
+
+test('on a 3 GB disk the sustained estimate sizes its recovery probes as the engine will, and says so', () => {
+  const small = { ...bigDisk, totalBytes: 3 * GB, availableBytes: 2.9 * GB, bus: 'usb' };
+  const estimate = estimatePlan(sustained, { scale: 1 }, small, rates);
+  // The default reserve keeps 1 GB: 1.9 GB may be written, so a 2 GB probe cannot be.
+  assert.match(estimate.recoveryNote ?? '', /^Recovery probes of 1\.8\d GB instead of 2\.00 GB/);
+  const probe = estimate.recoveryChecks!.seconds - 30;
+  assert.ok(probe > 1.8 / 2 && probe < 1.9 / 2, `probe of ${probe} s at 2 GB/s`);
+  assert.equal(estimatePlan(sustained, { scale: 1 }, bigDisk, rates).recoveryNote, null);
+  const tight = estimatePlan(sustained, { scale: 1, reserveBytes: 2.75 * GB }, small, rates);
+  assert.equal(tight.recoveryChecks, null);
+  assert.match(tight.recoveryNote ?? '', /^The recovery is not timed/);
+});
+
+test('a capacity check fills the allowance, reads it all back, and a quick one its share', () => {
+  const capacity: Plan = {
+    schema: 'plumb.plan/1',
+    name: 'capacity',
+    kind: 'capacity',
+    fileBytes: 1e9,
+    totalBytes: null,
+  };
+  const stick = { ...bigDisk, totalBytes: 64 * GB, availableBytes: 62 * GB, bus: 'usb' };
+  const full = estimatePlan(capacity, { scale: 1 }, stick, rates);
+  const fill = Math.floor((62 * GB - 6.4 * GB) / 4096) * 4096;
+  assert.deepEqual(
+    [full.writeBytes, full.readBytes, full.files, full.fits],
+    [fill, fill, 2 * 56, true],
+  );
+  assert.ok(Math.abs(full.seconds - (2 * fill) / (2 * GB)) < 1e-6);
+  assert.ok(full.writeBytes >= 20e9, 'large enough to be confirmed before Start');
+  const quick = estimatePlan(capacity, { scale: 0.01 }, stick, rates);
+  assert.ok(Math.abs(quick.writeBytes - fill / 100) < 4096);
+  const capped = estimatePlan(capacity, { scale: 1, totalBytes: 8 * GB }, stick, rates);
+  assert.equal(capped.writeBytes, 8 * GB);
+  const full2 = estimatePlan(capacity, { scale: 1 }, { ...stick, availableBytes: 6 * GB }, rates);
+  assert.equal(full2.fits, false, 'nothing above the reserve: refused before Start');
+  assert.match(planStory(capacity).does, /^The free space filled with 1 GB files/);
+  assert.equal(planStory(capacity).title, 'Capacity check');
+});

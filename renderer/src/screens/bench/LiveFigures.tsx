@@ -8,6 +8,7 @@ import type { Plan } from '../../../../app/contract/bench.js';
 import { formatBytes, formatDuration, formatRate } from '../../../../app/common/format.js';
 import { directionFigure, planDirections, type DirectionFigure } from './live-figures.js';
 import { bytesSoFar, type LiveRun } from './live-run.js';
+import type { RecoveryStep } from './live-recovery.js';
 import './live.css';
 
 const nouns = { write: 'written', read: 'read' } as const;
@@ -56,11 +57,14 @@ export function LiveFigures({
   plan,
   elapsed,
   left,
+  step,
 }: {
   live: LiveRun;
   plan: Plan | null;
   elapsed: number;
   left: number | null;
+  /** The recovery step going on (a rest or a probe), if the run is timing its recovery. */
+  step: RecoveryStep | null;
 }) {
   const running = live.status === 'running';
   const grid = plan?.kind === 'presets';
@@ -91,8 +95,14 @@ export function LiveFigures({
         <Fact label="Elapsed" value={formatDuration(elapsed)} testId="live-elapsed" />
         {running ? (
           <Fact
-            label="Time left"
-            value={left === null ? 'Estimating…' : formatDuration(left)}
+            label={step?.kind === 'rest' ? 'Rest left' : 'Time left'}
+            value={
+              step?.kind === 'probe'
+                ? 'Until the rate is back'
+                : left === null
+                  ? 'Estimating…'
+                  : formatDuration(left)
+            }
             testId="live-left"
           />
         ) : null}

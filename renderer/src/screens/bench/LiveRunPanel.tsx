@@ -8,7 +8,9 @@ import { RateChart, type RateSeries } from './charts/RateChart.js';
 import { FindingsList } from './FindingsList.js';
 import { gridSecondsLeft, planDirections } from './live-figures.js';
 import { LiveFigures, useFrameThrottled } from './LiveFigures.js';
+import { CapacityVerdict } from './CapacityVerdict.js';
 import { progressFraction, secondsLeft, type LiveRun } from './live-run.js';
+import { recoveryStep } from './live-recovery.js';
 import { planTitle } from './plan-catalogue.js';
 import { presetGrid } from './presets-grid.js';
 import { PresetsGridView } from './PresetsGridView.js';
@@ -107,8 +109,13 @@ export function LiveRunPanel({
   const elapsed = Math.max(live.seconds, ((session.endedAtMs ?? now) - session.startedAtMs) / 1000);
 
   const cliffs = useMemo(() => cliffMarks(live.findings), [live.findings]);
-  const fraction = progressFraction(live);
-  const left = gridSecondsLeft(live, plan, session.request.scale) ?? secondsLeft(live, elapsed);
+  // The recovery is shown as its steps (a rest, a probe), each with its own share and time.
+  const step = recoveryStep(live, elapsed);
+  const fraction = step ? step.fraction : progressFraction(live);
+  const left =
+    step?.secondsLeft ??
+    gridSecondsLeft(live, plan, session.request.scale) ??
+    secondsLeft(live, elapsed);
   const title = planTitle(live.planName);
 
   if (result) {
@@ -123,6 +130,7 @@ export function LiveRunPanel({
             New test
           </button>
         </div>
+        <CapacityVerdict document={result} />
         <Verdict
           document={result}
           actions={
@@ -188,11 +196,22 @@ export function LiveRunPanel({
         </p>
       ) : null}
 
-      <LiveFigures live={live} plan={plan} elapsed={elapsed} left={left} />
+      <LiveFigures live={live} plan={plan} elapsed={elapsed} left={left} step={step} />
+      {step ? (
+        <p className="live-step" role="status" data-testid="live-step">
+          {step.text}
+        </p>
+      ) : null}
       <div
         className="progress-track"
         role="progressbar"
-        aria-label="Progress"
+        aria-label={
+          step
+            ? step.kind === 'rest'
+              ? 'Rest before the next probe'
+              : 'Recovery probe'
+            : 'Progress'
+        }
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={fraction === null ? undefined : Math.round(fraction * 100)}

@@ -76,6 +76,10 @@ export function TestSetup({
     totalBytes: totalBytes ?? undefined,
     reserveBytes: reserveBytes ?? undefined,
   };
+  // A capacity check proves only what it fills: it always runs at full size ("Check at most"
+  // makes it smaller), whatever scale the other tests are set to.
+  const optionsFor = (candidate: Plan) =>
+    candidate.kind === 'capacity' ? { ...planOptions, scale: 1 } : planOptions;
 
   // Each test is estimated from the earlier runs of that test on the volume first.
   const ratesFor = useMemo(() => {
@@ -89,7 +93,7 @@ export function TestSetup({
 
   const estimateFor = (candidate: Plan) =>
     target && ratesFor
-      ? estimatePlan(candidate, planOptions, target.info, ratesFor(candidate.name))
+      ? estimatePlan(candidate, optionsFor(candidate), target.info, ratesFor(candidate.name))
       : null;
   const estimate = plan ? estimateFor(plan) : null;
   const warningsFor = (candidate: Plan | undefined) => {
@@ -100,7 +104,13 @@ export function TestSetup({
           target.info,
           buffered,
           formatBytes,
-          whatFits(candidate, planOptions, target.info, ratesFor(candidate.name), scaleValues),
+          whatFits(
+            candidate,
+            optionsFor(candidate),
+            target.info,
+            ratesFor(candidate.name),
+            scaleValues,
+          ),
           scaleLabel,
         )
       : [];
@@ -160,11 +170,13 @@ export function TestSetup({
     const request: StartBenchInput = {
       path: target.path,
       plan: quick ? chosen.name : planToSend(),
-      scale,
+      scale: optionsFor(chosen).scale,
       buffered,
       keepFiles: choices.keepFiles,
       ...(reserveBytes ? { reserveBytes } : {}),
-      ...(chosen.kind === 'sustained' && totalBytes ? { totalBytes } : {}),
+      ...((chosen.kind === 'sustained' || chosen.kind === 'capacity') && totalBytes
+        ? { totalBytes }
+        : {}),
       ...(!quick && choices.verify && canVerify(chosen) ? { verify: true } : {}),
       ...(chosen.kind === 'paired'
         ? { pairedWith: choices.pairedWith.trim(), direction: choices.direction }

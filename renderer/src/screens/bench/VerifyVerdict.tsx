@@ -1,6 +1,6 @@
 /** The verdict of `--verify` (every file read back, every 4 KiB block checked) on a result page. */
 import type { VerifySection } from '../../../../app/contract/bench.js';
-import { capacityCheckSentence } from '../../../../app/common/capacity-check.js';
+import { formatBytes } from '../../../../app/common/format.js';
 
 export function VerifyVerdict({ section, id }: { section: VerifySection; id: string }) {
   const passed = section.verdict === 'passed';
@@ -15,7 +15,11 @@ export function VerifyVerdict({ section, id }: { section: VerifySection; id: str
       >
         <span className="finding-mark" aria-hidden="true" />
         <div>
-          <strong className="finding-title">{capacityCheckSentence(section)}</strong>
+          <strong className="finding-title">
+            {passed
+              ? `All ${formatBytes(section.bytesChecked)} read back as written`
+              : `${formatBytes(section.badBytes)} did not come back as written`}
+          </strong>
           <p className="finding-sentence">{section.message}</p>
         </div>
       </div>

@@ -64,6 +64,9 @@ export function VolumePicker({
     }
     setChecking(true);
     try {
+      // The folder typed, picked or offered here is one the user chose: the server answers for
+      // no other.
+      await client.call('session.choosePath', { path: trimmed });
       const info = await client.call('volume.info', { path: trimmed });
       if (info.readOnly)
         throw new Error(`${info.path} is on a read-only volume: Plumb needs to write there.`);

@@ -5,15 +5,19 @@
  */
 import type { Plan, ResultListItem, RunPace } from '../../../../app/contract/bench.js';
 import { uiReserveBytes } from '../../../../app/common/reserve.js';
+import {
+  cacheGuessBytes,
+  capacityFillBytes,
+  capacityMinimumBytes,
+  recoveryProbeSize,
+  sustainedDefaultTotal,
+  toBlocks,
+} from '../../../../app/common/run-sizes.js';
 import type { VolumeInfo } from '../../../../app/contract/volume.js';
 
-const blockBytes = 4096;
-const GB = 1e9;
+export { toBlocks };
 
-/** Bytes rounded to whole 4 KiB blocks, at least one: how the engine sizes test files. */
-export function toBlocks(bytes: number): number {
-  return Math.max(blockBytes, Math.round(bytes / blockBytes) * blockBytes);
-}
+const GB = 1e9;
 
 export type VolumeFacts = Pick<
   VolumeInfo,
@@ -89,6 +93,8 @@ export interface PlanEstimate {
    * `seconds`): each idles, then writes a probe. Null for plans without them.
    */
   recoveryChecks: { seconds: number; most: number } | null;
+  /** Why the recovery probes are smaller than the plan's, or not run, on this volume. */
+  recoveryNote: string | null;
 }
 
 function logUniformTotal(count: number, minBytes: number, maxBytes: number): number {
@@ -135,21 +141,26 @@ export function estimatePlan(
         reserveBytes: reserve,
         fits: writeBytes <= allowanceBytes,
         recoveryChecks: null,
+        recoveryNote: null,
       };
     }
     case 'sustained': {
-      const cacheGuess = Math.min(volume.availableBytes / 3, volume.totalBytes * 0.1);
+      const cacheGuess = cacheGuessBytes(volume.totalBytes, volume.availableBytes);
       const total =
         options.totalBytes ??
         (plan.totalBytes !== null
           ? size(plan.totalBytes)
-          : size(Math.min(allowanceBytes, 4 * cacheGuess)));
+          : sustainedDefaultTotal(allowanceBytes, cacheGuess, scale));
       // Files are drawn log-uniformly between the two sizes; their mean gives their number.
       const smallest = size(plan.minFileBytes);
       const largest = size(plan.maxFileBytes);
       const meanFile =
         largest > smallest ? (largest - smallest) / Math.log(largest / smallest) : largest;
-      // The recovery probes run only after a cliff, so they are not counted in advance.
+      // The recovery probes run only after a cliff, so they are not counted in advance; they are
+      // sized to the space that may be used, as the engine sizes them.
+      const probe = plan.recovery
+        ? recoveryProbeSize(size(plan.recovery.probeBytes), allowanceBytes, smallest)
+        : null;
       return {
         files: null,
         writeBytes: total,
@@ -162,15 +173,42 @@ export function estimatePlan(
         allowanceBytes,
         reserveBytes: reserve,
         fits: allowanceBytes >= Math.min(total, size(plan.maxFileBytes)) && total > 0,
-        recoveryChecks: plan.recovery
-          ? {
-              seconds:
-                plan.recovery.idleSeconds +
-                rates.writeFileSeconds +
-                size(plan.recovery.probeBytes) / rates.writeRate,
-              most: plan.recovery.maxProbes,
-            }
-          : null,
+        recoveryChecks:
+          plan.recovery && probe?.probeBytes
+            ? {
+                seconds:
+                  plan.recovery.idleSeconds +
+                  rates.writeFileSeconds +
+                  probe.probeBytes / rates.writeRate,
+                most: plan.recovery.maxProbes,
+              }
+            : null,
+        recoveryNote: probe?.note ?? null,
+      };
+    }
+    case 'capacity': {
+      // All of the allowance (or the cap), written, then read back and checked block by block.
+      const fill = capacityFillBytes(
+        allowanceBytes,
+        options.totalBytes ?? (plan.totalBytes === null ? null : size(plan.totalBytes)),
+        scale,
+      );
+      const count = Math.ceil(fill / size(plan.fileBytes));
+      return {
+        files: 2 * count,
+        writeBytes: fill,
+        readBytes: fill,
+        spaceBytes: Math.max(fill, capacityMinimumBytes),
+        seconds:
+          rates.runSeconds +
+          count * (rates.writeFileSeconds + rates.readFileSeconds) +
+          fill / rates.writeRate +
+          fill / rates.readRate,
+        allowanceBytes,
+        reserveBytes: reserve,
+        fits: fill >= capacityMinimumBytes,
+        recoveryChecks: null,
+        recoveryNote: null,
       };
     }
     case 'presets': {
@@ -188,6 +226,7 @@ export function estimatePlan(
         reserveBytes: reserve,
         fits: fileBytes <= allowanceBytes,
         recoveryChecks: null,
+        recoveryNote: null,
       };
     }
     case 'paired': {
@@ -211,6 +250,7 @@ export function estimatePlan(
         reserveBytes: reserve,
         fits: 2 * stage <= allowanceBytes,
         recoveryChecks: null,
+        recoveryNote: null,
       };
     }
     case 'task': {
@@ -230,6 +270,7 @@ export function estimatePlan(
         reserveBytes: reserve,
         fits: 2 * input <= allowanceBytes,
         recoveryChecks: null,
+        recoveryNote: null,
       };
     }
   }

@@ -3,7 +3,12 @@
  * the point arrays are append-only and shared between successive states, so following a run of
  * 10,000 files costs one push per event, not a copy.
  */
-import type { BenchEvent, FileRecord, Finding } from '../../../../app/contract/bench.js';
+import type {
+  BenchEvent,
+  FileRecord,
+  Finding,
+  RecoveryWait,
+} from '../../../../app/contract/bench.js';
 import { LivePhaseSamples, type Direction } from './live-samples.js';
 import type { Point } from './series.js';
 
@@ -50,6 +55,13 @@ export interface LiveRun {
   error: { code: string; message: string } | null;
   /** Seconds of queue runs already finished, so their samples line up end to end. */
   queueOffset: number;
+  /**
+   * The latest rest before a recovery probe (over once its seconds have passed: the probe is then
+   * written), with the run's bytes when it began; null outside the recovery.
+   */
+  recoveryWait: (RecoveryWait & { bytesBefore: number }) | null;
+  /** Where the phase going on began: the run's seconds and bytes then (for its own pace). */
+  phaseStart: { seconds: number; bytes: number };
   /** Bumped on every change, so views can tell a new state from an old one cheaply. */
   version: number;
 }
@@ -77,6 +89,8 @@ export function newLiveRun(runId: string, planName: string, target: string): Liv
     resultId: null,
     error: null,
     queueOffset: 0,
+    recoveryWait: null,
+    phaseStart: { seconds: 0, bytes: 0 },
     version: 0,
   };
 }
@@ -144,6 +158,8 @@ export function applyBenchEvent(run: LiveRun, event: BenchEvent): LiveRun {
       return next({
         phase: event.phase,
         currentRate: null,
+        recoveryWait: null,
+        phaseStart: { seconds: run.seconds, bytes: run.bytesDone },
         rates:
           event.phase === 'write' || event.phase === 'read'
             ? { ...run.rates, [event.phase]: new LivePhaseSamples() }
@@ -160,6 +176,14 @@ export function applyBenchEvent(run: LiveRun, event: BenchEvent): LiveRun {
         bytesDone: Math.max(run.bytesDone, fileBytesDone),
         currentRate: event.rate ?? run.currentRate,
         rates,
+      });
+    }
+    case 'wait': {
+      const { type: _type, runId: _runId, ...wait } = event;
+      return next({
+        recoveryWait: { ...wait, bytesBefore: run.bytesDone },
+        seconds: Math.max(run.seconds, event.atSeconds),
+        currentRate: null,
       });
     }
     case 'sample': {
@@ -190,36 +214,55 @@ export function applyBenchEvent(run: LiveRun, event: BenchEvent): LiveRun {
     case 'finished':
       return next({
         status: 'finished',
+        recoveryWait: null,
         resultId: event.resultId,
         findings: event.findings,
         queueRuns: run.queueRuns.map((q) => ({ ...q, done: true })),
       });
     case 'failed':
-      return next({ status: 'failed', error: event.error });
+      return next({ status: 'failed', error: event.error, recoveryWait: null });
     case 'cancelled':
-      return next({ status: 'cancelled' });
+      return next({ status: 'cancelled', recoveryWait: null });
   }
 }
 
-/** Share of the run done, 0…1, or null while the total is unknown. */
+/** The most a running run shows done: its last bytes are followed by analysis and saving. */
+const mostWhileRunning = 0.99;
+
+/**
+ * Share of the run done, 0…1, or null while the total is unknown. A run still going never shows
+ * all of it done, and the recovery (probes until the rate is back, however many) has no share.
+ */
 export function progressFraction(run: LiveRun): number | null {
   if (run.status === 'finished') return 1;
-  if (run.totalBytes && run.totalBytes > 0) return Math.min(1, run.bytesDone / run.totalBytes);
+  if (run.phase === 'recovery') return null;
+  const most = run.status === 'running' ? mostWhileRunning : 1;
+  if (run.totalBytes && run.totalBytes > 0) return Math.min(most, run.bytesDone / run.totalBytes);
   if (run.plannedFiles && run.plannedFiles > 0)
-    return Math.min(1, run.filesDone / run.plannedFiles);
+    return Math.min(most, run.filesDone / run.plannedFiles);
   return null;
 }
 
+/** A phase's own pace counts once it has run this long; before, the whole run's average. */
+const phasePaceSeconds = 2;
+
 /**
- * Seconds left at the average rate so far; null until there is a rate and a total. `elapsed`
- * is the run's time as the viewer's clock has it, when that is ahead of the last sample.
+ * Seconds left at the pace of the phase going on (a read-back is not as fast as the writing
+ * before it), or the run's average before that is known; null until there is a rate and a total,
+ * and during the recovery (its wait says its own time). `elapsed` is the run's time as the
+ * viewer's clock has it, when that is ahead of the last sample.
  */
 export function secondsLeft(run: LiveRun, elapsed = run.seconds): number | null {
   const seconds = Math.max(run.seconds, elapsed);
-  if (run.status !== 'running' || !run.totalBytes || run.bytesDone <= 0 || seconds <= 0)
-    return null;
-  const averageRate = run.bytesDone / seconds;
-  return Math.max(0, (run.totalBytes - run.bytesDone) / averageRate);
+  if (run.status !== 'running' || run.phase === 'recovery') return null;
+  if (!run.totalBytes || run.bytesDone <= 0 || seconds <= 0) return null;
+  const phaseSeconds = seconds - run.phaseStart.seconds;
+  const phaseBytes = run.bytesDone - run.phaseStart.bytes;
+  const rate =
+    phaseSeconds >= phasePaceSeconds && phaseBytes > 0
+      ? phaseBytes / phaseSeconds
+      : run.bytesDone / seconds;
+  return Math.max(0, (run.totalBytes - run.bytesDone) / rate);
 }
 
 /** Bytes of one direction so far, from its samples and files (reads move bytes but write none). */

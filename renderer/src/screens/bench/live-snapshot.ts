@@ -39,6 +39,11 @@ export function liveRunFromSnapshot(snapshot: RunningBench): LiveRun {
     totalBytes: snapshot.totalBytes,
     seconds: snapshot.seconds,
     currentRate: snapshot.currentRate,
+    recoveryWait: snapshot.recoveryWait
+      ? { ...snapshot.recoveryWait, bytesBefore: snapshot.bytesDone }
+      : null,
+    // The phase's start is not in the snapshot: its pace is counted from here.
+    phaseStart: { seconds: snapshot.seconds, bytes: snapshot.bytesDone },
     version: run.version + 1,
   };
 }
@@ -67,6 +72,8 @@ export function inSnapshot(snapshot: RunningBench, event: BenchEvent): boolean {
       return snapshot.findings.some((f) => f.message === event.finding.message);
     case 'notice':
       return snapshot.notices.includes(event.message);
+    case 'wait':
+      return snapshot.recoveryWait?.atSeconds === event.atSeconds;
     default:
       return false;
   }

@@ -26,6 +26,11 @@ const stories: Record<string, Omit<PlanStory, 'does'>> = {
     reveals:
       'What happens on a long copy: when the fast write cache fills, how far the speed falls, and how long the disk takes to recover.',
   },
+  capacity: {
+    title: 'Capacity check',
+    reveals:
+      'Whether the disk really holds what it claims, as f3 and h2testw check: fake sticks and failing drives lose data past their true size. Its write speed over the whole fill comes free.',
+  },
   presets: {
     title: 'Queue-depth grid',
     reveals:
@@ -67,6 +72,8 @@ export function planDoes(plan: Plan): string {
     }
     case 'sustained':
       return `Files of ${sizeText(plan.minFileBytes)} to ${sizeText(plan.maxFileBytes)} written back to back${plan.recovery ? ', then idle-and-probe to time the recovery' : ''}.`;
+    case 'capacity':
+      return `${plan.totalBytes === null ? 'The free space' : `Up to ${sizeText(plan.totalBytes)}`} filled with ${sizeText(plan.fileBytes)} files, then every block read back and checked.`;
     case 'presets':
       return `${plan.runs.length} queue-depth runs of ${+plan.durationSeconds.toFixed(2)} s each on one ${sizeText(plan.fileBytes)} file.`;
     case 'paired':
@@ -117,9 +124,11 @@ export function readPlanFile(text: string): Plan {
   if (!plan || typeof plan !== 'object' || plan.schema !== 'plumb.plan/1') {
     throw new Error('That file is not a Plumb plan (it has no "schema": "plumb.plan/1").');
   }
-  const kinds = ['files', 'sustained', 'presets', 'paired', 'task'];
+  const kinds = ['files', 'sustained', 'capacity', 'presets', 'paired', 'task'];
   if (typeof plan.kind !== 'string' || !kinds.includes(plan.kind)) {
-    throw new Error('The plan\'s "kind" must be files, sustained, presets, paired or task.');
+    throw new Error(
+      'The plan\'s "kind" must be files, sustained, capacity, presets, paired or task.',
+    );
   }
   if (typeof plan.name !== 'string' || plan.name.trim() === '') {
     throw new Error('The plan needs a "name".');

@@ -46,6 +46,8 @@ export function VolumeScreen({ client, about }: { client: PlumbClient; about: Ap
     }
     setInspect({ kind: 'loading', path: trimmed });
     try {
+      // The folder typed (or picked) here is one the user chose: the server answers for no other.
+      await client.call('session.choosePath', { path: trimmed });
       setInspect({ kind: 'done', info: await client.call('volume.info', { path: trimmed }) });
     } catch (error) {
       setInspect({ kind: 'error', message: (error as Error).message });

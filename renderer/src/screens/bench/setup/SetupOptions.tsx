@@ -62,7 +62,7 @@ export function SetupOptions({
   readFolder: boolean;
   choices: SetupChoices;
   onChoices: (patch: Partial<SetupChoices>) => void;
-  /** The size a sustained run writes unless told: its estimate, when known. */
+  /** The size a sustained run (or a capacity check) writes unless told: its estimate, when known. */
   totalPlaceholder: number | undefined;
   totalInvalid: boolean;
   needsSecond: boolean;
@@ -98,7 +98,7 @@ export function SetupOptions({
         />
       ) : null}
       <div className="options-row">
-        {readFolder ? null : (
+        {readFolder || plan?.kind === 'capacity' ? null : (
           <div className="option">
             <label htmlFor={scaleId}>Scale</label>
             <select
@@ -115,6 +115,23 @@ export function SetupOptions({
             </select>
           </div>
         )}
+        {plan?.kind === 'capacity' ? (
+          <div className="option">
+            <label htmlFor={totalId}>Check at most</label>
+            <input
+              id={totalId}
+              className="text-input total-input"
+              placeholder={
+                totalPlaceholder === undefined
+                  ? 'all the free space'
+                  : formatBytes(totalPlaceholder)
+              }
+              value={choices.totalText}
+              aria-invalid={totalInvalid}
+              onChange={(event) => onChoices({ totalText: event.target.value })}
+            />
+          </div>
+        ) : null}
         {plan?.kind === 'sustained' ? (
           <>
             <div className="option">

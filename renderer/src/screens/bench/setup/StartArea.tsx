@@ -84,7 +84,8 @@ export function startSummary(
     const after = checks
       ? ` If it finds a cache cliff, it then waits for the cache to empty: about ${formatDuration(checks.seconds)} for each check, at most ${checks.most}.`
       : '';
-    return `${planStory(plan).title} on ${target.path}: ${formatBytes(estimate.writeBytes)} written, about ${formatDuration(estimate.seconds)}.${after}`;
+    const note = estimate.recoveryNote ? ` ${estimate.recoveryNote}` : '';
+    return `${planStory(plan).title} on ${target.path}: ${formatBytes(estimate.writeBytes)} written, about ${formatDuration(estimate.seconds)}.${after}${note}`;
   }
   return 'Choose where to test, then a test.';
 }
