@@ -13,7 +13,7 @@ import { formatBytes } from '../../common/format.js';
 import { phaseDrop } from '../analysis/findings.js';
 import { probeRecovery, recoveryTime, type SampledProbe } from '../analysis/recovery-time.js';
 import { planDescription, runPlanDescription } from '../../common/plan-description.js';
-import { recoveryProbeSize, sustainedDefaultTotal } from '../../common/run-sizes.js';
+import { recoveryProbeSize, sustainedDefaultTotal, toBlocks } from '../../common/run-sizes.js';
 import { planFileSizes, randomLogUniformSize, sizeQuantum } from './file-sizes.js';
 import { LiveCliffWatch, liveCliffFinding } from './live-cliff.js';
 import type { PhaseSamples } from '../../common/phase-samples.js';
@@ -164,7 +164,11 @@ export async function runSustainedPlan(
     );
     return undefined;
   }
-  const { idleSeconds, probeBytes, maxProbes } = plan.recovery;
+  const { idleSeconds, maxProbes } = plan.recovery;
+  // The cache the run found, every tier of it: a probe a quarter larger shows it full again, and
+  // a larger one only writes more (and may fill the disk).
+  const cacheBytes = cliff.steps?.at(-1)?.atBytes ?? cliff.atBytes;
+  const probeBytes = Math.min(plan.recovery.probeBytes, toBlocks(1.25 * cacheBytes));
   context.emit({ type: 'phase-started', phase: 'recovery' });
   const idleStart = context.startPhase('recovery', probeBytes);
   const probes: NonNullable<ResultDocument['recovery']>['probes'] = [];
@@ -173,7 +177,7 @@ export async function runSustainedPlan(
   // falls inside it has not recovered), else from each probe's rate over its whole file.
   const recovery = () =>
     sampled.length === probes.length
-      ? probeRecovery(sampled, cliff.beforeRate).recoverySeconds
+      ? probeRecovery(sampled, cliff.beforeRate, 0.9, cacheBytes).recoverySeconds
       : recoveryTime(probes, cliff.beforeRate);
   for (let probe = 0; probe < maxProbes; probe += 1) {
     context.emit({
