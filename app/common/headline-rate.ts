@@ -4,8 +4,9 @@
  * core computes once (app/core/analysis/headline-rate.ts, where the rule is) and stores in the
  * result, filling it in for documents saved before it existed when they are read.
  *
- * Structural and pure (app/common imports nothing), so the renderer can read it too.
+ * Structural and pure (app/common imports nothing outside it), so the renderer can read it too.
  */
+import { formatRate } from './format.js';
 
 /** Files under this size show rates that mean little on fast SSDs (DESIGN.md). */
 export const driveRateMinBytes = 2_000_000;
@@ -37,4 +38,17 @@ export function headlineRates(document: HeadlineHolder): {
   read: number | null;
 } {
   return { write: headline(document, 'write').rate, read: headline(document, 'read').rate };
+}
+
+/**
+ * The headline rates in words, as the CLI summary, the CSV export and the PDF say them: "write
+ * 560 MB/s (steady rate of 54 files of 2 MB or more), read 1.20 GB/s (…)"; empty when neither
+ * direction has one.
+ */
+export function headlineWords(document: HeadlineHolder): string {
+  return (['write', 'read'] as const)
+    .map((phase) => ({ phase, ...headline(document, phase) }))
+    .filter((h) => h.rate !== null)
+    .map((h) => `${h.phase} ${formatRate(h.rate)} (${h.basis})`)
+    .join(', ');
 }

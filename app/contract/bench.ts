@@ -303,6 +303,12 @@ const ResultDocumentV2 = z.looseObject({
     cacheDefeat: z.string().optional(),
     /** How the files of the read phase were dropped from the OS cache before it began. */
     cacheEviction: z.string().optional(),
+    /**
+     * The ceiling the rates were checked against: the interface's (from the bus or chosen), or
+     * "any-ssd", the fastest SSD Plumb knows of, when none is known. Absent in results saved
+     * before it was recorded (then no check can be claimed).
+     */
+    ceiling: z.object({ id: z.string(), label: z.string(), bytesPerSecond: rate }).optional(),
   }),
   plan: z.looseObject({ name: z.string() }),
   files: z.array(FileRecord),

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -64,5 +65,11 @@ bool PathIsUtf8(const std::string& path);
 // environment that loaded it (a worker thread's, when it ends), but threads of a cancelled call
 // may still be finishing a read in its code (engine/detached_pool.h).
 void KeepLibraryLoaded();
+
+// Per-OS: runs `work` on a new thread nobody joins; false when no thread could be started.
+// Windows uses the system's own threads: mingw-w64's winpthreads (behind std::thread there)
+// recycles a detached thread's record while that thread is still exiting, and the new thread it is
+// handed to then never runs or has its handles closed (win/detached_thread.cc).
+bool StartDetachedThread(std::function<void()> work);
 
 }  // namespace plumb

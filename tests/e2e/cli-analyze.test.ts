@@ -60,7 +60,7 @@ describe('plumb analyze', () => {
     await writeFile(json, runPlumb(['analyze', csv, '--json']).stdout);
     const result = runPlumb(['analyze', json, '--interface', 'sata']);
     assert.equal(result.status, 0, result.stderr);
-    assert.match(result.stdout, /exceeds-interface: 3 write file\(s\) went faster than SATA III/);
+    assert.match(result.stdout, /exceeds-interface: 3 files written went faster than SATA III/);
   });
 
   it('exits 1 with one line for bad data and 2 for bad usage', async () => {
@@ -105,7 +105,7 @@ describe('plumb results', () => {
     const exported = runPlumb(['results', 'export', document.id, '--csv'], { env });
     assert.equal(
       exported.stdout,
-      'phase,bytes,seconds,cumulativeBytes,t,temperatureC\nwrite,1000000,0.01,1000000,0.01,\nwrite,2000000,0.02,3000000,0.03,\n',
+      '# Headline: write 100 MB/s (1 file of 2 MB or more)\nphase,bytes,seconds,cumulativeBytes,t,temperatureC\nwrite,1000000,0.01,1000000,0.01,\nwrite,2000000,0.02,3000000,0.03,\n',
     );
     assert.equal(runPlumb(['results', 'export', document.id], { env }).status, 2);
 

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { execFileSync } from 'node:child_process';
+import { formatBytes } from '../../app/common/format.js';
 import { ResultDocument, type BenchEvent } from '../../app/contract/bench.js';
 import { builtinPlan } from '../../app/core/bench/builtin-plans.js';
 import { nativeBenchIO } from '../../app/core/bench/bench-io.js';
@@ -74,7 +75,10 @@ describe('plumb bench --verify', () => {
       const verify = document.verify;
       assert.ok(verify, 'the result has a verify section');
       assert.equal(verify.verdict, 'failed');
-      assert.match(result.stdout, /Verify: failed\. Data written was not/);
+      assert.match(
+        result.stdout,
+        /^Verify: failed\. Capacity check failed: \S+ \S+ of \S+ \S+ read back wrong from .*\. Data written was not/m,
+      );
       // The results list names the failed check beside the run.
       const listed = runPlumb(['results', 'list'], { env });
       assert.equal(listed.status, 0, listed.stderr);
@@ -118,7 +122,7 @@ describe('plumb bench --verify', () => {
         assert.equal(printed.status, 0, printed.stderr);
         const text = pdfText(pdf);
         assert.match(text, /capacity check/i);
-        assert.match(text, /did not come back as written/);
+        assert.match(text, /Capacity check failed: .* read back wrong/);
       }
     } finally {
       disk.remove();
@@ -194,7 +198,6 @@ describe('plumb bench --verify', () => {
         { env },
       );
       assert.equal(result.status, 0, result.stderr);
-      assert.match(result.stdout, /Verify: passed\. Every byte written was read back as written/);
       const id = /Saved as (\S+)/.exec(result.stdout)?.[1];
       assert.ok(id);
       const shown = runPlumb(['results', 'show', id, '--json'], { env });
@@ -203,6 +206,23 @@ describe('plumb bench --verify', () => {
       const written = document.files
         .filter((f) => f.phase === 'write')
         .reduce((sum, f) => sum + f.bytes, 0);
+      // How many bytes the check proved, in the summary and in the PDF.
+      const proved = `Capacity checked: ${formatBytes(written)} written and read back intact`;
+      assert.match(
+        result.stdout,
+        new RegExp(
+          `^Verify: passed\\. ${proved}\\. Every byte written was read back as written`,
+          'm',
+        ),
+      );
+      if (!(chromiumMissingReason() ?? popplerMissingReason())) {
+        const pdf = path.join(work, 'good.pdf');
+        const printed = runPlumb(['report', id, '--pdf', pdf, '--browser', chromiumPath()!], {
+          env,
+        });
+        assert.equal(printed.status, 0, printed.stderr);
+        assert.ok(pdfText(pdf).replace(/\s+/g, ' ').includes(proved), 'the PDF says it');
+      }
       assert.deepEqual(
         {
           badBytes: document.verify?.badBytes,

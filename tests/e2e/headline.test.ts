@@ -1,8 +1,10 @@
 /**
  * One run, one headline per direction, everywhere: `plumb bench`'s summary, `plumb results list`,
- * the PDF of `plumb report` (read back with pdftotext), and in the browser UI the results list,
- * the result page and the compare view; all label the run as a quick one (the UI's default scale,
- * 1 %) and say the sizes it used, not the full plan's.
+ * the CSV export, the planner's measured option (`plumb plan`), the PDF of `plumb report` (read
+ * back with pdftotext), and in the browser UI the results list, the result page, its Details and
+ * the compare view; all label the run as a quick one (the UI's default scale, 1 %) and say the
+ * sizes it used, not the full plan's. The headline never lies outside the rates its files of 2 MB
+ * or more had (within 10 %).
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +14,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { ResultDocument } from '../../app/contract/bench.js';
 import { formatRate } from '../../app/common/format.js';
-import { headline } from '../../app/common/headline-rate.js';
+import { driveRateMinBytes, headline } from '../../app/common/headline-rate.js';
+import type { DiskResult } from '../../app/contract/planner.js';
 import { computeHeadline } from '../../app/core/analysis/headline-rate.js';
 import {
   chromiumMissingReason,
@@ -61,6 +64,19 @@ describe('one headline for one run, everywhere', { skip }, () => {
     [write, read] = rates.map((r) => formatRate(r)) as [string, string];
     console.log(`# seed ${seed}: headline write ${write}, read ${read}`);
   });
+  it('lies within the rates its files of 2 MB or more had (within 10 %)', () => {
+    for (const phase of ['write', 'read'] as const) {
+      const rates = document.files
+        .filter((f) => f.phase === phase && f.bytes >= driveRateMinBytes && f.seconds > 0)
+        .map((f) => f.bytes / f.seconds);
+      const rate = headline(document, phase).rate!;
+      const [slowest, fastest] = [Math.min(...rates), Math.max(...rates)];
+      assert.ok(
+        rate >= 0.9 * slowest && rate <= 1.1 * fastest,
+        `${phase} headline ${formatRate(rate)} outside ${formatRate(slowest)} – ${formatRate(fastest)}`,
+      );
+    }
+  });
   after(() => {
     if (work) rmSync(work, { recursive: true, force: true });
   });
@@ -85,7 +101,36 @@ describe('one headline for one run, everywhere', { skip }, () => {
     );
     if (small) assert.match(benchOut, /within-cache: The run wrote .* may all have gone into/);
     const csv = runPlumb(['results', 'export', document.id, '--csv'], { env });
-    assert.match(csv.stdout.split('\n')[0]!, /^# Quick run at 1 % of the plan's sizes/);
+    const [first, second] = csv.stdout.split('\n');
+    assert.match(first!, /^# Quick run at 1 % of the plan's sizes/);
+    assert.match(second!, new RegExp(`^# Headline: write ${write} \\(.*\\), read ${read} \\(`));
+  });
+
+  it("the planner's measured option writes and reads at it", () => {
+    const scenario = path.join(work, 'scenario.json');
+    writeFileSync(
+      scenario,
+      JSON.stringify({
+        name: 'The measured disk',
+        host: { kind: 'apple-silicon', port: 'tb5' },
+        data: { keepInternal: '250GB', movable: '400GB' },
+        workload: { bursts: [{ name: 'Import', size: '100GB', target: 'movable' }] },
+        options: [{ internalCapacity: '512GB', external: { device: `result:${document.id}` } }],
+      }),
+    );
+    const plan = runPlumb(['plan', scenario, '--json'], { env });
+    assert.equal(plan.status, 0, plan.stderr);
+    const evaluation = JSON.parse(plan.stdout) as {
+      options: { disks: (DiskResult & { device: { origin: string } })[] }[];
+    };
+    const disk = evaluation.options[0]!.disks.find((d) => d.device.origin === 'measured')!;
+    // A cliff makes the planner model the cache with the finding's rates; otherwise the headline.
+    const cliff = document.findings.find((f) => f.kind === 'cliff' && f.phase === 'write');
+    assert.equal(
+      disk.writeBytesPerSecond,
+      cliff && cliff.kind === 'cliff' ? cliff.beforeRate : headline(document, 'write').rate,
+    );
+    assert.equal(disk.readBytesPerSecond, headline(document, 'read').rate);
   });
 
   it('the PDF shows it, labels the quick run and gives the sizes it used', () => {
@@ -142,6 +187,23 @@ describe('one headline for one run, everywhere', { skip }, () => {
       const verdict = page.getByRole('article');
       const verdictText = (await verdict.textContent()) ?? '';
       assert.ok(verdictText.includes(write) && verdictText.includes(read), 'headline on the page');
+      assert.equal(await page.getByTestId('headline-write').textContent(), write);
+      assert.equal(await page.getByTestId('headline-read').textContent(), read);
+      // Details: its headline row is the same figure, and no other row calls itself the headline.
+      await page.getByText('Details: every statistic and every file').click();
+      const row = page.getByTestId('summary-headline');
+      const cells = row.locator('td');
+      assert.equal(
+        await cells.nth(0).textContent(),
+        `${write}${headline(document, 'write').basis}`,
+      );
+      assert.equal(await cells.nth(1).textContent(), `${read}${headline(document, 'read').basis}`);
+      const meanings = await page.locator('.summary-table .method-meaning').allTextContents();
+      assert.deepEqual(
+        meanings.filter((m) => /headline/i.test(m)).length,
+        1,
+        `one row is the headline: ${meanings.join(' | ')}`,
+      );
       await page.screenshot(picture('result'));
       await page.close();
 

@@ -25,7 +25,7 @@ import { runBenchmark } from '../../app/core/bench/runner.js';
 import { seriesPalette } from '../../renderer/src/screens/bench/compare.js';
 import { findingCards } from '../../renderer/src/screens/bench/findings-text.js';
 import { formatRate } from '../../app/common/format.js';
-import { headlineRates } from '../../app/common/headline-rate.js';
+import { headlineRates, headlineWords } from '../../app/common/headline-rate.js';
 import { chromiumMissingReason, chromiumPath } from '../helpers/chromium.js';
 import { repoRoot, runPlumb } from '../helpers/cli.js';
 import { FakeDrive } from '../helpers/fake-bench-io.js';
@@ -233,10 +233,14 @@ describe('plumb report', { skip }, () => {
     const run = runPlumb(['report', measuredFile, '--csv', csv, '--json', json], { env });
     assert.equal(run.status, 0, run.stderr);
     const lines = readFileSync(csv, 'utf8').trim().split('\n');
-    // A quick run (--scale 0.001) says so on a comment line before the header.
+    // A quick run (--scale 0.001) says so on a comment line before the header, then its headline
+    // (when a file reached 2 MB).
     assert.match(lines[0]!, /^# Quick run at 0\.1 % of the plan's sizes/);
-    assert.equal(lines[1], 'phase,bytes,seconds,cumulativeBytes,t,temperatureC');
-    assert.equal(lines.length, measured.files.length + 2);
+    const headline = headlineWords(measured);
+    if (headline) assert.equal(lines[1], `# Headline: ${headline}`);
+    const header = headline ? 2 : 1;
+    assert.equal(lines[header], 'phase,bytes,seconds,cumulativeBytes,t,temperatureC');
+    assert.equal(lines.length, measured.files.length + header + 1);
     assert.deepEqual(JSON.parse(readFileSync(json, 'utf8')), measured);
   });
 

@@ -51,7 +51,7 @@ test(
     await verdict.waitFor();
     assert.match(
       (await verdict.textContent()) ?? '',
-      /read back as written.*Every byte written was read back as written: .* in 160 files/,
+      /read back as written.*Capacity checked: \S+ \S+ written and read back intact\. Every byte written was read back as written: .* in 160 files/,
     );
     assert.deepEqual(readdirSync(folder), [], 'the test files are gone');
     // The results list says the run was checked, beside the run.

@@ -108,7 +108,15 @@ describe('the impossible-rate finding on Macs', () => {
     assert.equal(readPhaseOn(bus, 8e9, 5).length, 1);
     assert.equal(readPhaseOn(bus, 0.4e9, 6).length, 0);
   });
-  it('does not fire without a bus (no ceiling known)', () => {
-    assert.equal(readPhaseOn(null, 8e9, 7).length, 0);
+  it('without a bus, fires only beyond any SSD known, and says served from memory or a cache', () => {
+    const [found] = readPhaseOn(null, 12e9, 7);
+    assert.ok(found && found.kind === 'exceeds-interface' && found.count === 12);
+    assert.equal(found.interface, 'any-ssd');
+    assert.match(
+      found.message,
+      /^12 files read went faster than any SSD Plumb knows of .*memory or a cache/,
+    );
+    // No ceiling is known, so a fast internal SSD's 5 GB/s is not called impossible.
+    assert.equal(readPhaseOn(null, 5e9, 8).length, 0);
   });
 });

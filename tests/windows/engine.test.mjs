@@ -466,6 +466,37 @@ describe('errors', () => {
   });
 });
 
+describe('threads', () => {
+  // A scan lists each level of folders on a pool of threads nobody joins; a chain of folders
+  // makes one small pool after another. Built on std::thread (winpthreads, with mingw-w64), a
+  // thread started just as the last one ended sometimes never ran: the scan never settled (one
+  // 20-scan run in two hung under Wine) and other calls' handles were closed under them.
+  test('scans of a folder chain 40 deep all settle, each finding its copy', async () => {
+    let folder = path.join(dir, 'chain');
+    for (let depth = 0; depth < 40; depth += 1) folder = path.join(folder, 'd');
+    mkdirSync(folder, { recursive: true });
+    const data = randomBytes(8192);
+    writeFileSync(path.join(folder, 'deep.bin'), data);
+    writeFileSync(path.join(dir, 'chain', 'top.bin'), data);
+    for (let round = 0; round < 60; round += 1) {
+      let timer;
+      const limit = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`scan ${round} did not settle in 20 s`)), 20_000);
+      });
+      try {
+        const result = await Promise.race([
+          native.scanFolder({ path: path.join(dir, 'chain'), minBytes: 1 }),
+          limit,
+        ]);
+        assert.equal(result.groups.length, 1, `scan ${round}`);
+        assert.equal(result.groups[0].files.length, 2, `scan ${round}`);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+  });
+});
+
 describe('worker threads', () => {
   // Terminating a worker mid-call used to end the process (a promise settled after JavaScript
   // stopped; the pool's threads in an unloaded addon). The suite itself is the process here.

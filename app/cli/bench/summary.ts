@@ -1,7 +1,8 @@
 /** The human-readable account of a results document: the same for bench, read, analyze and show. */
 import type { PhaseSummary, ResultDocument } from '../../contract/bench.js';
 import { formatBytes, formatRate } from '../../common/format.js';
-import { headline } from '../../common/headline-rate.js';
+import { headlineWords } from '../../common/headline-rate.js';
+import { fitDoesNotDescribeRun, fitMisfit } from '../../common/line-fit-words.js';
 import { withHeadline } from '../../core/analysis/headline-rate.js';
 import { runPlanDescription } from '../../common/plan-description.js';
 import { quickRunNote, runScale } from '../../common/quick-run.js';
@@ -10,6 +11,13 @@ const rate = (value: number | null | undefined) =>
   value === null || value === undefined ? '—' : formatRate(value);
 const ms = (seconds: number | null) =>
   seconds === null ? '—' : `${(seconds * 1000).toFixed(2)} ms`;
+/** A fitted line's rate and fixed cost, or that it does not describe the run, and why. */
+const fit = (line: { rate: number | null; latency: number | null }) => {
+  const misfit = fitMisfit(line);
+  return misfit === null
+    ? `${rate(line.rate)}, ${ms(line.latency)}`
+    : `${fitDoesNotDescribeRun} (${misfit})`;
+};
 
 function phaseRows(s: PhaseSummary): string[] {
   return [
@@ -21,8 +29,8 @@ function phaseRows(s: PhaseSummary): string[] {
     s.trimmedMean
       ? `${rate(s.trimmedMean.rate)} (${rate(s.trimmedMean.p20)} – ${rate(s.trimmedMean.p80)})`
       : '—',
-    `${rate(s.theilSen.rate)}, ${ms(s.theilSen.latency)}`,
-    `${rate(s.linear.rate)}, ${ms(s.linear.latency)}, r² ${s.linear.r2 === null ? '—' : s.linear.r2.toFixed(3)}`,
+    fit(s.theilSen),
+    `${fit(s.linear)}, r² ${s.linear.r2 === null ? '—' : s.linear.r2.toFixed(3)}`,
   ];
 }
 
@@ -56,14 +64,8 @@ export function describeResult(document: ResultDocument): string {
       `On ${v.path} (${v.fsType ?? 'unknown fs'}, bus ${v.bus ?? 'unknown'}, ${formatBytes(v.freeBytes)} free of ${formatBytes(v.totalBytes)}), ${document.environment.cacheMode} I/O`,
     );
   }
-  const headlines = (['write', 'read'] as const)
-    .map((phase) => ({ phase, ...headline(withHeadline(document), phase) }))
-    .filter((h) => h.rate !== null);
-  if (headlines.length) {
-    out.push(
-      `Headline: ${headlines.map((h) => `${h.phase} ${rate(h.rate)} (${h.basis})`).join(', ')}`,
-    );
-  }
+  const headlines = headlineWords(withHeadline(document));
+  if (headlines) out.push(`Headline: ${headlines}`);
   const phases = (['write', 'read'] as const).filter((p) => document.summary[p].count > 0);
   if (phases.length) {
     const columns = phases.map((p) => [p, ...phaseRows(document.summary[p])]);
@@ -131,7 +133,11 @@ export function describeResult(document: ResultDocument): string {
   if (document.findings.length === 0) out.push('Findings: none.');
   else {
     out.push('Findings:');
-    for (const finding of document.findings) out.push(`  - ${finding.kind}: ${finding.message}`);
+    for (const finding of document.findings) {
+      out.push(`  - ${finding.kind}: ${finding.message}`);
+      // Why the engine thinks so, one step below what was measured.
+      if ('reason' in finding && finding.reason) out.push(`      Why: ${finding.reason}`);
+    }
   }
   for (const notice of document.notices ?? []) out.push(`Note: ${notice}`);
   return `${out.join('\n')}\n`;

@@ -9,6 +9,8 @@ export interface EarlierDrop {
 }
 
 export interface DropEvidence {
+  /** The phase the drop is in: its words ("written", "read") and what a cache does in it differ. */
+  phase: 'write' | 'read';
   atBytes: number;
   atSeconds: number | null;
   /** Per-file temperature readings of the phase (null where none was read) and rates. */
@@ -25,23 +27,35 @@ export interface DropEvidence {
 
 export interface DropVerdict {
   cause: DropCause;
+  /** Why the cause is thought so, in whole sentences: shown one step away from the finding. */
   reason: string;
 }
 
 const near = (a: number, b: number, tolerance: number) =>
   Math.abs(a - b) <= tolerance * Math.max(Math.abs(a), Math.abs(b));
 
+/** The words of a phase: bytes "written" while "writing" went on, or "read" while "reading". */
+const phaseWords = {
+  write: { moved: 'written', moving: 'writing', cache: 'a write cache filled' },
+  read: {
+    moved: 'read',
+    moving: 'reading',
+    cache: 'the first part came from a faster place (a cache) than the rest',
+  },
+} as const;
+
 /**
  * Cache or heat? Temperature, where read, is the strongest evidence: a rate that falls as the drive
  * heats is thermal, a flat temperature rules heat out. Then the shape: a full write cache stays
- * slow until writing stops, so a rate that fell and came back again and again while writing went on
- * is throttling, never a cache. A cache fills after a fixed number of bytes, so a drop that recurs
- * after the same bytes in earlier runs is a cache, one that recurs after the same time is heat.
- * A rate that comes back after idle does not tell them apart (a cache empties and a drive cools
- * while it rests), and within one run bytes and time rise together; without more the verdict says
- * it cannot tell, and why.
+ * slow until writing stops, so a rate that fell and came back again and again while the phase went
+ * on is throttling, never a cache. A cache runs out after a fixed number of bytes, so a drop that
+ * recurs after the same bytes in earlier runs is a cache, one that recurs after the same time is
+ * heat. A rate that comes back after idle does not tell them apart (a cache empties and a drive
+ * cools while it rests), and within one run bytes and time rise together; without more the verdict
+ * says it cannot tell, and why.
  */
 export function dropCause(evidence: DropEvidence): DropVerdict {
+  const words = phaseWords[evidence.phase];
   const readings = evidence.files.filter(
     (f): f is typeof f & { temperatureC: number } => typeof f.temperatureC === 'number',
   );
@@ -58,27 +72,31 @@ export function dropCause(evidence: DropEvidence): DropVerdict {
     if (rise >= 5 && correlation <= -0.5) {
       return {
         cause: 'thermal',
-        reason: `the rate fell as the drive heated by ${rise.toFixed(0)} °C (correlation ${correlation.toFixed(2)}): thermal throttling`,
+        reason: `The rate fell as the drive heated by ${rise.toFixed(0)} °C (correlation ${correlation.toFixed(2)}): thermal throttling.`,
       };
     }
     if (rise < 3 && evidence.repeating) {
       return {
         cause: 'unknown',
-        reason: `the rate fell and came back ${evidence.repeating.count} times while writing went on, which a filled cache does not do, yet the drive's temperature stayed within ${rise.toFixed(1)} °C: throttling by something other than the drive's heat (its enclosure, link or host)`,
+        reason: `The rate fell and came back ${evidence.repeating.count} times while ${words.moving} went on, which a cache running out does not do, yet the drive's temperature stayed within ${rise.toFixed(1)} °C: throttling by something other than the drive's heat (its enclosure, link or host).`,
       };
     }
     if (rise < 3) {
       return {
         cause: 'cache',
-        reason: `the drive's temperature stayed within ${rise.toFixed(1)} °C while the rate fell, so heat is not the cause: a write cache filled`,
+        reason: `The drive's temperature stayed within ${rise.toFixed(1)} °C while the rate fell, so heat is not the cause: ${words.cache}.`,
       };
     }
   }
   if (evidence.repeating) {
     const { count, periodSeconds } = evidence.repeating;
+    const cacheStaysSlow =
+      evidence.phase === 'write'
+        ? 'a full write cache stays slow until writing stops, so this is throttling, as a drive does when it runs hot'
+        : 'a cache that ran out does not come back while reading goes on, so this is throttling, as a drive does when it runs hot';
     return {
       cause: 'thermal',
-      reason: `the rate fell and came back ${count} times while writing went on, about every ${periodSeconds.toFixed(0)} s: a full write cache stays slow until writing stops, so this is throttling, as a drive does when it runs hot`,
+      reason: `The rate fell and came back ${count} times while ${words.moving} went on, about every ${periodSeconds.toFixed(0)} s: ${cacheStaysSlow}.`,
     };
   }
   const earlier = (evidence.earlier ?? []).filter((d) => d.atBytes !== null);
@@ -86,7 +104,7 @@ export function dropCause(evidence: DropEvidence): DropVerdict {
     if (earlier.every((d) => near(d.atBytes!, evidence.atBytes, 0.1))) {
       return {
         cause: 'cache',
-        reason: `the drop recurs after the same amount written in ${earlier.length + 1} runs: a write cache of about that size`,
+        reason: `The drop recurs after the same amount ${words.moved} in ${earlier.length + 1} runs: a ${evidence.phase === 'write' ? 'write ' : ''}cache of about that size.`,
       };
     }
     const atSeconds = evidence.atSeconds;
@@ -96,17 +114,16 @@ export function dropCause(evidence: DropEvidence): DropVerdict {
     ) {
       return {
         cause: 'thermal',
-        reason:
-          'the drop recurs after the same time writing but not after the same amount: thermal throttling',
+        reason: `The drop recurs after the same time ${words.moving} but not after the same amount ${words.moved}: thermal throttling.`,
       };
     }
   }
   const idle =
     typeof evidence.recoverySeconds === 'number'
-      ? `the rate came back after ${evidence.recoverySeconds.toFixed(0)} s idle, but a cache empties and a drive cools while it rests, so that alone does not tell them apart; `
+      ? `The rate came back after ${evidence.recoverySeconds.toFixed(0)} s idle, but a cache empties and a drive cools while it rests, so that alone does not tell them apart. `
       : '';
   return {
     cause: 'unknown',
-    reason: `${idle}in one run bytes written and time elapsed rise together and no temperature was read, so a cache filling and a drive heating look the same; run again after the drive has rested: a cache drop recurs after the same amount written`,
+    reason: `${idle}In one run the bytes ${words.moved} and the time elapsed rise together and no temperature was taken, so a cache running out and a drive heating look the same. Run again after the drive has rested: a cache drop recurs after the same amount ${words.moved}.`,
   };
 }

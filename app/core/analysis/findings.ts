@@ -3,7 +3,7 @@ import { formatBytes, formatRate } from '../../common/format.js';
 import { driveRateMinBytes } from '../../common/headline-rate.js';
 import { cacheCliff, type SeriesPoint } from './cache-cliff.js';
 import { dropCause, type DropCause, type EarlierDrop } from './drop-cause.js';
-import type { InterfaceCeiling } from './interface-ceiling.js';
+import { anySsdCeiling, ceilingToCheck, type InterfaceCeiling } from './interface-ceiling.js';
 import type { PhaseSamples } from '../../common/phase-samples.js';
 import { rateShape } from './rate-shape.js';
 import { sizeAdjustedRatios, sizeAdjustedSpread } from './size-adjusted-spread.js';
@@ -58,7 +58,7 @@ export type Finding = FindingBase &
 export interface FindingsInput {
   files: readonly PhaseFile[];
   cacheMode: 'direct' | 'buffered';
-  /** The interface the data crossed, when known or chosen. */
+  /** The interface the data crossed, when known or chosen (else rates are checked against any SSD's). */
   ceiling?: InterfaceCeiling;
   /** Drops found in earlier runs of the same plan on the same drive, per phase. */
   earlierDrops?: Partial<Record<Phase, readonly EarlierDrop[]>>;
@@ -85,6 +85,11 @@ export interface PhaseDrop {
 }
 
 const phaseWord: Record<Phase, string> = { write: 'Write', read: 'Read' };
+
+/** "1 file written", "106 files read": a count of a phase's files in words. */
+function filesCounted(count: number, phase: Phase): string {
+  return `${count} ${count === 1 ? 'file' : 'files'} ${phase === 'write' ? 'written' : 'read'}`;
+}
 
 /**
  * The finding's sentence: what was measured, led by what it was where the cause is known ("Write
@@ -187,6 +192,7 @@ function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: Finding
   const drop = phaseDrop(phase, rated, input.samples?.[phase]);
   if (drop) {
     const verdict = dropCause({
+      phase,
       atBytes: drop.atBytes,
       atSeconds: drop.atSeconds,
       // Only the files with a temperature tell heat (a million rows have none).
@@ -216,20 +222,23 @@ function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: Finding
     });
   }
 
-  if (input.ceiling) {
-    const above = rates.filter((rate) => rate > input.ceiling!.bytesPerSecond);
-    if (above.length > 0) {
-      const maxRate = above.reduce((most, rate) => Math.max(most, rate), 0);
-      found.push({
-        kind: 'exceeds-interface',
-        phase,
-        interface: input.ceiling.id,
-        ceilingRate: input.ceiling.bytesPerSecond,
-        count: above.length,
-        maxRate,
-        message: `${above.length} ${phase} file(s) went faster than ${input.ceiling.label} can carry (${formatRate(input.ceiling.bytesPerSecond)}; up to ${formatRate(maxRate)}): they were served from a cache, not the drive.`,
-      });
-    }
+  const ceiling = ceilingToCheck(input.ceiling);
+  const above = rates.filter((rate) => rate > ceiling.bytesPerSecond);
+  if (above.length > 0) {
+    const maxRate = above.reduce((most, rate) => Math.max(most, rate), 0);
+    const what = `${filesCounted(above.length, phase)} went faster than`;
+    found.push({
+      kind: 'exceeds-interface',
+      phase,
+      interface: ceiling.id,
+      ceilingRate: ceiling.bytesPerSecond,
+      count: above.length,
+      maxRate,
+      message:
+        ceiling === anySsdCeiling
+          ? `${what} any SSD Plumb knows of (the fastest reaches ${formatRate(ceiling.bytesPerSecond)}; these up to ${formatRate(maxRate)}): they were served from memory or a cache, not ${phase === 'write' ? 'written to' : 'read from'} the drive.`
+          : `${what} ${ceiling.label} can carry (${formatRate(ceiling.bytesPerSecond)}; up to ${formatRate(maxRate)}): they were served from a cache, not the drive.`,
+    });
   }
 
   // Two groups of speed that file size does not explain (small files are slower by nature).
@@ -257,7 +266,7 @@ function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: Finding
         { rate: slowRate, count: slow.length },
       ],
       ashmansD: modes.ashmansD,
-      message: `${phase} rates fall into two groups, ${fast.length} files near ${formatRate(fastRate)} and ${slow.length} near ${formatRate(slowRate)}, that file size does not explain: an average of them describes neither.`,
+      message: `${phaseWord[phase]} rates fall into two groups, ${fast.length} files near ${formatRate(fastRate)} and ${slow.length} near ${formatRate(slowRate)}, that file size does not explain: an average of them describes neither.`,
     });
   }
 
@@ -268,7 +277,7 @@ function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: Finding
       phase,
       count: small,
       thresholdBytes: smallFileBytes,
-      message: `${small} ${phase} file(s) are under ${formatBytes(smallFileBytes)}: their rates are dominated by fixed costs and caches, not the drive's speed.`,
+      message: `${filesCounted(small, phase)} ${small === 1 ? 'is' : 'are'} under ${formatBytes(smallFileBytes)}: their rates are dominated by fixed costs and caches, not the drive's speed.`,
     });
   }
 
@@ -279,7 +288,7 @@ function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: Finding
         kind: 'unstable',
         phase,
         spread,
-        message: `${phase} times vary widely for files of similar size (middle 60 % span ${(spread * 100).toFixed(0)} % of the expected time): treat the figures as rough.`,
+        message: `${phaseWord[phase]} times vary widely for files of similar size (the middle 60 % span ${(spread * 100).toFixed(0)} % of the expected time): treat the figures as rough.`,
       });
     }
   }

@@ -9,8 +9,10 @@
  *   between the slowest and the fastest of its files) when a slope does not describe them: their
  *   sizes span less than a factor of 2 (the paired and task plans use one size); the fitted fixed
  *   cost is negative (time did not grow with size at one rate, as when later, larger files ran
- *   slower); or the rate changed while the phase went on (a cache cliff or throttling was found:
- *   the rate after the cliff is the finding's, not the headline).
+ *   slower); the slope lies more than 10 % outside the rates the files had (a fixed cost as long
+ *   as the largest file's transfer: the slope is then a rate no file reached); or the rate changed
+ *   while the phase went on (a cache cliff or throttling was found: the rate after the cliff is
+ *   the finding's, not the headline).
  * - A paired run: the files the run's own folder (target a) moved alone.
  * - A queue-depth grid (no files): the fastest sequential run of the direction, else the fastest
  *   random one.
@@ -41,6 +43,17 @@ export interface HeadlineSource {
 
 /** Sizes must span this factor for a slope to be read from them. */
 const slopeSpan = 2;
+/** How far outside its files' rates a slope may lie and still be the headline. */
+export const headlineRateTolerance = 0.1;
+
+/** The slowest and the fastest rate of the files (bytes/s). */
+export function rateRange(files: readonly { bytes: number; seconds: number }[]): {
+  slowest: number;
+  fastest: number;
+} {
+  const rates = files.map((f) => f.bytes / f.seconds);
+  return { slowest: min(rates), fastest: max(rates) };
+}
 
 function fromQueueRuns(runs: NonNullable<HeadlineSource['runs']>, phase: Direction): Headline {
   for (const op of phase === 'write' ? ['write', 'randwrite'] : ['read', 'randread']) {
@@ -80,7 +93,12 @@ export function computeHeadline(source: HeadlineSource, phase: Direction): Headl
         Float64Array.from(large, (f) => f.seconds),
       ),
     );
-    if (line.rate !== null && line.latency !== null && line.latency >= 0)
+    const { slowest, fastest } = rateRange(large);
+    const withinRates =
+      line.rate !== null &&
+      line.rate >= (1 - headlineRateTolerance) * slowest &&
+      line.rate <= (1 + headlineRateTolerance) * fastest;
+    if (withinRates && line.latency !== null && line.latency >= 0)
       return { rate: line.rate, basis: `${whose}steady rate of ${files}` };
   }
   return { rate: aggregateRate(large), basis: `${whose}${files}` };

@@ -49,6 +49,36 @@ export const interfaceCeilings: readonly InterfaceCeiling[] = [
   },
 ];
 
+const fastest = interfaceCeilings.reduce((top, c) =>
+  c.bytesPerSecond > top.bytesPerSecond ? c : top,
+);
+
+/**
+ * What rates are checked against when no interface ceiling is known (the bus was not reported,
+ * or Plumb knows none for it, like NVMe on PCIe): the fastest SSD in the table above. A file moved
+ * faster than that was not moved by a drive but served from memory or a cache.
+ */
+export const anySsdCeiling: InterfaceCeiling = {
+  id: 'any-ssd',
+  label: 'any SSD Plumb knows of',
+  bytesPerSecond: fastest.bytesPerSecond,
+  source: `the fastest in Plumb's table of interfaces: ${fastest.label} (${fastest.source})`,
+};
+
+/** The ceiling a run's rates are checked against: the known one, else any SSD's. */
+export function ceilingToCheck(known: InterfaceCeiling | undefined): InterfaceCeiling {
+  return known ?? anySsdCeiling;
+}
+
+/** The ceiling as a result records it (environment.ceiling). */
+export function recordedCeiling(ceiling: InterfaceCeiling): {
+  id: string;
+  label: string;
+  bytesPerSecond: number;
+} {
+  return { id: ceiling.id, label: ceiling.label, bytesPerSecond: ceiling.bytesPerSecond };
+}
+
 /** The ceiling with this id (case-insensitive), or undefined. */
 export function interfaceCeilingById(id: string): InterfaceCeiling | undefined {
   const wanted = id.trim().toLowerCase();

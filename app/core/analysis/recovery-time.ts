@@ -45,7 +45,8 @@ export interface ProbeReading {
 
 /**
  * Cache recovery time from the probes' samples: the idle seconds before the first probe that ran at
- * least `fraction` (default 0.9) of the rate before the cliff from its start to its end, so a probe
+ * least `fraction` (default 0.9) of the rate before the cliff from its start to its end, or for at
+ * least `fraction` of `cacheBytes` (the cache the run found, when the probe is larger), so a probe
  * that starts fast on a partly emptied cache and falls inside does not count as recovered (its
  * rate over the whole file might). Each probe's reading says how far it got. A probe with too few
  * samples to segment is read from its bytes over its transfer time. Null when no probe got there.
@@ -54,6 +55,7 @@ export function probeRecovery(
   probes: readonly SampledProbe[],
   beforeRate: number,
   fraction = 0.9,
+  cacheBytes = Infinity,
 ): { probes: ProbeReading[]; recoverySeconds: number | null } {
   const threshold = fraction * beforeRate;
   const readings = probes.map(({ idleSeconds, samples }): ProbeReading => {
@@ -74,7 +76,9 @@ export function probeRecovery(
       idleSeconds,
       startRate: segments[0]!.rate,
       fastBytes: Math.max(0, fastBytes),
-      recovered: firstSlow === -1,
+      // Fast to its end, or fast for as long as the cache the run found (a probe larger than the
+      // cache falls inside it however long the drive rested).
+      recovered: firstSlow === -1 || (firstSlow > 0 && fastBytes >= fraction * cacheBytes),
     };
   });
   const recovered = readings.find((r) => r.recovered);

@@ -12,7 +12,12 @@ import {
 } from '../../contract/bench.js';
 import { readInputFile } from '../input-file.js';
 import { PlumbError } from '../../contract/errors.js';
-import { interfaceCeilingForBus, type InterfaceCeiling } from '../analysis/interface-ceiling.js';
+import {
+  ceilingToCheck,
+  interfaceCeilingForBus,
+  recordedCeiling,
+  type InterfaceCeiling,
+} from '../analysis/interface-ceiling.js';
 import { parseTransfersCsv } from '../analysis/transfers-csv.js';
 import { analyzeFiles, fileFindings, phaseSummaries } from './build-result.js';
 import { withHeadline } from '../analysis/headline-rate.js';
@@ -51,6 +56,7 @@ export function analyzeCsvText(csv: string, options: AnalyzeOptions): ResultDocu
       volume: { path: 'unknown', fsType: null, totalBytes: 0, freeBytes: 0, bus: null },
       cacheMode: 'direct',
       cacheDefeat: 'unknown: measured by another tool',
+      ceiling: recordedCeiling(ceilingToCheck(options.ceiling)),
     },
     plan: { name: 'imported-csv', ...(options.source ? { source: options.source } : {}) },
     files,
@@ -65,13 +71,18 @@ export function reanalyzeDocument(
   document: ResultDocument,
   ceiling?: InterfaceCeiling,
 ): ResultDocument {
+  const checked = ceiling ?? interfaceCeilingForBus(document.environment.volume.bus);
   const { summary, findings } = analyzeFiles(document.files, {
     cacheMode: document.environment.cacheMode,
-    ceiling: ceiling ?? interfaceCeilingForBus(document.environment.volume.bus),
+    ceiling: checked,
     recovery: document.recovery,
     samplesByPhase: document.samplesByPhase,
   });
-  return withHeadline({ ...document, summary, findings, headline: undefined });
+  const environment = {
+    ...document.environment,
+    ceiling: recordedCeiling(ceilingToCheck(checked)),
+  };
+  return withHeadline({ ...document, environment, summary, findings, headline: undefined });
 }
 
 /** Reads a results JSON or a CSV file and analyses it. */

@@ -11,7 +11,11 @@ import { cacheReach } from '../analysis/cache-reach.js';
 import type { EarlierDrop } from '../analysis/drop-cause.js';
 import { findings } from '../analysis/findings.js';
 import { withHeadline } from '../analysis/headline-rate.js';
-import type { InterfaceCeiling } from '../analysis/interface-ceiling.js';
+import {
+  ceilingToCheck,
+  recordedCeiling,
+  type InterfaceCeiling,
+} from '../analysis/interface-ceiling.js';
 import { phaseSummary } from '../analysis/phase-summary.js';
 
 export interface ResultParts {
@@ -140,7 +144,7 @@ export function buildResult(parts: ResultParts): ResultDocument {
     startedAt: parts.startedAt,
     ...(parts.finishedAt ? { finishedAt: parts.finishedAt } : {}),
     app: { version: parts.appVersion },
-    environment: parts.environment,
+    environment: { ...parts.environment, ceiling: recordedCeiling(ceilingToCheck(parts.ceiling)) },
     plan: parts.plan,
     files: parts.files,
     summary,

@@ -4,6 +4,8 @@
  * the run spends outside its phases. The UI estimates the next run on that volume from it.
  */
 import type { FileRecord, ResultDocument, RunPace } from '../../contract/bench.js';
+import { headline } from '../../common/headline-rate.js';
+import { withHeadline } from '../analysis/headline-rate.js';
 
 type Phase = 'write' | 'read';
 
@@ -32,10 +34,11 @@ export function runPace(document: ResultDocument): RunPace | null {
   if (queue !== null) return { write: null, read: null, runSeconds: 0, queueRunSeconds: queue };
   if (document.files.length === 0) return null;
   const phases = {} as Record<Phase, ReturnType<typeof phasePace>>;
+  const withRates = withHeadline(document);
   for (const phase of ['write', 'read'] as const) {
-    const summary = document.summary[phase];
-    // Theil-Sen's rate is the one per byte, with the fixed cost of a file kept apart.
-    const rate = summary.theilSen.rate ?? summary.median;
+    // The headline, the one rate of the run everywhere; a file's fixed cost is what the wall
+    // clock adds beyond its bytes at that rate.
+    const rate = headline(withRates, phase).rate;
     phases[phase] = phasePace(
       document.files.filter((f) => f.phase === phase),
       rate,

@@ -9,7 +9,7 @@ import type { SustainedPlan } from '../../contract/plan.js';
 import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
 import { formatBytes } from '../../common/format.js';
 import type { PhaseSamples } from '../../common/phase-samples.js';
-import { randomLogUniformSize, sizeQuantum } from '../../common/run-sizes.js';
+import { randomLogUniformSize, sizeQuantum, toBlocks } from '../../common/run-sizes.js';
 import { phaseDrop } from '../analysis/findings.js';
 import { probeRecovery, recoveryTime, type SampledProbe } from '../analysis/recovery-time.js';
 import { isCancelled, type TimedTransfer } from './bench-io.js';
@@ -89,7 +89,11 @@ async function runSustainedPlan(
     );
     return undefined;
   }
-  const { idleSeconds, probeBytes, maxProbes } = plan.recovery;
+  const { idleSeconds, maxProbes } = plan.recovery;
+  // The cache the run found, every tier of it: a probe a quarter larger shows it full again, and
+  // a larger one only writes more (and may fill the disk).
+  const cacheBytes = cliff.steps?.at(-1)?.atBytes ?? cliff.atBytes;
+  const probeBytes = Math.min(plan.recovery.probeBytes, toBlocks(1.25 * cacheBytes));
   context.emit({ type: 'phase-started', phase: 'recovery' });
   const idleStart = context.startPhase('recovery', probeBytes);
   const probes: NonNullable<ResultDocument['recovery']>['probes'] = [];
@@ -98,7 +102,7 @@ async function runSustainedPlan(
   // falls inside it has not recovered), else from each probe's rate over its whole file.
   const recovery = () =>
     sampled.length === probes.length
-      ? probeRecovery(sampled, cliff.beforeRate).recoverySeconds
+      ? probeRecovery(sampled, cliff.beforeRate, 0.9, cacheBytes).recoverySeconds
       : recoveryTime(probes, cliff.beforeRate);
   for (let probe = 0; probe < maxProbes; probe += 1) {
     context.emit({

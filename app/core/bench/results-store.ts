@@ -15,7 +15,7 @@ export function newResultId(now = new Date()): string {
 
 import { writeFileAtomic } from '../atomic-file.js';
 import { writePrivateFile } from '../paths.js';
-import { headlineRates } from '../../common/headline-rate.js';
+import { headlineRates, headlineWords } from '../../common/headline-rate.js';
 import { withHeadline } from '../analysis/headline-rate.js';
 import { quickRunNote, runScale } from '../../common/quick-run.js';
 
@@ -44,13 +44,15 @@ export function resultJson(document: ResultDocument): string {
 }
 
 /**
- * One line per file: phase,bytes,seconds,cumulativeBytes,t,temperatureC; a quick run's CSV opens
- * with a `#` comment line saying so (Plumb's own CSV reader skips such lines).
+ * One line per file: phase,bytes,seconds,cumulativeBytes,t,temperatureC, after `#` comment lines
+ * (Plumb's own CSV reader skips them) saying that a run was a quick one and what its headline is.
  */
 export function resultCsv(document: ResultDocument): string {
   const quick = quickRunNote(document);
+  const headlines = headlineWords(withHeadline(document));
   const lines = [
     ...(quick ? [`# ${quick}`] : []),
+    ...(headlines ? [`# Headline: ${headlines}`] : []),
     'phase,bytes,seconds,cumulativeBytes,t,temperatureC',
   ];
   for (const f of document.files) {

@@ -48,7 +48,7 @@ export interface VerifyOptions {
    * the progress; otherwise it follows the run's own phases with a notice.
    */
   readPhase?: boolean;
-  /** A capacity plan: the space that could be filled, for the verdict leading the message. */
+  /** A capacity plan: the space that could be filled, for the verdict leading the message to say how much of it was checked. */
   capacity?: { allowanceBytes: number };
 }
 
@@ -130,10 +130,10 @@ export async function verifyWritten(
     verdict: badBytes === 0 ? ('passed' as const) : ('failed' as const),
     seconds: io.now() - start,
   };
-  const verdict = options.capacity
-    ? `${capacityVerdict(section, options.capacity.allowanceBytes)} `
-    : '';
-  return { ...section, message: `${verdict}${verifyMessage(section)}` };
+  // Every check leads with what it proved (issue 23): "Capacity checked: 4.70 GB written and read
+  // back intact."; a capacity plan's also with how much of the space that was.
+  const verdict = capacityVerdict(section, options.capacity?.allowanceBytes);
+  return { ...section, message: `${verdict} ${verifyMessage(section)}` };
 }
 
 /** The verify finding in words. */

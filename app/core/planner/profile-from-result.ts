@@ -1,21 +1,18 @@
 /**
- * A saved benchmark result (DESIGN.md, plumb.result/1) as a planner device profile: its measured
- * rates (Theil-Sen, else the median), its cache cliff (size, before and after rates), and how long
- * the cache took to recover when the run measured it.
+ * A saved benchmark result (DESIGN.md, plumb.result/1 and /2) as a planner device profile: its
+ * headline rates (app/common/headline-rate.ts, the run's one figure everywhere), its cache cliff
+ * (size, before and after rates: the finding's), and how long the cache took to recover when the
+ * run measured it.
  */
 import { z } from 'zod';
 import { resultSchemaVersions } from '../../contract/bench.js';
 import { PlumbError } from '../../contract/errors.js';
 import type { DeviceProfile, InterfaceId } from '../../contract/planner.js';
+import { headlineRates } from '../../common/headline-rate.js';
+import { withHeadline } from '../analysis/headline-rate.js';
 
-const rate = z.number().nonnegative().nullable().optional();
-
-/** The parts of a phase summary the planner reads. */
-const Summary = z.looseObject({
-  count: z.number().nonnegative(),
-  median: rate,
-  theilSen: z.looseObject({ rate }).nullable().optional(),
-});
+const direction = z.enum(['write', 'read']);
+const Headline = z.object({ rate: z.number().nonnegative().nullable(), basis: z.string() });
 
 /** The fields of a results document (version 1 or 2) the planner needs; the rest is ignored. */
 const ResultForProfile = z.looseObject({
@@ -34,10 +31,17 @@ const ResultForProfile = z.looseObject({
   }),
   plan: z.looseObject({ name: z.string() }),
   files: z.array(
-    z.looseObject({ phase: z.enum(['write', 'read']), cumulativeBytes: z.number().nonnegative() }),
+    z.looseObject({
+      phase: direction,
+      bytes: z.number().nonnegative(),
+      seconds: z.number().nonnegative(),
+      cumulativeBytes: z.number().nonnegative(),
+      target: z.enum(['a', 'b']).optional(),
+      stage: z.string().optional(),
+    }),
   ),
-  summary: z.looseObject({ write: Summary, read: Summary }),
-  findings: z.array(z.looseObject({ kind: z.string(), phase: z.string().nullable().optional() })),
+  headline: z.object({ write: Headline, read: Headline }).optional(),
+  findings: z.array(z.looseObject({ kind: z.string(), phase: direction.nullable().optional() })),
   recovery: z.looseObject({ recoverySeconds: z.number().nullable() }).optional(),
 });
 
@@ -91,14 +95,21 @@ export function measuredName(result: {
   return `${what.length + tail.length > 120 ? `${what.slice(0, 119 - tail.length)}…` : what}${tail}`;
 }
 
-function phaseRate(summary: z.infer<typeof Summary>): number | null {
-  const value = summary.theilSen?.rate ?? summary.median ?? null;
-  return value !== null && value !== undefined && value > 0 ? value : null;
+/** The result's headline rates (stored, or by the rule for documents saved before it). */
+function resultHeadlines(result: z.infer<typeof ResultForProfile>) {
+  const rates = headlineRates(
+    withHeadline({
+      ...result,
+      findings: result.findings.map((f) => ({ kind: f.kind, phase: f.phase ?? null })),
+    }),
+  );
+  const positive = (value: number | null) => (value !== null && value > 0 ? value : null);
+  return { write: positive(rates.write), read: positive(rates.read) };
 }
 
 /**
  * The profile a saved result makes. Throws EINVAL when the document is not a result, ENOWRITES
- * when it measured no writes (a read-only or grid run).
+ * when it has no write headline (a read-only or grid run, or writes all under 2 MB).
  */
 export function profileFromResult(resultDocument: unknown): DeviceProfile {
   const parsed = ResultForProfile.safeParse(resultDocument);
@@ -114,17 +125,20 @@ export function profileFromResult(resultDocument: unknown): DeviceProfile {
   const source = `result:${result.id}`;
   const writeFindings = result.findings.filter((f) => (f.phase ?? 'write') === 'write');
   const cliff = writeFindings.map((f) => Cliff.safeParse(f)).find((p) => p.success)?.data;
-  const summaryWrite = phaseRate(result.summary.write);
-  const read = phaseRate(result.summary.read);
+  const { write: headlineWrite, read } = resultHeadlines(result);
   const written = Math.max(
     0,
     ...result.files.filter((f) => f.phase === 'write').map((f) => f.cumulativeBytes),
   );
-  const write = cliff?.beforeRate ?? summaryWrite;
+  // With a cliff, the planner models the cache: the finding's rates in it and after it.
+  const write = cliff?.beforeRate ?? headlineWrite;
   if (write === null) {
+    const wrote = result.files.some((f) => f.phase === 'write');
     throw new PlumbError(
       'ENOWRITES',
-      `Result ${result.id} has no write measurements, so it cannot become a planner profile; run a write benchmark.`,
+      wrote
+        ? `Result ${result.id} has no write file of 2 MB or more, so it has no write rate to plan with; run the standard or sustained plan.`
+        : `Result ${result.id} has no write measurements, so it cannot become a planner profile; run a write benchmark.`,
     );
   }
   const recoverySeconds = cliff?.recoverySeconds ?? result.recovery?.recoverySeconds ?? null;

@@ -11,9 +11,10 @@
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <thread>
+#include <stdexcept>
 
 #include "io.h"
+#include "plumb.h"
 
 namespace plumb {
 
@@ -28,15 +29,17 @@ class DetachedPool : public std::enable_shared_from_this<DetachedPool> {
   bool Run(uint32_t threads, std::chrono::nanoseconds interval,
            const std::function<void()>& tick = {}) {
     threads = static_cast<uint32_t>(std::max<size_t>(1, std::min<size_t>(threads, count_)));
+    std::unique_lock<std::mutex> lock(mutex_);
     running_ = threads;
     for (uint32_t i = 0; i < threads; ++i) {
-      std::thread([self = shared_from_this()] {
+      const bool started = StartDetachedThread([self = shared_from_this()] {
         self->Serve();
-        std::lock_guard<std::mutex> lock(self->mutex_);
+        std::lock_guard<std::mutex> held(self->mutex_);
         if (--self->running_ == 0) self->done_.notify_all();
-      }).detach();
+      });
+      // The threads already started serve every item (each takes the next until none is left).
+      if (!started && --running_ == 0) throw std::runtime_error("no thread could be started");
     }
-    std::unique_lock<std::mutex> lock(mutex_);
     while (running_ > 0) {
       done_.wait_for(lock, interval);
       if (cancelled()) return false;

@@ -3,6 +3,7 @@ import type { ReportModel } from '../../../app/contract/report.js';
 import { ComparisonCharts, ComparisonTable } from '../screens/bench/CompareView.js';
 import { resultTitle, seriesPalette } from '../screens/bench/compare.js';
 import { FindingsList } from '../screens/bench/FindingsList.js';
+import { quietVerdict } from '../screens/bench/quiet-verdict.js';
 import { ReportCover } from './ReportCover.js';
 import { planText, whenText } from './ResultReport.js';
 
@@ -89,7 +90,11 @@ export function ComparisonReport({
               />
               {resultTitle(document)}
             </h3>
-            <FindingsList findings={document.findings} emptyText="Nothing unusual in this run." />
+            <FindingsList
+              findings={document.findings}
+              emptyText={document.findings.length === 0 ? quietVerdict(document) : undefined}
+              print
+            />
           </div>
         ))}
       </section>

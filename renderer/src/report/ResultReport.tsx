@@ -1,13 +1,8 @@
 /** A benchmark result as a report: the facts of the run, then the verdict in its print mode. */
 import type { ResultDocument } from '../../../app/contract/bench.js';
 import type { ReportModel } from '../../../app/contract/report.js';
-import {
-  formatBytes,
-  formatDateTime,
-  formatDuration,
-  formatRate,
-} from '../../../app/common/format.js';
-import { headline } from '../../../app/common/headline-rate.js';
+import { formatBytes, formatDateTime, formatDuration } from '../../../app/common/format.js';
+import { headlineWords } from '../../../app/common/headline-rate.js';
 import { runPlanDescription } from '../../../app/common/plan-description.js';
 import { quickRunLabel, quickRunNote, runScale } from '../../../app/common/quick-run.js';
 import { planTitle } from '../screens/bench/plan-catalogue.js';
@@ -22,15 +17,6 @@ export function planText(document: ResultDocument): string {
   const description = runPlanDescription(document.plan, runScale(document));
   const quick = quickRunLabel(document);
   return [quick, description ? `${title}: ${description}` : title].filter(Boolean).join(' · ');
-}
-
-/** The headline rates in words: "write 560 MB/s (…), read 1.20 GB/s (…)". */
-export function headlineText(document: ResultDocument): string {
-  return (['write', 'read'] as const)
-    .map((phase) => ({ phase, ...headline(document, phase) }))
-    .filter((h) => h.rate !== null)
-    .map((h) => `${h.phase} ${formatRate(h.rate)} (${h.basis})`)
-    .join(', ');
 }
 
 export function whenText(document: ResultDocument): string {
@@ -57,7 +43,7 @@ export function runFacts(document: ResultDocument): Fact[] {
     ['Date', whenText(document)],
     ['Plan', planText(document)],
     ...(quickRunLabel(document) ? [['Quick run', quickRunNote(document)!] as const] : []),
-    ['Headline', headlineText(document) || 'none: no file of 2 MB or more'],
+    ['Headline', headlineWords(document) || 'none: no file of 2 MB or more'],
     [
       'Cache',
       environment.cacheDefeat ??

@@ -81,9 +81,13 @@ after(() => {
 const seed = Number(process.env.PLUMB_TEST_SEED ?? newSeed());
 console.log(`# seed ${seed} (replay with PLUMB_TEST_SEED=${seed})`);
 
-/** The document less the moment it was made. */
+/**
+ * The document less the moment it was made, and less the ceiling it records as checked (added to
+ * analyze.ts after the change; the old analyze.ts put back here does not record it).
+ */
 function comparable(document: ReturnType<typeof analyzeCsvText>) {
-  return { ...document, startedAt: undefined };
+  const { ceiling: _recorded, ...environment } = document.environment;
+  return { ...document, environment, startedAt: undefined };
 }
 
 describe('analysis of a CSV, before and after it was made O(n log n)', { skip }, () => {

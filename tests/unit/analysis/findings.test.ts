@@ -3,13 +3,16 @@ import { describe, it } from 'node:test';
 import { dropCause } from '../../../app/core/analysis/drop-cause.js';
 import { findings, type PhaseFile } from '../../../app/core/analysis/findings.js';
 import {
+  anySsdCeiling,
   interfaceCeilingById,
   interfaceCeilingForBus,
+  interfaceCeilings,
 } from '../../../app/core/analysis/interface-ceiling.js';
 import { sizeAdjustedSpread } from '../../../app/core/analysis/size-adjusted-spread.js';
 import { parseTransfersCsv } from '../../../app/core/analysis/transfers-csv.js';
 import { isBimodal, twoModes } from '../../../app/core/analysis/two-modes.js';
 import { seededRandom } from '../../../app/core/bench/seeded-random.js';
+import { baseSeed } from '../../helpers/synthetic-samples.js';
 
 describe('twoModes / isBimodal', () => {
   it("computes Ashman's D of the best two-group split", () => {
@@ -74,6 +77,7 @@ describe('dropCause', () => {
     temps.map((temperatureC, i) => ({ temperatureC, rate: rates[i]! }));
   it('is thermal when the rate falls as the drive heats', () => {
     const verdict = dropCause({
+      phase: 'write',
       atBytes: 24e9,
       atSeconds: 10,
       files: files(
@@ -85,6 +89,7 @@ describe('dropCause', () => {
   });
   it('is a cache when the temperature stayed flat', () => {
     const verdict = dropCause({
+      phase: 'write',
       atBytes: 50e9,
       atSeconds: 9,
       files: files([40, 41, 40, 41, 41, 40], [5.5e9, 5.5e9, 5.5e9, 1.4e9, 1.4e9, 1.4e9]),
@@ -92,7 +97,7 @@ describe('dropCause', () => {
     assert.equal(verdict.cause, 'cache');
   });
   it('is a cache when earlier runs dropped after the same bytes, thermal after the same time', () => {
-    const base = { atBytes: 50e9, atSeconds: 9, files: [] };
+    const base = { phase: 'write' as const, atBytes: 50e9, atSeconds: 9, files: [] };
     assert.equal(
       dropCause({ ...base, earlier: [{ atBytes: 52e9, atSeconds: 20 }] }).cause,
       'cache',
@@ -104,12 +109,19 @@ describe('dropCause', () => {
   });
   it('does not take a rate back after idle for a cache, and says why', () => {
     // A drive that cooled while idle comes back too (issue 13).
-    const verdict = dropCause({ atBytes: 1, atSeconds: 1, files: [], recoverySeconds: 240 });
+    const verdict = dropCause({
+      phase: 'write',
+      atBytes: 1,
+      atSeconds: 1,
+      files: [],
+      recoverySeconds: 240,
+    });
     assert.equal(verdict.cause, 'unknown');
     assert.match(verdict.reason, /240 s idle.*does not tell them apart/);
   });
   it('still takes the drop at the same bytes in earlier runs for a cache, recovery or not', () => {
     const verdict = dropCause({
+      phase: 'write',
       atBytes: 50e9,
       atSeconds: 9,
       files: [],
@@ -120,7 +132,13 @@ describe('dropCause', () => {
   });
   it('never calls a rate that fell and came back again and again a cache', () => {
     const repeating = { count: 9, periodSeconds: 3.9 };
-    const base = { atBytes: 5e9, atSeconds: 3, repeating, recoverySeconds: 30 };
+    const base = {
+      phase: 'write' as const,
+      atBytes: 5e9,
+      atSeconds: 3,
+      repeating,
+      recoverySeconds: 30,
+    };
     const plain = dropCause({ ...base, files: [], earlier: [{ atBytes: 5e9, atSeconds: 3 }] });
     assert.equal(plain.cause, 'thermal');
     assert.match(plain.reason, /9 times.*every 4 s.*stays slow until writing stops/);
@@ -140,9 +158,34 @@ describe('dropCause', () => {
     assert.match(hot.reason, /heated by 33 °C/);
   });
   it('cannot tell from one run without temperatures, and says why', () => {
-    const verdict = dropCause({ atBytes: 1, atSeconds: 1, files: files([null, null], [1, 1]) });
+    const verdict = dropCause({
+      phase: 'write',
+      atBytes: 1,
+      atSeconds: 1,
+      files: files([null, null], [1, 1]),
+    });
     assert.equal(verdict.cause, 'unknown');
     assert.match(verdict.reason, /no temperature/);
+  });
+  it('speaks of what the phase did: reading is never called writing', () => {
+    const readings = files([40, 41, 40, 41, 41, 40], [3e9, 3e9, 3e9, 1e9, 1e9, 1e9]);
+    const evidence = [
+      { files: [] },
+      { files: [], recoverySeconds: 30 },
+      { files: readings },
+      { files: [], repeating: { count: 4, periodSeconds: 2 } },
+      { files: readings, repeating: { count: 4, periodSeconds: 2 } },
+      { files: [], earlier: [{ atBytes: 5e9, atSeconds: 40 }] },
+      { files: [], earlier: [{ atBytes: 9e9, atSeconds: 3 }] },
+    ];
+    for (const more of evidence) {
+      const read = dropCause({ phase: 'read', atBytes: 5e9, atSeconds: 3, ...more }).reason;
+      assert.doesNotMatch(read, /writ|write cache/i, read);
+      const write = dropCause({ phase: 'write', atBytes: 5e9, atSeconds: 3, ...more }).reason;
+      assert.doesNotMatch(write, /\bread(ing)?\b/i, write);
+      // Whole sentences, read behind "Why?".
+      for (const reason of [read, write]) assert.match(reason, /^[A-Z].*\.$/s, reason);
+    }
   });
 });
 
@@ -188,6 +231,26 @@ describe('findings', () => {
     assert.ok(
       over && over.kind === 'exceeds-interface' && over.phase === 'read' && over.count === 1,
     );
+  });
+  it('with no ceiling known, calls a rate beyond any SSD what it is: memory or a cache', () => {
+    // Reads of 8–21 GB/s on a disk whose bus was not reported (issue 23), drawn at random.
+    const seed = baseSeed();
+    const random = seededRandom(seed);
+    const fast = Array.from({ length: 12 }, () => 8e9 + random() * 13e9);
+    const level = 1e9 + random() * 6e9;
+    const drive = Array.from({ length: 12 }, (_, i) => level * (1 + 0.01 * (i % 5)));
+    const found = findings({ files: series([...drive, ...fast], 'read'), cacheMode: 'direct' });
+    const over = found.find((f) => f.kind === 'exceeds-interface');
+    assert.ok(over && over.kind === 'exceeds-interface', `seed ${seed}: ${JSON.stringify(found)}`);
+    assert.equal(over.interface, anySsdCeiling.id);
+    assert.equal(over.count, 12);
+    assert.equal(over.ceilingRate, Math.max(...interfaceCeilings.map((c) => c.bytesPerSecond)));
+    assert.match(
+      over.message,
+      /^12 files read went faster than any SSD Plumb knows of \(the fastest reaches 7\.70 GB\/s; these up to .*\): they were served from memory or a cache, not read from the drive\.$/,
+    );
+    // Up to the fastest SSD known, nothing is claimed.
+    assert.deepEqual(findings({ files: series(drive, 'read'), cacheMode: 'direct' }), []);
   });
   it('calls a phase unstable when times scatter for no reason of size', () => {
     const random = seededRandom(4);

@@ -35,15 +35,21 @@ describe('headline rate', () => {
     const random = seededRandom(seed);
     for (let trial = 0; trial < 20; trial += 1) {
       const rate = (100 + random() * 5000) * MB;
-      // Sizes from 2 MB up to 20 MB–2 GB, with ±2 % timing noise.
-      const top = 20 * MB * 100 ** random();
-      // A fixed cost up to 30 ms, but no more than the largest file's transfer: beyond that the
-      // timing noise on the cost hides the slope (an NVMe rate with a hard disk's latency), and no
-      // rate can be told from the files (1 in 300 draws did that: 12–19 % off).
-      const latency = random() * Math.min(0.03, top / rate);
-      const large = Array.from({ length: 12 + Math.floor(random() * 26) }, () =>
-        file('write', driveRateMinBytes * (top / driveRateMinBytes) ** random(), rate, latency),
-      ).map((f) => ({ ...f, seconds: f.seconds * (0.98 + 0.04 * random()) }));
+      // A fixed cost of 1–30 ms; sizes from 2 MB up to 20 MB–2 GB, and at least one file whose
+      // transfer takes 20 times the fixed cost, so the fastest files come within 10 % of the
+      // drive's rate (a longer cost is the next test's); with ±2 % timing noise.
+      const latency = 0.001 + random() * 0.029;
+      const top = Math.max(20 * MB * 100 ** random(), 20 * latency * rate);
+      const sizes = [
+        top,
+        ...Array.from(
+          { length: 11 + Math.floor(random() * 26) },
+          () => driveRateMinBytes * (top / driveRateMinBytes) ** random(),
+        ),
+      ];
+      const large = sizes
+        .map((bytes) => file('write', bytes, rate, latency))
+        .map((f) => ({ ...f, seconds: f.seconds * (0.98 + 0.04 * random()) }));
       // Small files at any rate, far slower or (from a cache) far faster: they must not move it.
       const small = Array.from({ length: Math.floor(random() * 200) }, () =>
         file('write', 4096 + random() * (driveRateMinBytes - 4097), rate * (0.01 + random() * 50)),
@@ -54,6 +60,43 @@ describe('headline rate', () => {
         `seed ${seed}: ${got.rate} vs ${rate} (latency ${latency} s, sizes to ${top})`,
       );
       assert.equal(got.basis, `steady rate of ${large.length} files of 2 MB or more`);
+    }
+  });
+
+  it('is never outside the rates its files of 2 MB or more had (within 10 %)', () => {
+    const seed = baseSeed();
+    const random = seededRandom(seed);
+    const kinds = ['slow fixed cost', 'cliff', 'later files slower', 'noisy'] as const;
+    for (let trial = 0; trial < 200; trial += 1) {
+      const kind = kinds[trial % kinds.length]!;
+      const rate = (50 + random() * 8000) * MB;
+      const top = 4 * MB * 500 ** random();
+      // Up to ten times the largest file's transfer: the slope is then far above every file.
+      const latency = kind === 'slow fixed cost' ? random() * 10 * (top / rate) : random() * 0.01;
+      const count = 3 + Math.floor(random() * 40);
+      let written = 0;
+      const cacheBytes = random() * count * top * 0.5;
+      const files = Array.from({ length: count }, (_, k) => {
+        const bytes = driveRateMinBytes * (top / driveRateMinBytes) ** random();
+        written += bytes;
+        const now =
+          kind === 'cliff' && written > cacheBytes
+            ? rate / (2 + random() * 8)
+            : kind === 'later files slower'
+              ? rate / (1 + (k * bytes) / top)
+              : rate;
+        const noise = kind === 'noisy' ? Math.exp(0.5 * (random() - 0.5)) : 1;
+        return file('write', bytes, now, latency * noise);
+      });
+      const findings =
+        kind === 'cliff' && random() < 0.5 ? [{ kind: 'cliff', phase: 'write' as const }] : [];
+      const got = computeHeadline({ files, findings }, 'write');
+      const rates = files.map((f) => f.bytes / f.seconds);
+      const [slowest, fastest] = [Math.min(...rates), Math.max(...rates)];
+      assert.ok(
+        got.rate! >= 0.9 * slowest && got.rate! <= 1.1 * fastest,
+        `seed ${seed}, trial ${trial} (${kind}): headline ${got.rate} outside ${slowest}–${fastest} (${got.basis})`,
+      );
     }
   });
 

@@ -253,6 +253,32 @@ describe('probeRecovery', () => {
   });
 });
 
+describe('probeRecovery with a cache smaller than the probe', () => {
+  it('counts a probe recovered once it is fast for the cache the run found', () => {
+    const random = seededRandom(seed);
+    const fast = logBetween(random, 0.5 * GB, 3 * GB);
+    const slow = fast * between(random, 0.1, 0.5);
+    const cacheBytes = between(random, 0.3, 1) * GB;
+    // Emptied fully by the second probe: the first probe finds a quarter of it free.
+    const probes = [0.25, 1].map((free, i) => ({
+      idleSeconds: 30 * (i + 1),
+      samples: sustainedStream({
+        random,
+        totalBytes: 2 * GB,
+        drive: (bytes) => (bytes < free * cacheBytes ? fast : slow),
+        noise: 0.05,
+        stallChance: 0,
+      }),
+    }));
+    const where = `seed ${seed}: cache ${(cacheBytes / GB).toFixed(2)} GB`;
+    // Read as "fast to the end", a 2 GB probe never recovers on this drive: 20 probes, 13 minutes.
+    assert.equal(probeRecovery(probes, fast).recoverySeconds, null, where);
+    const read = probeRecovery(probes, fast, 0.9, cacheBytes);
+    assert.equal(read.recoverySeconds, 60, where);
+    assert.equal(read.probes[0]!.recovered, false, where);
+  });
+});
+
 describe('findings on samples', () => {
   it('use the samples when there are any, the per-file rates when not (version 1 results)', () => {
     const random = seededRandom(seed);

@@ -4,6 +4,7 @@
  * a quarter-scale sustained run whose per-file rates fall from 700 to 150 MB/s after 6 GB.
  */
 import assert from 'node:assert/strict';
+import { formatRate } from '../../../app/common/format.js';
 import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,10 +48,15 @@ describe('version 1 results', () => {
     );
     const document = await store.get('20251101');
     const csv = resultCsv(document).trim().split('\n');
-    // The run was at scale 0.25: a quick run, said on a comment line before the header.
+    // The run was at scale 0.25: a quick run, said on a comment line before the header, then
+    // its headline, as the list gives it.
     assert.match(csv[0]!, /^# Quick run at 25 % of the plan's sizes/);
+    assert.match(
+      csv[1]!,
+      new RegExp(`^# Headline: write ${formatRate(listed[0]!.writeMedian)} \\(`),
+    );
     assert.equal(listed[0]!.scale, 0.25);
-    assert.equal(csv.length, 1 + 1 + raw.files.length);
+    assert.equal(csv.length, 2 + 1 + raw.files.length);
     await store.rename('20251101', 'old run');
     const saved = JSON.parse(
       await readFile(path.join(store.dir, '20251101-120000-c0de.json'), 'utf8'),

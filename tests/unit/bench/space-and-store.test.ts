@@ -175,7 +175,7 @@ describe('ResultsStore', () => {
     assert.equal((await store.get('20250101-000000-aaaa')).name, 'before firmware update');
     assert.equal(
       resultCsv(await store.get('20250101')),
-      'phase,bytes,seconds,cumulativeBytes,t,temperatureC\nwrite,1000000,0.01,1000000,0.01,\nwrite,2000000,0.02,3000000,0.03,41\n',
+      '# Headline: write 100 MB/s (1 file of 2 MB or more)\nphase,bytes,seconds,cumulativeBytes,t,temperatureC\nwrite,1000000,0.01,1000000,0.01,\nwrite,2000000,0.02,3000000,0.03,41\n',
     );
     assert.equal(await store.delete('20250202'), true);
     assert.deepEqual(

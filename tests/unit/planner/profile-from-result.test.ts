@@ -64,7 +64,12 @@ function tb5Result(overrides: Record<string, unknown> = {}) {
         temperatureC: null,
       },
     ],
-    summary: { write: summary(3.1e9), read: summary(5.1e9) },
+    // The summary's Theil-Sen figures differ from the headline: the planner takes the headline.
+    summary: { write: summary(3.5e9), read: summary(5.6e9) },
+    headline: {
+      write: { rate: 3.1e9, basis: 'steady rate of 40 files of 2 MB or more' },
+      read: { rate: 5.1e9, basis: 'steady rate of 40 files of 2 MB or more' },
+    },
     findings: [
       { kind: 'small-files', phase: 'write', count: 3, thresholdBytes: 2e6 },
       {
@@ -92,12 +97,12 @@ test('a result with a cliff becomes a profile: rates, cache size, after-cache ra
   assert.equal(profile.cacheBytes, 48e9);
   assert.equal(profile.cacheKind, 'dynamic-tlc');
   assert.equal(profile.cacheRecoverySeconds, 210);
-  assert.equal(profile.readBytesPerSecond, 5.1e9); // Theil-Sen, not the mean or median
+  assert.equal(profile.readBytesPerSecond, 5.1e9); // the headline, not Theil-Sen or the median
   assert.equal(profile.sources.cacheBytes, 'result:20260110-101500-ab12');
   assert.match(profile.note!, /cliff after 48\.0 GB with 1800 GB free/);
 });
 
-test('without a cliff the Theil-Sen write rate is sustained; recovery may come from the run', () => {
+test('without a cliff the headline write rate is sustained; recovery may come from the run', () => {
   const profile = profileFromResult(
     tb5Result({
       findings: [],
@@ -110,6 +115,14 @@ test('without a cliff the Theil-Sen write rate is sustained; recovery may come f
   assert.equal(profile.writeBytesPerSecond, 3.1e9);
   assert.equal(profile.cacheRecoverySeconds, 95);
   assert.match(profile.note!, /No cliff within the 120\.0 GB written.*buffered/);
+});
+
+test('a result saved before headlines gets its headline by the rule, from its files', () => {
+  const { headline: _stored, ...old } = tb5Result({ findings: [] });
+  const profile = profileFromResult(old);
+  // Two 2 GB writes (sizes too alike for a slope): their bytes over their seconds.
+  assert.equal(profile.writeBytesPerSecond, 4e9 / 1.8);
+  assert.equal(profile.readBytesPerSecond, 2e9 / 0.39);
 });
 
 test('a thermal throttle stays a thermal limit; a cliff beyond free ÷ 3 is kept as measured', () => {
@@ -158,13 +171,20 @@ test('documents that are not results, or have no writes, are refused with a reas
     code: 'EINVAL',
     message: /schema/,
   });
-  const noWrites = tb5Result({
-    findings: [],
-    summary: { write: { count: 0, median: null, theilSen: { rate: null } }, read: summary(5e9) },
-  });
+  const reads = tb5Result().files.filter((f) => f.phase === 'read');
+  const noWrites = tb5Result({ findings: [], files: reads, headline: undefined });
   assert.throws(() => profileFromResult(noWrites), {
     code: 'ENOWRITES',
     message: /no write measurements/,
+  });
+  const smallWrites = tb5Result({
+    findings: [],
+    headline: undefined,
+    files: [{ phase: 'write', bytes: 1e6, seconds: 0.01, cumulativeBytes: 1e6, t: 0.01 }, ...reads],
+  });
+  assert.throws(() => profileFromResult(smallWrites), {
+    code: 'ENOWRITES',
+    message: /no write file of 2 MB or more/,
   });
 });
 

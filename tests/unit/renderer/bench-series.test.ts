@@ -104,8 +104,17 @@ const findings: Finding[] = [
 ];
 
 test('the ceiling and the cliff come from the findings', () => {
-  assert.deepEqual(ceilingOf(findings), { rate: 1 * GB, label: 'USB 3.2 Gen 2' });
-  assert.equal(ceilingOf([]), null);
+  // Labelled by the ceiling the result records when it is the finding's, else by its id.
+  const usb = { id: 'USB 3.2 Gen 2', label: 'USB 3.2 Gen 2 (10 Gb/s)', bytesPerSecond: 1 * GB };
+  assert.deepEqual(ceilingOf({ findings, environment: { ceiling: usb } }), {
+    rate: 1 * GB,
+    label: 'USB 3.2 Gen 2 (10 Gb/s) ceiling',
+  });
+  assert.deepEqual(ceilingOf({ findings, environment: {} }), {
+    rate: 1 * GB,
+    label: 'USB 3.2 Gen 2 ceiling',
+  });
+  assert.equal(ceilingOf({ findings: [], environment: {} }), null);
   assert.deepEqual(cliffMarks(findings), [
     {
       phase: 'write',

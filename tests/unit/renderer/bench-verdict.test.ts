@@ -12,11 +12,15 @@ import {
   orderFindings,
 } from '../../../renderer/src/screens/bench/findings-text.js';
 import { headlineRates, summaryRows } from '../../../renderer/src/screens/bench/summary-table.js';
+import { plainVerdict } from '../../../renderer/src/screens/bench/verdict-sections.js';
+import { formatIops } from '../../../app/common/format.js';
+import { seededRandom } from '../../../app/core/bench/seeded-random.js';
+import { baseSeed } from '../../helpers/synthetic-samples.js';
 import { emptySummary, modelFiles, resultDocument } from './bench-fixtures.js';
 
 const GB = 1e9;
 
-test('the summary table has a row for every method, write and read side by side', () => {
+test('the summary table leads with the headline, then a row for every method', () => {
   const write = {
     ...emptySummary(160),
     mean: 2.1 * GB,
@@ -27,10 +31,17 @@ test('the summary table has a row for every method, write and read side by side'
     theilSen: { rate: 2.3 * GB, latency: 0.0021 },
     linear: { rate: 2.28 * GB, latency: 0.0025, r2: 0.9987 },
   };
-  const rows = summaryRows({ write, read: emptySummary(0) });
+  const rows = summaryRows({
+    summary: { write, read: emptySummary(0) },
+    headline: {
+      write: { rate: 2.3 * GB, basis: 'steady rate of 40 files of 2 MB or more' },
+      read: { rate: null, basis: 'no read files' },
+    },
+  });
   assert.deepEqual(
     rows.map((r) => r.method),
     [
+      'Headline',
       'Files',
       'Mean',
       'Median',
@@ -43,7 +54,18 @@ test('the summary table has a row for every method, write and read side by side'
       'Linear r²',
     ],
   );
-  const byMethod = Object.fromEntries(rows.map((r) => [r.method, r]));
+  const byMethod = Object.fromEntries(
+    rows.map((r) => [r.method, { write: r.write.value, read: r.read.value }]),
+  );
+  assert.deepEqual(rows[0]!.write, {
+    value: '2.30 GB/s',
+    note: 'steady rate of 40 files of 2 MB or more',
+  });
+  // Only the headline row calls itself the headline.
+  assert.deepEqual(
+    rows.filter((r) => /headline/i.test(r.meaning)).map((r) => r.method),
+    ['Headline'],
+  );
   assert.equal(byMethod['Median']!.write, '2.26 GB/s');
   assert.equal(byMethod['Range']!.write, '400 MB/s – 2.50 GB/s');
   assert.equal(byMethod['Trimmed mean (20 %)']!.write, '2.20 GB/s (2.00 GB/s – 2.40 GB/s)');
@@ -51,6 +73,40 @@ test('the summary table has a row for every method, write and read side by side'
   assert.equal(byMethod['Linear r²']!.write, '0.9987');
   assert.equal(byMethod['Files']!.read, '0');
   assert.equal(byMethod['Median']!.read, '—');
+});
+
+test('a fit with a negative fixed cost is said not to describe the run, never shown as a latency', () => {
+  const write = {
+    ...emptySummary(40),
+    median: 356e6,
+    theilSen: { rate: 1.5 * GB, latency: -2.196 },
+    linear: { rate: 1.2 * GB, latency: 0.004, r2: 0.9 },
+  };
+  const rows = summaryRows({ summary: { write, read: emptySummary(0) } });
+  const byMethod = Object.fromEntries(rows.map((r) => [r.method, r.write]));
+  assert.deepEqual(byMethod['Theil-Sen rate'], {
+    value: '—',
+    note: 'the fit does not describe this run',
+  });
+  assert.deepEqual(byMethod['Theil-Sen latency'], {
+    value: '—',
+    note: 'its intercept is negative',
+  });
+  assert.ok(!rows.some((r) => /−|-\d/.test(r.write.value)), 'no negative figure is shown');
+  assert.equal(byMethod['Linear latency']!.value, '4.00 ms');
+  // A slope that is not positive (larger files faster) is no rate, so its intercept is no latency.
+  const flat = summaryRows({
+    summary: {
+      write: { ...write, theilSen: { rate: null, latency: 0.0397 } },
+      read: emptySummary(0),
+    },
+  });
+  const flatBy = Object.fromEntries(flat.map((r) => [r.method, r.write]));
+  assert.equal(flatBy['Theil-Sen rate']!.note, 'the fit does not describe this run');
+  assert.deepEqual(flatBy['Theil-Sen latency'], {
+    value: '—',
+    note: 'time did not grow with size',
+  });
 });
 
 test('headline rates fall back to the best queue-depth run when no files were timed', () => {
@@ -203,7 +259,7 @@ test('a run whose capacity check failed says so in the compare view and the resu
   assert.equal('capacityCheck' in listItem(one), false, 'a run without the check says nothing');
 });
 
-test('a queue-depth run is summed up by its best sequential rates and shallow random IOPS', async () => {
+test('a queue-depth run is summed up by its best rates; the random ones give their QD1 figure too', async () => {
   const { queueHeadlines } = await import('../../../renderer/src/screens/bench/summary-table.js');
   const run = (
     name: string,
@@ -221,19 +277,38 @@ test('a queue-depth run is summed up by its best sequential rates and shallow ra
     latency: { p50: 1e-4, p99: 1e-3, p999: 2e-3 },
     samples: [],
   });
-  const tiles = queueHeadlines([
+  const runs = [
     run('SEQ1M Q8T1 read', 'read', 8, 1.686e9),
     run('SEQ1M Q1T1 read', 'read', 1, 1.45e9),
     run('RND4K Q32T1 read', 'randread', 32, 1.14e9),
     run('RND4K Q1T1 read', 'randread', 1, 64e6),
     run('SEQ1M Q8T1 write', 'write', 8, 1.479e9),
-  ]);
+  ];
+  const tiles = queueHeadlines(runs);
   assert.deepEqual(
     tiles.map((t) => [t.label, t.value, t.note]),
     [
       ['Sequential read', '1.69 GB/s', 'SEQ1M Q8T1 read'],
       ['Sequential write', '1.48 GB/s', 'SEQ1M Q8T1 write'],
-      ['Random read', '16 k IOPS', 'RND4K Q1T1 read · 64.0 MB/s'],
+      ['Random read', '278 k IOPS', 'RND4K Q32T1 read · 1.14 GB/s; 16 k IOPS at queue depth 1'],
     ],
   );
+  // "At its best" names the best of each kind the grid on the same page shows (issue 23: it
+  // gave the QD1 figure beside a QD32 one four times higher).
+  const document = resultDocument('grid', [], { runs });
+  const said = plainVerdict(document);
+  assert.equal(
+    said,
+    'At its best in the grid below, this disk managed sequential read 1.69 GB/s, sequential write 1.48 GB/s and random read 278 k IOPS (16 k IOPS at queue depth 1).',
+  );
+  // Whatever the figures: each figure said "at its best" is the highest of its kind.
+  const random = seededRandom(baseSeed());
+  for (let trial = 0; trial < 20; trial += 1) {
+    const drawn = ['Q1T1', 'Q8T1', 'Q32T1'].map((qd, k) =>
+      run(`RND4K ${qd} write`, 'randwrite', [1, 8, 32][k]!, (5 + random() * 2000) * 1e6),
+    );
+    const top = Math.max(...drawn.map((r) => r.iops));
+    const tile = queueHeadlines(drawn).find((t) => t.label === 'Random write')!;
+    assert.equal(tile.value, formatIops(top));
+  }
 });

@@ -5,6 +5,7 @@ import type { PlumbClient } from '../../client.js';
 import { ExportPdfButton } from '../../report/ExportPdfButton.js';
 import { RateChart, type RateSeries } from './charts/RateChart.js';
 import { comparisonRows, overlaySeries, type OverlaySeries } from './compare.js';
+import { cumulativeChartWords } from './series.js';
 import { formatRate } from '../../../../app/common/format.js';
 
 function toRateSeries(series: OverlaySeries[]): RateSeries[] {
@@ -113,8 +114,12 @@ export function ComparisonCharts({
   return (
     <div className="chart-grid chart-grid-stacked">
       <RateChart
-        title="Rate against data written"
-        caption="Where each drive's write cache ran out, side by side."
+        title={
+          cumulativeChartWords(
+            (['write', 'read'] as const).filter((p) => documents.some((d) => d.summary[p].count)),
+          ).title
+        }
+        caption="Where each drive's rate stepped down, side by side."
         axis="cumulative"
         series={charts.cumulative}
         print={print}
@@ -167,8 +172,8 @@ export function CompareView({
       </div>
       <p className="lede">
         Circles are writes, diamonds reads; each result keeps its colour. The first result is the
-        baseline. Write and read are each run's headline rate: all bytes over all seconds of its
-        files of 2 MB or more.
+        baseline. Write and read are each run's headline rate: the steady rate of its files of 2 MB
+        or more, or their bytes over their seconds (each result page says which).
       </p>
       {error ? (
         <div className="banner banner-error" role="alert">

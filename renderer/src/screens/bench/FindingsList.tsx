@@ -1,9 +1,25 @@
 import type { Finding } from '../../../../app/contract/bench.js';
 import { findingCards } from './findings-text.js';
 
-export function FindingsList({ findings, emptyText }: { findings: Finding[]; emptyText?: string }) {
+/**
+ * The findings as cards: each leads with what was measured; the engine's reason for a cause is one
+ * click away ("Why?"), and printed in full on paper, where nothing can be clicked.
+ */
+export function FindingsList({
+  findings,
+  emptyText,
+  print = false,
+}: {
+  findings: Finding[];
+  emptyText?: string;
+  print?: boolean;
+}) {
   if (findings.length === 0) {
-    return emptyText ? <p className="findings-empty">{emptyText}</p> : null;
+    return emptyText ? (
+      <p className="findings-empty" data-testid="findings-empty">
+        {emptyText}
+      </p>
+    ) : null;
   }
   return (
     <ul className="findings" aria-label="Findings">
@@ -13,6 +29,18 @@ export function FindingsList({ findings, emptyText }: { findings: Finding[]; emp
           <div>
             <strong className="finding-title">{card.title}</strong>
             <p className="finding-sentence">{card.sentence}</p>
+            {card.reason && print ? (
+              <p className="finding-reason">
+                <span className="finding-why">Why: </span>
+                {card.reason}
+              </p>
+            ) : null}
+            {card.reason && !print ? (
+              <details className="finding-reason-details">
+                <summary className="finding-why">Why?</summary>
+                <p className="finding-reason">{card.reason}</p>
+              </details>
+            ) : null}
           </div>
         </li>
       ))}

@@ -6,7 +6,7 @@ import { capitalise } from '../../../../app/common/format.js';
 import { useChartTheme } from './charts/chart-theme.js';
 import { RateChart, type RateSeries } from './charts/RateChart.js';
 import { FindingsList } from './FindingsList.js';
-import { gridSecondsLeft } from './live-figures.js';
+import { gridSecondsLeft, planDirections } from './live-figures.js';
 import { LiveFigures, useFrameThrottled } from './LiveFigures.js';
 import { CapacityVerdict } from './CapacityVerdict.js';
 import { progressFraction, secondsLeft, type LiveRun } from './live-run.js';
@@ -15,7 +15,7 @@ import { planTitle } from './plan-catalogue.js';
 import { presetGrid } from './presets-grid.js';
 import { PresetsGridView } from './PresetsGridView.js';
 import type { RunSession } from './run-store.js';
-import { cliffMarks, rateByCumulative, rateBySize } from './series.js';
+import { cliffMarks, cumulativeChartWords, rateByCumulative, rateBySize } from './series.js';
 import { ResultActions } from './ResultDetail.js';
 import { Verdict } from './Verdict.js';
 
@@ -239,12 +239,15 @@ export function LiveRunPanel({
       ) : (
         <div className="chart-grid">
           <RateChart
-            title="Rate against data written"
-            caption="Watch for a step down: the write cache running out, or the drive throttling."
+            {...cumulativeChartWords(planDirections(plan))}
             axis="cumulative"
             series={series.cumulative}
             cliffs={cliffs}
-            waiting="The first file is being written…"
+            waiting={
+              planDirections(plan).includes('write')
+                ? 'The first file is being written…'
+                : 'The first file is being read…'
+            }
           />
           <RateChart
             title="Rate against file size"

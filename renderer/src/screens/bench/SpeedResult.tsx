@@ -1,8 +1,8 @@
 /** The end of the one-button test: one big read and one big write figure, the verdict a click away. */
 import { useEffect, useRef, useState } from 'react';
 import type { ResultDocument } from '../../../../app/contract/bench.js';
-import { formatBytes, formatRate } from '../../../../app/common/format.js';
-import { driveRateMinBytes } from '../../../../app/common/headline-rate.js';
+import { formatRate } from '../../../../app/common/format.js';
+import { headline } from '../../../../app/common/headline-rate.js';
 import type { PlumbClient } from '../../client.js';
 import { describeFinding } from './findings-text.js';
 import { headlineRates } from './summary-table.js';
@@ -43,6 +43,7 @@ export function SpeedResult({
       </p>
     );
   const { read, write } = headlineRates(document);
+  const bases = [...new Set((['write', 'read'] as const).map((d) => headline(document, d).basis))];
   // A run that stayed within a cache says so beside its figures, not only on the verdict page.
   const cached = document.findings.find((f) => f.kind === 'within-cache');
   const caveat = cached ? describeFinding(cached) : null;
@@ -69,8 +70,7 @@ export function SpeedResult({
       <p className="muted">
         {document.files.filter((f) => f.phase === 'write').length} files written, then read back{' '}
         {document.environment.cacheMode === 'direct' ? 'uncached' : 'through the cache'}; each
-        figure is the bytes over the time of the files of {formatBytes(driveRateMinBytes)} and up.
-        Saved to Results.
+        figure is the run's headline ({bases.join('; ')}). Saved to Results.
       </p>
       {caveat ? (
         <p className="banner banner-warning" data-testid="speed-caveat">

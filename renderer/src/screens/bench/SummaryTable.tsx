@@ -1,9 +1,13 @@
 import type { ResultDocument } from '../../../../app/contract/bench.js';
 import { summaryRows } from './summary-table.js';
 
-/** Every statistic the engine computed, write and read side by side. */
-export function SummaryTable({ summary }: { summary: ResultDocument['summary'] }) {
-  const rows = summaryRows(summary);
+/** The headline and every statistic the engine computed, write and read side by side. */
+export function SummaryTable({
+  document,
+}: {
+  document: Pick<ResultDocument, 'summary' | 'headline'>;
+}) {
+  const rows = summaryRows(document);
   return (
     <table className="data-table summary-table">
       <caption className="visually-hidden">Summary by method</caption>
@@ -20,13 +24,20 @@ export function SummaryTable({ summary }: { summary: ResultDocument['summary'] }
       </thead>
       <tbody>
         {rows.map((row) => (
-          <tr key={row.method}>
+          <tr
+            key={row.method}
+            data-testid={`summary-${row.method.toLowerCase().replace(/\W+/g, '-')}`}
+          >
             <th scope="row">
               <span className="method-name">{row.method}</span>
               <span className="method-meaning">{row.meaning}</span>
             </th>
-            <td className="numeric">{row.write}</td>
-            <td className="numeric">{row.read}</td>
+            {[row.write, row.read].map((cell, k) => (
+              <td key={k} className="numeric">
+                {cell.value}
+                {cell.note ? <span className="row-sub cell-note">{cell.note}</span> : null}
+              </td>
+            ))}
           </tr>
         ))}
       </tbody>

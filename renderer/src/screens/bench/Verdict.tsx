@@ -25,6 +25,7 @@ import { PresetsGridView } from './PresetsGridView.js';
 import {
   ceilingOf,
   cliffMarks,
+  cumulativeChartWords,
   cumulativeCurve,
   queueRunSeries,
   rateBySize,
@@ -32,6 +33,7 @@ import {
 } from './series.js';
 import { queueHeadlines, type HeadlineTile } from './summary-table.js';
 import { SummaryTable } from './SummaryTable.js';
+import { quietVerdict } from './quiet-verdict.js';
 import { plainVerdict } from './verdict-sections.js';
 
 const phases: Phase[] = ['write', 'read'];
@@ -82,7 +84,7 @@ export function Verdict({
   print?: boolean;
 }) {
   const theme = useChartTheme(print ? 'light' : undefined);
-  const ceiling = ceilingOf(document.findings);
+  const ceiling = ceilingOf(document);
   const cliffs = cliffMarks(document.findings);
   const hasFiles = document.files.length > 0;
 
@@ -121,7 +123,7 @@ export function Verdict({
         <h3 id={`${document.id}-summary`} className="section-title">
           Summary by method
         </h3>
-        <SummaryTable summary={document.summary} />
+        <SummaryTable document={document} />
       </section>
       <section className="verdict-section" aria-labelledby={`${document.id}-files`}>
         <h3 id={`${document.id}-files`} className="section-title">
@@ -174,7 +176,8 @@ export function Verdict({
         </h3>
         <FindingsList
           findings={document.findings}
-          emptyText="Nothing unusual: the rates were steady, below the interface's ceiling, with no cache cliff."
+          emptyText={document.findings.length === 0 ? quietVerdict(document) : undefined}
+          print={print}
         />
         {document.notices?.length ? (
           <ul className="notices" aria-label="Notes from the run">
@@ -188,8 +191,7 @@ export function Verdict({
       {hasFiles ? (
         <div className="chart-grid">
           <RateChart
-            title="Rate against data written"
-            caption="A step down shows where a write cache ran out or the drive throttled."
+            {...cumulativeChartWords(phases.filter((p) => document.summary[p].count > 0))}
             axis="cumulative"
             series={series.cumulative}
             ceiling={ceiling}

@@ -1,4 +1,7 @@
-/** Findings as a reader meets them: a short title, the engine's sentence, and how much it matters. */
+/**
+ * Findings as a reader meets them: a short title, the engine's sentence (what was measured), how
+ * much it matters, and the engine's reason, where it gives one, for a second look.
+ */
 import type { Finding } from '../../../../app/contract/bench.js';
 import { formatBytes, formatDuration } from '../../../../app/common/format.js';
 
@@ -6,45 +9,52 @@ export type FindingTone = 'warning' | 'caution' | 'info';
 
 export interface FindingText {
   title: string;
+  /** The engine's sentence: what was measured. */
   sentence: string;
   tone: FindingTone;
+  /** Why the engine thinks so (a drop's cause), shown one step away; absent for other kinds. */
+  reason?: string;
 }
 
+/** The engine's words as they are, but for a capital letter (results saved before said "write …"). */
 function capitalised(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** "106 write file(s) are" in words: "106 files written are", "1 file read is" ("1 file is"). */
-function countsInWords(message: string, withPhase = true): string {
-  return message.replace(
-    /\b(\d+) (?:(write|read) )?file\(s\)( are\b)?/g,
-    (_all, n: string, phase?: string, are?: string) => {
-      const one = n === '1';
-      const done = phase && withPhase ? ` ${phase === 'write' ? 'written' : 'read'}` : '';
-      return `${n} ${one ? 'file' : 'files'}${done}${are ? (one ? ' is' : ' are') : ''}`;
-    },
-  );
+  const trimmed = text.trim();
+  return trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
 }
 
 export function describeFinding(finding: Finding): FindingText {
-  const sentence = capitalised(countsInWords(finding.message.trim()));
+  const sentence = capitalised(finding.message);
   switch (finding.kind) {
     case 'cliff':
     case 'throttling': {
       const title =
         finding.cause === 'thermal' || finding.kind === 'throttling'
           ? 'Thermal throttling'
-          : finding.cause === 'cache'
+          : finding.cause === 'cache' && finding.phase === 'write'
             ? 'Write cache ran out'
-            : 'Speed dropped';
+            : finding.phase === 'read'
+              ? 'Read speed dropped'
+              : 'Speed dropped';
       const recovery =
-        finding.recoverySeconds !== null && !/recover/i.test(sentence)
+        finding.recoverySeconds !== null && !sentence.toLowerCase().includes('recover')
           ? ` It took ${formatDuration(finding.recoverySeconds)} to recover.`
           : '';
-      return { title, sentence: sentence + recovery, tone: 'warning' };
+      return {
+        title,
+        sentence: sentence + recovery,
+        tone: 'warning',
+        ...(finding.reason ? { reason: capitalised(finding.reason) } : {}),
+      };
     }
     case 'exceeds-interface':
-      return { title: `Faster than ${finding.interface} allows`, sentence, tone: 'warning' };
+      return {
+        title:
+          finding.interface === 'any-ssd'
+            ? 'Faster than any SSD'
+            : 'Faster than its interface allows',
+        sentence,
+        tone: 'warning',
+      };
     case 'bimodal':
       return { title: 'Two speeds', sentence, tone: 'caution' };
     case 'small-files':
@@ -72,23 +82,16 @@ export interface FindingCard extends FindingText {
   key: string;
 }
 
-/** The finding's sentence without its direction: "106 files are under…", "Times vary…". */
-function undirected(finding: Finding): string {
-  const phase = finding.phase ?? '';
-  const text = countsInWords(finding.message.trim(), false).replace(
-    new RegExp(`^${phase} `, 'i'),
-    '',
-  );
-  return capitalised(text);
-}
-
-/** What a kind says of both directions when the figures differ: per kind, from its fields. */
+/**
+ * What a kind says of both directions: from its fields where one sentence can hold both figures,
+ * else the engine's two sentences one after the other.
+ */
 function bothSentence(write: Finding, read: Finding): string {
   if (write.kind === 'small-files' && read.kind === 'small-files')
-    return `${write.count} files written and ${read.count} read are under ${formatBytes(write.thresholdBytes)}: their rates are dominated by fixed costs and caches, not the drive's speed.`;
+    return `${write.count} ${write.count === 1 ? 'file' : 'files'} written and ${read.count} read are under ${formatBytes(write.thresholdBytes)}: their rates are dominated by fixed costs and caches, not the drive's speed.`;
   if (write.kind === 'unstable' && read.kind === 'unstable')
     return `Times vary widely for files of similar size (the middle 60 % span ${Math.round(write.spread * 100)} % of the expected time writing, ${Math.round(read.spread * 100)} % reading): treat the figures as rough.`;
-  return `Writing: ${undirected(write)} Reading: ${undirected(read)}`;
+  return `${capitalised(write.message)} ${capitalised(read.message)}`;
 }
 
 const mergeable = new Set<Finding['kind']>([
@@ -99,8 +102,8 @@ const mergeable = new Set<Finding['kind']>([
 ]);
 
 /**
- * The findings as cards, most important first: a kind found in both directions is one card
- * ("Both write and read: …"), and counts are in words.
+ * The findings as cards, most important first: a kind found in both directions is one card with
+ * both figures.
  */
 export function findingCards(findings: readonly Finding[]): FindingCard[] {
   const ordered = orderFindings(findings);
@@ -126,11 +129,10 @@ export function findingCards(findings: readonly Finding[]): FindingCard[] {
     }
     merged.add(other);
     const [write, read] = finding.phase === 'write' ? [finding, other] : [other, finding];
-    const same = undirected(write) === undirected(read);
     cards.push({
       ...text,
       key: `${finding.kind}-both-${index}`,
-      sentence: same ? `Both write and read: ${undirected(write)}` : bothSentence(write, read),
+      sentence: bothSentence(write, read),
     });
   });
   return cards;

@@ -86,6 +86,24 @@ export function cumulativeCurve(
   return { points: rateByCumulative(document.files, phase) };
 }
 
+/**
+ * The title and caption of the chart against cumulative bytes, in the words of the phases it
+ * draws: a run that only read (`plumb read`) wrote nothing, and its drops are no write cache.
+ */
+export function cumulativeChartWords(phases: readonly Phase[]): { title: string; caption: string } {
+  const writes = phases.includes('write');
+  const reads = phases.includes('read');
+  if (reads && !writes)
+    return {
+      title: 'Rate against data read',
+      caption: 'A step down shows where reads stopped coming from a cache, or the drive throttled.',
+    };
+  return {
+    title: reads ? 'Rate against data written and read' : 'Rate against data written',
+    caption: 'A step down shows where a write cache ran out or the drive throttled.',
+  };
+}
+
 /** Rate against file size (for a log axis): the curve that rises to a plateau. */
 export function rateBySize(files: readonly FileRecord[], phase: Phase): Point[] {
   return points(files, phase, (f) => f.bytes);
@@ -124,16 +142,30 @@ export function decimationFor(pointCount: number): DecimationChoice {
 
 export interface CeilingMark {
   rate: number;
+  /** What the line is, as the chart labels it ("USB 3.2 Gen 2 ceiling"). */
   label: string;
 }
 
-/** The interface ceiling a finding names (the lowest, if several). */
-export function ceilingOf(findings: readonly Finding[]): CeilingMark | null {
+/**
+ * The interface ceiling a finding names (the lowest, if several), labelled by the ceiling the
+ * result records when it is that one ("USB 3.2 Gen 2 ceiling", "fastest SSD known").
+ */
+export function ceilingOf(
+  document: Pick<ResultDocument, 'findings'> & {
+    environment: Pick<ResultDocument['environment'], 'ceiling'>;
+  },
+): CeilingMark | null {
+  const recorded = document.environment.ceiling;
   let mark: CeilingMark | null = null;
-  for (const finding of findings) {
+  for (const finding of document.findings) {
     if (finding.kind !== 'exceeds-interface') continue;
-    if (!mark || finding.ceilingRate < mark.rate)
-      mark = { rate: finding.ceilingRate, label: finding.interface };
+    if (!mark || finding.ceilingRate < mark.rate) {
+      const name = recorded?.id === finding.interface ? recorded.label : finding.interface;
+      mark = {
+        rate: finding.ceilingRate,
+        label: finding.interface === 'any-ssd' ? 'fastest SSD known' : `${name} ceiling`,
+      };
+    }
   }
   return mark;
 }

@@ -1,32 +1,43 @@
-/** The verdict's table: every statistic of DESIGN.md as one row, write and read side by side. */
+/**
+ * The verdict's table: the headline, then every statistic of DESIGN.md as one row, write and
+ * read side by side.
+ */
 import type {
   PhaseSummary,
   QueueRunResult,
   ResultDocument,
 } from '../../../../app/contract/bench.js';
-import {
-  dash,
-  formatIops,
-  formatLatency,
-  formatNumber,
-  formatRate,
-} from '../../../../app/common/format.js';
+import { dash, formatIops, formatNumber, formatRate } from '../../../../app/common/format.js';
+import { headline, type Direction, type Headline } from '../../../../app/common/headline-rate.js';
+import { lineFitWords } from '../../../../app/common/line-fit-words.js';
+
+/** A cell of the table: its figure, and a few words under it where the figure needs them. */
+export interface SummaryCell {
+  value: string;
+  note?: string;
+}
 
 export interface SummaryRow {
   method: string;
   /** One line on what the method tells, for a tooltip or a caption. */
   meaning: string;
-  write: string;
-  read: string;
+  write: SummaryCell;
+  read: SummaryCell;
 }
 
 interface MethodDefinition {
   method: string;
   meaning: string;
-  value(summary: PhaseSummary): string;
+  value(summary: PhaseSummary, headline: Headline): string | SummaryCell;
 }
 
 const methods: MethodDefinition[] = [
+  {
+    method: 'Headline',
+    meaning:
+      "The run's headline figure, the one the verdict, history, compare view and planner use.",
+    value: (_s, h) => ({ value: h.rate === null ? dash : formatRate(h.rate), note: h.basis }),
+  },
   { method: 'Files', meaning: 'Transfers measured.', value: (s) => String(s.count) },
   {
     method: 'Mean',
@@ -35,7 +46,7 @@ const methods: MethodDefinition[] = [
   },
   {
     method: 'Median',
-    meaning: 'Half the files were faster, half slower: the headline figure.',
+    meaning: 'Half the files were faster, half slower, small files counted alike.',
     value: (s) => formatRate(s.median),
   },
   {
@@ -54,23 +65,23 @@ const methods: MethodDefinition[] = [
   },
   {
     method: 'Theil-Sen rate',
-    meaning: 'Slope of time against size, robust to outliers: the rate for large files.',
-    value: (s) => formatRate(s.theilSen.rate),
+    meaning: 'Slope of time against size, robust to outliers, over files of every size.',
+    value: (s) => lineFitWords(s.theilSen).rate,
   },
   {
     method: 'Theil-Sen latency',
     meaning: 'Fixed cost per file (the intercept): open, flush and close.',
-    value: (s) => formatLatency(s.theilSen.latency),
+    value: (s) => lineFitWords(s.theilSen).latency,
   },
   {
     method: 'Linear rate',
     meaning: 'Least-squares slope of time against size.',
-    value: (s) => formatRate(s.linear.rate),
+    value: (s) => lineFitWords(s.linear).rate,
   },
   {
     method: 'Linear latency',
     meaning: 'Least-squares intercept: fixed cost per file.',
-    value: (s) => formatLatency(s.linear.latency),
+    value: (s) => lineFitWords(s.linear).latency,
   },
   {
     method: 'Linear r²',
@@ -80,14 +91,18 @@ const methods: MethodDefinition[] = [
 ];
 
 /** Rows for the phases the run measured; a phase with no files shows dashes. */
-export function summaryRows(summary: ResultDocument['summary']): SummaryRow[] {
-  const cell = (phase: PhaseSummary, m: MethodDefinition) =>
-    phase.count === 0 && m.method !== 'Files' ? dash : m.value(phase);
+export function summaryRows(document: Pick<ResultDocument, 'summary' | 'headline'>): SummaryRow[] {
+  const cell = (phase: Direction, m: MethodDefinition): SummaryCell => {
+    const summary = document.summary[phase];
+    if (summary.count === 0 && m.method !== 'Files') return { value: dash };
+    const value = m.value(summary, headline(document, phase));
+    return typeof value === 'string' ? { value } : value;
+  };
   return methods.map((m) => ({
     method: m.method,
     meaning: m.meaning,
-    write: cell(summary.write, m),
-    read: cell(summary.read, m),
+    write: cell('write', m),
+    read: cell('read', m),
   }));
 }
 
@@ -100,32 +115,56 @@ export interface HeadlineTile {
   note: string;
 }
 
+/** A grid's tile, with its words for the verdict's sentence. */
+export interface QueueTile extends HeadlineTile {
+  /** "random read 186 k IOPS (44 k IOPS at queue depth 1)". */
+  said: string;
+}
+
+const depthOf = (run: QueueRunResult) => run.queueDepth * run.threads;
+
 /**
- * Headline tiles of a queue-depth run: the best sequential read and write, and random 4K at the
- * shallowest queue (what everyday responsiveness feels like).
+ * Headline tiles of a queue-depth run: the best sequential read and write, and the best random
+ * 4K reads and writes, each with its figure at the shallowest queue (what everyday responsiveness
+ * feels like) when another run set the best.
  */
-export function queueHeadlines(runs: readonly QueueRunResult[]): HeadlineTile[] {
-  const pick = (
-    ops: QueueRunResult['op'][],
-    better: (a: QueueRunResult, b: QueueRunResult) => boolean,
-  ) =>
-    runs
-      .filter((r) => ops.includes(r.op))
-      .reduce<QueueRunResult | null>((best, r) => (!best || better(r, best) ? r : best), null);
-  const fastest = (a: QueueRunResult, b: QueueRunResult) => a.bytesPerSecond > b.bytesPerSecond;
-  const shallowest = (a: QueueRunResult, b: QueueRunResult) =>
-    a.queueDepth * a.threads < b.queueDepth * b.threads;
-  const tiles: [string, QueueRunResult | null, boolean][] = [
-    ['Sequential read', pick(['read'], fastest), false],
-    ['Sequential write', pick(['write'], fastest), false],
-    ['Random read', pick(['randread'], shallowest), true],
-    ['Random write', pick(['randwrite'], shallowest), true],
-  ];
-  return tiles
-    .filter((tile): tile is [string, QueueRunResult, boolean] => tile[1] !== null)
-    .map(([label, run, random]) => ({
+export function queueHeadlines(runs: readonly QueueRunResult[]): QueueTile[] {
+  const ofOp = (op: QueueRunResult['op']) => runs.filter((r) => r.op === op);
+  const best = (list: QueueRunResult[], figure: (r: QueueRunResult) => number) =>
+    list.reduce<QueueRunResult | null>(
+      (top, r) => (!top || figure(r) > figure(top) ? r : top),
+      null,
+    );
+  const tiles: QueueTile[] = [];
+  for (const [label, op] of [
+    ['Sequential read', 'read'],
+    ['Sequential write', 'write'],
+  ] as const) {
+    const run = best(ofOp(op), (r) => r.bytesPerSecond);
+    if (run) {
+      const value = formatRate(run.bytesPerSecond);
+      tiles.push({ label, value, note: run.name, said: `${label.toLowerCase()} ${value}` });
+    }
+  }
+  for (const [label, op] of [
+    ['Random read', 'randread'],
+    ['Random write', 'randwrite'],
+  ] as const) {
+    const list = ofOp(op);
+    const run = best(list, (r) => r.iops);
+    const shallow = best(list, (r) => -depthOf(r));
+    if (!run || !shallow) continue;
+    const value = formatIops(run.iops);
+    const atShallow =
+      shallow === run ? '' : `${formatIops(shallow.iops)} at queue depth ${depthOf(shallow)}`;
+    tiles.push({
       label,
-      value: random ? formatIops(run.iops) : formatRate(run.bytesPerSecond),
-      note: random ? `${run.name} · ${formatRate(run.bytesPerSecond)}` : run.name,
-    }));
+      value,
+      note: [`${run.name} · ${formatRate(run.bytesPerSecond)}`, atShallow]
+        .filter(Boolean)
+        .join('; '),
+      said: `${label.toLowerCase()} ${value}${atShallow ? ` (${atShallow})` : ''}`,
+    });
+  }
+  return tiles;
 }

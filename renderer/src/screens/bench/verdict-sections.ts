@@ -40,6 +40,8 @@ const pairingWhen: Record<PairingResult['pairing'], string> = {
 
 const percent = (share: number) => `${Math.round(share * 100)} %`;
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+/** A title inside a sentence: "faster than any SSD", its abbreviations kept. */
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 /** Whether the two targets slow each other down, in one title and one sentence. */
 export function pairedVerdict(section: PairedSection): PlainVerdict {
@@ -92,11 +94,11 @@ export function plainVerdict(document: ResultDocument): string {
   const attention =
     warnings.length === 0
       ? ''
-      : ` Read the ${warnings.length === 1 ? 'finding' : `${warnings.length} findings`} below: ${warnings.map((card) => card.title.toLowerCase()).join(', ')}.`;
+      : ` Read the ${warnings.length === 1 ? 'finding' : `${warnings.length} findings`} below: ${warnings.map((card) => lowerFirst(card.title)).join(', ')}.`;
   if (document.files.length === 0) {
     const tiles = queueHeadlines(document.runs ?? []);
     if (tiles.length === 0) return `The test measured nothing on this disk.${attention}`;
-    const said = tiles.map((tile) => `${tile.label.toLowerCase()} ${tile.value}`);
+    const said = tiles.map((tile) => tile.said);
     const list = said.length > 1 ? `${said.slice(0, -1).join(', ')} and ${said.at(-1)!}` : said[0]!;
     return `At its best in the grid below, this disk managed ${list}.${attention}`;
   }

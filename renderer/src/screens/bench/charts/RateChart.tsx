@@ -85,7 +85,7 @@ function annotations(
       borderDash: [6, 4],
       label: {
         display: true,
-        content: `${ceiling.label} ceiling · ${formatRate(ceiling.rate)}`,
+        content: `${ceiling.label} · ${formatRate(ceiling.rate)}`,
         position: 'start',
         backgroundColor: theme.surface,
         color: theme.ceiling,
