@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import type { ResultDocument } from '../../app/contract/bench.js';
+import type { ResultDocument } from '../../app/contract/bench-result.js';
 import { planSchemaVersion } from '../../app/contract/plan.js';
 import type { DeviceProfile } from '../../app/contract/planner.js';
 import { interfaceCeilingById } from '../../app/core/analysis/interface-ceiling.js';

@@ -17,7 +17,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Finding, ResultDocument } from '../../app/contract/bench.js';
+import type { Finding, ResultDocument } from '../../app/contract/bench-result.js';
 import { planSchemaVersion } from '../../app/contract/plan.js';
 import { interfaceCeilingById } from '../../app/core/analysis/interface-ceiling.js';
 import { ResultsStore } from '../../app/core/bench/results-store.js';

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import type { ResultDocument } from '../../app/contract/bench.js';
+import type { ResultDocument } from '../../app/contract/bench-result.js';
 import { planSchemaVersion } from '../../app/contract/plan.js';
 import { resultCsv, ResultsStore } from '../../app/core/bench/results-store.js';
 import { runBenchmark } from '../../app/core/bench/runner.js';

@@ -4,7 +4,7 @@
  * It is the final analysis's own detector (phaseDrop): on the samples taken inside the files when
  * there are enough, else on the per-file rates.
  */
-import type { FileRecord, Finding, Phase } from '../../contract/bench.js';
+import type { FileRecord, Finding, Phase } from '../../contract/bench-result.js';
 import type { SeriesPoint } from '../analysis/cache-cliff.js';
 import { dropSentence, phaseDrop, type PhaseDrop } from '../analysis/findings.js';
 import type { PhaseSamples } from '../../common/phase-samples.js';

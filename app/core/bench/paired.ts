@@ -5,7 +5,7 @@
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { FileRecord, PairedSection, PairingResult } from '../../contract/bench.js';
+import type { FileRecord, PairedSection, PairingResult } from '../../contract/bench-result.js';
 import type { PairedPlan } from '../../contract/plan.js';
 import { pairingsFor, type Pairing } from '../../common/plan-kind-paired.js';
 import { aggregateRate } from '../analysis/aggregate-rate.js';

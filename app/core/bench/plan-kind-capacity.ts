@@ -5,7 +5,7 @@
  * checked. Its pure part is app/common/plan-kind-capacity.ts.
  */
 import path from 'node:path';
-import type { VerifySection } from '../../contract/bench.js';
+import type { VerifySection } from '../../contract/bench-result.js';
 import type { CapacityPlan } from '../../contract/plan.js';
 import { blocksWithin } from '../../common/run-sizes.js';
 import { formatBytes } from '../../common/format.js';

@@ -3,7 +3,7 @@
  * (the stages themselves: paired.ts). Its pure part is app/common/plan-kind-paired.ts.
  */
 import { stat } from 'node:fs/promises';
-import type { ResultDocument } from '../../contract/bench.js';
+import type { ResultDocument } from '../../contract/bench-result.js';
 import type { PairedPlan } from '../../contract/plan.js';
 import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
 import { interfaceCeilingForBus } from '../analysis/interface-ceiling.js';

@@ -3,7 +3,7 @@
  * file. Its pure part is app/common/plan-kind-presets.ts.
  */
 import path from 'node:path';
-import type { QueueRunResult } from '../../contract/bench.js';
+import type { QueueRunResult } from '../../contract/bench-result.js';
 import type { PresetsPlan } from '../../contract/plan.js';
 import { formatBytes } from '../../common/format.js';
 import type { RunContext } from './run-context.js';

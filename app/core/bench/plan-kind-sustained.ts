@@ -4,7 +4,7 @@
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { ResultDocument } from '../../contract/bench.js';
+import type { ResultDocument } from '../../contract/bench-result.js';
 import type { SustainedPlan } from '../../contract/plan.js';
 import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
 import { formatBytes } from '../../common/format.js';

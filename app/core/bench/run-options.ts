@@ -1,5 +1,6 @@
 /** What a benchmark run is asked to do, and a run ready to start: shared by the plain and paired runners. */
-import type { BenchEvent, ResultDocument } from '../../contract/bench.js';
+import type { BenchEvent } from '../../contract/bench-events.js';
+import type { ResultDocument } from '../../contract/bench-result.js';
 import type { PairedDirection, Plan } from '../../contract/plan.js';
 import type { SizedRun } from '../../common/plan-kind.js';
 import type { InterfaceCeiling } from '../analysis/interface-ceiling.js';

@@ -1,6 +1,6 @@
 /** What every kind of run shares: describing the environment, ending a run. */
 import os from 'node:os';
-import type { ResultDocument } from '../../contract/bench.js';
+import type { ResultDocument } from '../../contract/bench-result.js';
 import { toErrorPayload } from '../../contract/errors.js';
 import { cancelledError, isCancelled, type VolumeFacts } from './bench-io.js';
 import type { ResultsStore } from './results-store.js';

@@ -5,7 +5,7 @@
  * is no plan: it is here too.
  */
 import { stat } from '../os-fs.js';
-import type { ResultDocument } from '../../contract/bench.js';
+import type { ResultDocument } from '../../contract/bench-result.js';
 import { PlumbError } from '../../contract/errors.js';
 import { listInWords } from '../../common/format.js';
 import { builtinNamesWhere, planKindOf } from '../../common/plan-kinds.js';

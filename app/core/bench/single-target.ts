@@ -3,7 +3,7 @@
  * marked test folder, the stamps when every block is checked, events, cleanup whatever happens,
  * and the results document. The kind supplies its refusal and its phases.
  */
-import type { ResultDocument, TaskSection, VerifySection } from '../../contract/bench.js';
+import type { ResultDocument, TaskSection, VerifySection } from '../../contract/bench-result.js';
 import type { Plan } from '../../contract/plan.js';
 import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
 import type { SizedRun } from '../../common/plan-kind.js';

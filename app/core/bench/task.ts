@@ -6,7 +6,7 @@
  */
 import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { TaskSection } from '../../contract/bench.js';
+import type { TaskSection } from '../../contract/bench-result.js';
 import type { TaskPlan } from '../../contract/plan.js';
 import { aggregateRate } from '../analysis/aggregate-rate.js';
 import { diskBound } from '../analysis/disk-bound.js';

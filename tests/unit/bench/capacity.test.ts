@@ -8,7 +8,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { BenchEvent } from '../../../app/contract/bench.js';
+import { BenchEvent } from '../../../app/contract/bench-events.js';
 import type { Plan } from '../../../app/contract/plan.js';
 import { spaceGuardCode } from '../../../app/contract/errors.js';
 import { builtinPlan } from '../../../app/core/bench/builtin-plans.js';

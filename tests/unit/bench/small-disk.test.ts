@@ -11,7 +11,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { ProgressView } from '../../../app/cli/bench/progress.js';
-import { BenchEvent } from '../../../app/contract/bench.js';
+import { BenchEvent } from '../../../app/contract/bench-events.js';
 import type { Plan } from '../../../app/contract/plan.js';
 import { PlumbError } from '../../../app/contract/errors.js';
 import { builtinPlan } from '../../../app/core/bench/builtin-plans.js';

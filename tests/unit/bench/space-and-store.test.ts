@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { resultSchemaVersion, type ResultDocument } from '../../../app/contract/bench.js';
+import { resultSchemaVersion, type ResultDocument } from '../../../app/contract/bench-result.js';
 import { phaseSummary } from '../../../app/core/analysis/phase-summary.js';
 import { resultsDir } from '../../../app/core/bench/results-dir.js';
 import { newResultId, resultCsv, ResultsStore } from '../../../app/core/bench/results-store.js';

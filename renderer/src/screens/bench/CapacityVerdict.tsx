@@ -3,7 +3,7 @@
  * checked: 62.1 GB written and read back intact" / "Capacity check failed: … this drive stores
  * less than it reports"). Nothing for other runs.
  */
-import type { ResultDocument } from '../../../../app/contract/bench.js';
+import type { ResultDocument } from '../../../../app/contract/bench-result.js';
 import { capacityVerdict } from '../../../../app/common/capacity-check.js';
 
 export function CapacityVerdict({ document }: { document: ResultDocument }) {

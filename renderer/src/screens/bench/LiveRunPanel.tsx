@@ -1,6 +1,6 @@
 /** A run as it happens: progress figures that never change width, live charts, cancel. */
 import { useEffect, useMemo, useState } from 'react';
-import type { ResultDocument } from '../../../../app/contract/bench.js';
+import type { ResultDocument } from '../../../../app/contract/bench-result.js';
 import type { PlumbClient } from '../../client.js';
 import { capitalise } from '../../../../app/common/format.js';
 import { planIs } from '../../../../app/common/plan-kinds.js';

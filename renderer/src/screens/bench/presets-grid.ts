@@ -1,5 +1,5 @@
 /** The queue-depth results as the familiar grid: one row per test, read and write columns. */
-import type { QueueRunResult } from '../../../../app/contract/bench.js';
+import type { QueueRunResult } from '../../../../app/contract/bench-result.js';
 import type { PresetsPlan, QueueRunSpec } from '../../../../app/contract/plan.js';
 import { toBlocks } from './estimates.js';
 
