@@ -4,7 +4,7 @@ import type { ResultDocument } from '../../contract/bench-result.js';
 import { toErrorPayload } from '../../contract/errors.js';
 import { cancelledError, isCancelled, type VolumeFacts } from './bench-io.js';
 import type { ResultsStore } from './results-store.js';
-import type { RunContext } from './run-context.js';
+import { RunContext, type RunContextOptions } from './run-context.js';
 
 function osDescription(): string {
   return `${os.type()} ${os.release()} ${os.arch()}`;
@@ -54,4 +54,21 @@ export async function finish(
     context.emit({ type: 'failed', error: toErrorPayload(error) });
     throw error;
   }
+}
+
+/** A run's context with its first event, `plan-started`, said: what it plans to move, and where. */
+export function startedContext(
+  options: RunContextOptions,
+  plan: string,
+  files: number | null,
+): RunContext {
+  const context = new RunContext(options);
+  context.emit({
+    type: 'plan-started',
+    plan,
+    target: options.target,
+    files,
+    bytes: options.plannedBytes,
+  });
+  return context;
 }

@@ -15,9 +15,8 @@ import { buildResult } from './build-result.js';
 import { earlierDrops } from './earlier-drops.js';
 import { planEngineOf } from './plan-kinds.js';
 import { newResultId } from './results-store.js';
-import { RunContext } from './run-context.js';
 import { checkFolder } from '../folder.js';
-import { environment, finish } from './run-shared.js';
+import { environment, finish, startedContext } from './run-shared.js';
 import { readableFilesUnder, unreadableNotice } from './folder-files.js';
 import type { PreparedRun, RunOptions } from './run-options.js';
 
@@ -80,23 +79,20 @@ export async function prepareReadFolder(
   const planned = files.reduce((sum, f) => sum + f.bytes, 0);
   const run = (): Promise<ResultDocument> => {
     const startedAt = new Date().toISOString();
-    const context = new RunContext({
-      io,
-      runId,
-      target,
-      signal: options.signal,
-      buffered: options.buffered ?? false,
-      reserveBytes: 0,
-      plannedBytes: planned,
-      emit: options.emit ?? (() => undefined),
-    });
-    context.emit({
-      type: 'plan-started',
-      plan: 'read-folder',
-      target,
-      files: files.length,
-      bytes: planned,
-    });
+    const context = startedContext(
+      {
+        io,
+        runId,
+        target,
+        signal: options.signal,
+        buffered: options.buffered ?? false,
+        reserveBytes: 0,
+        plannedBytes: planned,
+        emit: options.emit ?? (() => undefined),
+      },
+      'read-folder',
+      files.length,
+    );
     if (leftOut) context.notice(leftOut);
     return finish(context, options, async () => {
       context.emit({ type: 'phase-started', phase: 'read' });

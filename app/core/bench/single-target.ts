@@ -15,9 +15,9 @@ import { buildResult } from './build-result.js';
 import { earlierDrops } from './earlier-drops.js';
 import type { PlanEngine } from './plan-engine.js';
 import { newResultId } from './results-store.js';
-import { RunContext } from './run-context.js';
+import type { RunContext } from './run-context.js';
 import type { PreparedRun } from './run-options.js';
-import { environment, finish } from './run-shared.js';
+import { environment, finish, startedContext } from './run-shared.js';
 import { newSeed } from './seeded-random.js';
 import { writeAllowance } from '../../common/reserve.js';
 import { defaultReserve, reserveBytes, whatWouldWork } from './space-guard.js';
@@ -104,24 +104,21 @@ async function prepareSingleTarget<P extends Plan>(
   const run = (): Promise<ResultDocument> => {
     const startedAt = new Date().toISOString();
     const ledger = verify ? new StampLedger() : undefined;
-    const context = new RunContext({
-      io,
-      runId,
-      target,
-      signal: options.signal,
-      buffered: options.buffered ?? false,
-      reserveBytes: reserve,
-      plannedBytes: sized.progress.bytes,
-      emit,
-      ledger,
-    });
-    context.emit({
-      type: 'plan-started',
-      plan: plan.name,
-      target,
-      files: sized.progress.files,
-      bytes: context.options.plannedBytes,
-    });
+    const context = startedContext(
+      {
+        io,
+        runId,
+        target,
+        signal: options.signal,
+        buffered: options.buffered ?? false,
+        reserveBytes: reserve,
+        plannedBytes: sized.progress.bytes,
+        emit,
+        ledger,
+      },
+      plan.name,
+      sized.progress.files,
+    );
     return finish(context, options, async () => {
       for (const removed of await removeStaleTestFolders(target)) {
         context.notice(`Removed ${removed}, left behind by an earlier run that did not finish.`);
