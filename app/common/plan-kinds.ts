@@ -40,6 +40,11 @@ export function isPlanKindName(kind: unknown): kind is PlanKindName {
   return typeof kind === 'string' && Object.hasOwn(planKinds, kind);
 }
 
+/** The pure part of the kind named `kind` (a stored result's plan), if Plumb knows it. */
+export function planKindNamed(kind: unknown): PlanKind<KindedPlan> | undefined {
+  return isPlanKindName(kind) ? (planKinds[kind] as unknown as PlanKind<KindedPlan>) : undefined;
+}
+
 /** The pure part of the plan's kind. */
 export function planKindOf<P extends KindedPlan>(plan: P): PlanKind<P> {
   // Each entry is the PlanKind of the plans whose kind is its key.
