@@ -6,9 +6,9 @@ import {
   estimatePlan,
   mountOf,
   ratesFromHistory,
-  toBlocks,
   typicalRates,
 } from '../../../renderer/src/screens/bench/estimates.js';
+import { toBlocks } from '../../../app/common/run-sizes.js';
 import { targetWarnings, whatFits } from '../../../renderer/src/screens/bench/target-warnings.js';
 import {
   planStory,

@@ -9,10 +9,7 @@ import type { Plan } from '../../../../app/contract/plan.js';
 import type { RunRates } from '../../../../app/common/plan-kind.js';
 import { planKindOf, scaledPlan, sizeRun } from '../../../../app/common/plan-kinds.js';
 import { uiReserveBytes, writeAllowance } from '../../../../app/common/reserve.js';
-import { toBlocks } from '../../../../app/common/run-sizes.js';
 import type { VolumeInfo } from '../../../../app/contract/volume.js';
-
-export { toBlocks };
 
 const GB = 1e9;
 
