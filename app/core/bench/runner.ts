@@ -9,14 +9,11 @@ import type { ResultDocument } from '../../contract/bench-result.js';
 import { PlumbError } from '../../contract/errors.js';
 import { listInWords } from '../../common/format.js';
 import { builtinNamesWhere, planKindOf } from '../../common/plan-kinds.js';
-import { interfaceCeilingForBus } from '../analysis/interface-ceiling.js';
 import type { BenchIO } from './bench-io.js';
-import { buildResult } from './build-result.js';
-import { earlierDrops } from './earlier-drops.js';
 import { planEngineOf } from './plan-kinds.js';
 import { newResultId } from './results-store.js';
 import { checkFolder } from '../folder.js';
-import { environment, finish, startedContext } from './run-shared.js';
+import { finish, oneFolderResult, startedContext } from './run-shared.js';
 import { readableFilesUnder, unreadableNotice } from './folder-files.js';
 import type { PreparedRun, RunOptions } from './run-options.js';
 
@@ -102,21 +99,11 @@ export async function prepareReadFolder(
         const transfer = await context.timedRead(file.path);
         await context.record('read', transfer, start, files.length);
       }
-      return buildResult({
-        id: runId,
-        startedAt,
-        finishedAt: new Date().toISOString(),
-        appVersion: options.appVersion,
-        environment: environment(volume, context.cacheMode(), target, context.cacheEviction),
-        plan: { name: 'read-folder', folder: target, fileCount: files.length },
-        files: context.files,
-        samplesByPhase: context.samples.byPhase(),
-        notices: context.notices,
-        ceiling: options.ceiling ?? interfaceCeilingForBus(volume.bus),
-        earlierDrops: options.store
-          ? await earlierDrops(options.store, 'read-folder', target, runId)
-          : undefined,
-      });
+      return oneFolderResult(
+        context,
+        { ...options, runId, startedAt, planName: 'read-folder', volume },
+        { plan: { name: 'read-folder', folder: target, fileCount: files.length } },
+      );
     });
   };
   return { runId, target, planned: null, run };

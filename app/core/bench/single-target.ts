@@ -8,16 +8,13 @@ import type { Plan } from '../../contract/plan.js';
 import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
 import type { SizedRun } from '../../common/plan-kind.js';
 import { planKindOf, sizeRun } from '../../common/plan-kinds.js';
-import { interfaceCeilingForBus } from '../analysis/interface-ceiling.js';
 import { checkFolder } from '../folder.js';
 import type { BenchIO } from './bench-io.js';
-import { buildResult } from './build-result.js';
-import { earlierDrops } from './earlier-drops.js';
 import type { PlanEngine } from './plan-engine.js';
 import { newResultId } from './results-store.js';
 import type { RunContext } from './run-context.js';
 import type { PreparedRun } from './run-options.js';
-import { environment, finish, startedContext } from './run-shared.js';
+import { finish, oneFolderResult, startedContext } from './run-shared.js';
 import { newSeed } from './seeded-random.js';
 import { writeAllowance } from '../../common/reserve.js';
 import { defaultReserve, reserveBytes, whatWouldWork } from './space-guard.js';
@@ -149,23 +146,11 @@ async function prepareSingleTarget<P extends Plan>(
         ...(options.scale && options.scale !== 1 ? { scale: options.scale } : {}),
         ...sized.recorded,
       };
-      return buildResult({
-        id: runId,
-        startedAt,
-        finishedAt: new Date().toISOString(),
-        appVersion: options.appVersion,
-        environment: environment(volume, context.cacheMode(), target, context.cacheEviction),
-        plan: recordedPlan,
-        files: context.files,
-        samplesByPhase: context.samples.byPhase(),
-        scale: options.scale ?? 1,
-        ...sections,
-        notices: context.notices,
-        ceiling: options.ceiling ?? interfaceCeilingForBus(volume.bus),
-        earlierDrops: options.store
-          ? await earlierDrops(options.store, plan.name, target, runId)
-          : undefined,
-      });
+      return oneFolderResult(
+        context,
+        { ...options, runId, startedAt, planName: plan.name, volume },
+        { ...sections, plan: recordedPlan, scale: options.scale ?? 1 },
+      );
     });
   };
   return { runId, target, planned: sized, run };
