@@ -163,7 +163,7 @@ export interface MeasuredStretch {
 
 /**
  * The stretches of the segments that start at blocks `starts`. Each change is looked for from the
- * middle of the segment before it to the middle of the one after, between the rates of their
+ * middle of the segment before it to the middle of the one after, between the levels of their
  * outer halves (away from this change). Each stretch's rate is the bytes over the seconds of its
  * whole blocks between the changes (the block a change falls in holds both rates, and a bursty
  * drive's part of a cycle is not its rate), of the intervals between them where it has none.
@@ -178,12 +178,43 @@ export function measureStretches(
   const endBlock = (k: number) => (k + 1 < count ? starts[k + 1]! : blocks.count);
   const rateOf = (from: number, to: number) =>
     stretchRate(curve, from, Math.max(to, from + 1)) ?? 0;
+  // The level either side of a change, to place it by: the bytes over the seconds of the blocks in
+  // the outer half (by bytes) of the segment, blocks under a third of their median (by bytes, so
+  // neither a pause nor a run of tiny bursts decides it) left out: a pause the drive took there
+  // then does not pull the level towards the other side's, where every block would be outside
+  // both levels and the split fall anywhere.
+  const levelOf = (fromBlock: number, toBlock: number, outer: 'first' | 'last') => {
+    const bytesOf = (from: number, to: number) => {
+      let sum = 0;
+      for (let j = from; j < to; j += 1) sum += blocks.bytes[j]!;
+      return sum;
+    };
+    const half = bytesOf(fromBlock, toBlock) / 2;
+    let [from, to] = [fromBlock, toBlock];
+    if (outer === 'first')
+      for (let moved = 0; to > from + 1 && moved + blocks.bytes[to - 1]! <= half; to -= 1)
+        moved += blocks.bytes[to - 1]!;
+    else
+      for (let moved = 0; from < to - 1 && moved + blocks.bytes[from]! <= half; from += 1)
+        moved += blocks.bytes[from]!;
+    const order = Array.from({ length: to - from }, (_, i) => from + i).sort(
+      (a, b) => blocks.logRate[a]! - blocks.logRate[b]!,
+    );
+    const halfway = bytesOf(from, to) / 2;
+    let middle = order[0]!;
+    for (let moved = 0, i = 0; i < order.length && moved < halfway; i += 1)
+      [moved, middle] = [moved + blocks.bytes[order[i]!]!, order[i]!];
+    const floor = blocks.logRate[middle]! - Math.log(3);
+    let [bytes, seconds] = [0, 0];
+    for (let j = from; j < to; j += 1)
+      if (blocks.logRate[j]! >= floor)
+        [bytes, seconds] = [bytes + blocks.bytes[j]!, seconds + blocks.seconds[j]!];
+    return bytes / seconds;
+  };
   const changes: PlacedChange[] = [];
   for (let k = 1; k < count; k += 1) {
-    const [beforeFirst, beforeEnd] = [firstInterval(starts[k - 1]!), firstInterval(starts[k]!)];
-    const [afterFirst, afterEnd] = [beforeEnd, firstInterval(endBlock(k))];
-    const before = rateOf(beforeFirst, Math.floor((beforeFirst + beforeEnd) / 2));
-    const after = rateOf(Math.floor((afterFirst + afterEnd) / 2), afterEnd);
+    const before = levelOf(starts[k - 1]!, starts[k]!, 'first');
+    const after = levelOf(starts[k]!, endBlock(k), 'last');
     const fromBlock = Math.floor((starts[k - 1]! + starts[k]!) / 2);
     const toBlock = Math.ceil((starts[k]! + endBlock(k)) / 2);
     changes.push(placedAt(curve, changeBytes(curve, blocks, fromBlock, toBlock, before, after)));

@@ -70,17 +70,22 @@ function ripple(curve: TransferCurve, from: number, to: number, rate: number): n
   return to > from ? above - below : 0;
 }
 
-/** Transfer seconds of a neighbour its ripple is read over, at least. */
-const rippleSeconds = 0.25;
-/** An end stretch must gain (or lose) this many times its neighbour's ripple to be a state of its own. */
+/**
+ * Transfer seconds of a neighbour its ripple is read over: at least a quarter second, at most a
+ * second (a throttle's cycles are a quarter second at most, so a second holds its bursts and holds
+ * whole, and a pause the drive took further on is not read as its ripple).
+ */
+const rippleSeconds = { least: 0.25, most: 1 };
+/** A stretch must gain (or lose) this many times its neighbour's ripple to be a state of its own. */
 const rippleFactor = 3;
 
 /**
- * Whether end stretch `k` gained (or lost) against its neighbour's rate no more than
- * `rippleFactor` times the ripple of the neighbour's own delivery, over the neighbour's part next
- * to it as long as k (or `rippleSeconds`): then it is one of the neighbour's bursts or holds, not a
- * state of the drive. A throttle's first slice passes at the device's speed before its first
- * hold; a write cache gains hundreds of MB over what follows.
+ * Whether stretch `k` gained (or lost) against its neighbour's rate no more than `rippleFactor`
+ * times the ripple of the neighbour's own delivery, over the neighbour's part next to it as long as
+ * k (within `rippleSeconds`): then it is one of the neighbour's bursts or holds, not a state of
+ * the drive. A throttle's first slice passes at the device's speed before its first hold, and its
+ * first slices after a change may pass a slice's bytes more than the new rate allows; a write
+ * cache gains hundreds of MB over what follows.
  */
 function withinRipple(
   curve: TransferCurve,
@@ -93,7 +98,7 @@ function withinRipple(
   const gained = Math.abs(stretch.bytes - rate * stretch.seconds);
   const time = curve.transferTime;
   let { first: from, end: to } = stretches[neighbour]!;
-  const window = Math.max(stretch.seconds, rippleSeconds);
+  const window = Math.min(Math.max(stretch.seconds, rippleSeconds.least), rippleSeconds.most);
   if (neighbour > k) while (to > from + 1 && time[to]! - time[from]! > window) to -= 1;
   else while (from < to - 1 && time[to]! - time[from]! > window) from += 1;
   return gained <= rippleFactor * ripple(curve, from, to, rate);
@@ -103,8 +108,10 @@ function withinRipple(
  * Which change, once placed and measured, the stretches do not bear out (the index of the stretch
  * it starts), or 0 when all hold: a stretch with fewer whole blocks than `minBlocks`, or an inner
  * one shorter than `minInnerSeconds` (the drive passing from one rate to the next, or a hiccup),
- * joins the neighbour nearer its rate, the shortest first; then an end stretch within its
- * neighbour's ripple; then a step under `minChange`, the smallest first.
+ * joins the neighbour nearer its rate, the shortest first; then, the shortest first, an end
+ * stretch, or an inner one shorter than a second (a state of a drive lasts longer than a burst of
+ * its delivery), within its neighbour's ripple; then a step under `minChange`, the smallest
+ * first.
  */
 function unsupportedChange(
   curve: TransferCurve,
@@ -128,8 +135,16 @@ function unsupportedChange(
     join = into(k);
   }
   if (join > 0) return join;
-  if (last >= 1 && withinRipple(curve, stretches, 0, 1)) return 1;
-  if (last >= 1 && withinRipple(curve, stretches, last, last - 1)) return last;
+  for (let k = 0; k <= last && last >= 1; k += 1) {
+    const inner = k > 0 && k < last;
+    if (stretches[k]!.seconds >= (inner ? Math.min(shortest, rippleSeconds.most) : shortest))
+      continue;
+    const neighbour = into(k) === k ? k - 1 : k + 1;
+    if (!withinRipple(curve, stretches, k, neighbour)) continue;
+    shortest = stretches[k]!.seconds;
+    join = into(k);
+  }
+  if (join > 0) return join;
   let least = -Math.log(1 - minChange);
   for (let k = 1; k <= last; k += 1) if (step(k) < least) [join, least] = [k, step(k)];
   return join;

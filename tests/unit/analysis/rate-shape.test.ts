@@ -34,7 +34,9 @@ const GB = 1e9;
  * (every miss is printed with its seed). The analysis is statistical and the draws reach the
  * limits of what samples can show (a change a few samples from a stall, a tier a second long
  * behind a throttle's 100 ms slices): `node --import tsx scripts/sweep-rate-shape.ts SEED 2000`
- * finds 0–0.4 % of draws of each kind missed, so a CI run fails here about once in 300 by chance.
+ * finds 0–0.2 % of draws of each kind missed, so more than 2 % of 150–300 draws miss by chance
+ * in about one CI run in 1,000 (a draw takes 2–30 ms), while the detector before issue 23 missed
+ * 26–34 % of bursty drives.
  */
 function mostlyHolds(count: number, offset: number, draw: (random: () => number) => Draw): void {
   const misses: string[] = [];
@@ -52,27 +54,27 @@ function mostlyHolds(count: number, offset: number, draw: (random: () => number)
 
 describe('rateShape: a cache cliff on samples of the sustained plan', () => {
   it('places the cliff within 5 % and both rates within 10 %, with the sampler issue 13 asks for', () => {
-    mostlyHolds(150, 0, (random) => cliffDraw(random));
+    mostlyHolds(200, 0, (random) => cliffDraw(random));
   });
 
   it('over the whole range from 0.5 GB when samples are at most 20 MiB apart', () => {
     // At 7 GB/s and 1/1000 of an 800 GB total, a sample every 0.8 GB cannot show a 0.5 GB cache;
     // 20 MiB apart puts 24 samples in it.
-    mostlyHolds(100, 1000, (random) => cliffDraw(random, true));
+    mostlyHolds(150, 1000, (random) => cliffDraw(random, true));
   });
 
   it('reports every step of a cache that runs out in stages', () => {
-    mostlyHolds(80, 2000, stepsDraw);
+    mostlyHolds(200, 2000, stepsDraw);
   });
 
   it("finds a cache at a real drive's rates behind a throttle that passes chunks in bursts", () => {
     // The issue 23 runs: 700–900 MB/s through the kernel's throttle, which passes chunks at the
     // device's speed and holds every few; a stretch's rate is its bytes over its seconds.
-    mostlyHolds(120, 5000, (random) => burstyCacheDraw(random));
+    mostlyHolds(200, 5000, (random) => burstyCacheDraw(random));
   });
 
   it('finds both tiers of a two-tier cache behind such a throttle', () => {
-    mostlyHolds(100, 6000, (random) => burstyCacheDraw(random, 2));
+    mostlyHolds(300, 6000, (random) => burstyCacheDraw(random, 2));
   });
 
   it("shows a lab review's drive: 592 GB at full speed, then 2.2 GB/s, then 1.0 GB/s", () => {
@@ -114,7 +116,7 @@ describe('rateShape: a cache cliff on samples of the sustained plan', () => {
 
 describe('rateShape: heat throttling on samples', () => {
   it('reports a repeating slow-down as throttling with its period and slow share, never a cache', () => {
-    mostlyHolds(120, 3000, (random) => sawtoothDraw(random));
+    mostlyHolds(200, 3000, (random) => sawtoothDraw(random));
     for (let draw = 0; draw < 20; draw += 1) {
       const where = `seed ${seed + 3000 + draw}`;
       const { stream, label } = sawtoothDraw(seededRandom(seed + 3000 + draw));
@@ -134,7 +136,7 @@ describe('rateShape: heat throttling on samples', () => {
   });
 
   it('and when the drive delivers in bursts through a throttle', () => {
-    mostlyHolds(80, 7000, (random) => sawtoothDraw(random, true));
+    mostlyHolds(200, 7000, (random) => sawtoothDraw(random, true));
   });
 
   it('names the trial drive: 9 slow-downs in 35 s', () => {
@@ -174,6 +176,6 @@ describe('rateShape: a steady drive', () => {
   });
 
   it('nor when it delivers in bursts and pauses now and then', () => {
-    mostlyHolds(150, 8000, (random) => steadyDraw(random, true));
+    mostlyHolds(200, 8000, (random) => steadyDraw(random, true));
   });
 });
