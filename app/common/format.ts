@@ -33,6 +33,13 @@ export function formatBytes(bytes: number): string {
   return `${bytes < 0 ? '-' : ''}${value.toFixed(digits)} ${units[index]}`;
 }
 
+/** A round size as a plan names it, one decimal at most: "2 MB", "1.1 GB", "500 KB". */
+export function formatRoundBytes(bytes: number): string {
+  const [value, unit] =
+    bytes >= 1e9 ? [bytes / 1e9, 'GB'] : bytes >= 1e6 ? [bytes / 1e6, 'MB'] : [bytes / 1e3, 'KB'];
+  return `${Number(value.toFixed(1))} ${unit}`;
+}
+
 /** A rate with three significant figures (1.40 GB/s); a missing one as a dash. */
 export function formatRate(bytesPerSecond: number | null | undefined): string {
   return missing(bytesPerSecond) ? dash : `${formatBytes(bytesPerSecond)}/s`;
@@ -116,6 +123,13 @@ export function formatUsdRange([low, high]: readonly [number, number]): string {
 
 export function yesNoUnknown(value: boolean | null): string {
   return value === null ? 'Unknown' : value ? 'Yes' : 'No';
+}
+
+/** Items as a sentence lists them: "a", "a and b", "a, b and c" (or "a, b or c"). */
+export function listInWords(items: readonly string[], conjunction: 'and' | 'or' = 'and'): string {
+  return items.length < 2
+    ? (items[0] ?? '')
+    : `${items.slice(0, -1).join(', ')} ${conjunction} ${items.at(-1)!}`;
 }
 
 export function capitalise(text: string): string {

@@ -27,6 +27,11 @@ export function reserveBytes(volumeBytes: number, policy: ReservePolicy = defaul
   return Math.max(policy.fraction * volumeBytes, policy.minBytes);
 }
 
+/** Bytes a run may still write without crossing the reserve (never negative). */
+export function writeAllowance(availableBytes: number, reserve: number): number {
+  return Math.max(0, availableBytes - reserve);
+}
+
 /**
  * The reserve a run from the UI keeps: the default, or the user's figure when set, but never less
  * than the floor.

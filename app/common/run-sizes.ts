@@ -12,6 +12,25 @@ export function toBlocks(bytes: number): number {
   return Math.max(sizeQuantum, Math.round(bytes / sizeQuantum) * sizeQuantum);
 }
 
+/**
+ * `count` sizes evenly spaced on a log scale from `minBytes` to `maxBytes` inclusive (each the
+ * previous times a constant ratio), rounded to whole blocks.
+ */
+export function logUniformSizes(count: number, minBytes: number, maxBytes: number): number[] {
+  if (count === 1) return [toBlocks(minBytes)];
+  const ratio = Math.log(maxBytes / minBytes) / (count - 1);
+  return Array.from({ length: count }, (_, i) => toBlocks(minBytes * Math.exp(ratio * i)));
+}
+
+/** A size drawn log-uniformly between the bounds (`random` in [0, 1)), rounded to whole blocks. */
+export function randomLogUniformSize(
+  random: () => number,
+  minBytes: number,
+  maxBytes: number,
+): number {
+  return toBlocks(minBytes * Math.exp(random() * Math.log(maxBytes / minBytes)));
+}
+
 /** `bytes` rounded down to whole blocks (never negative): a size that must fit. */
 export function blocksWithin(bytes: number): number {
   return Math.max(0, Math.floor(bytes / sizeQuantum) * sizeQuantum);

@@ -6,7 +6,8 @@
  */
 import type { z } from 'zod';
 import { appOperations } from './app.js';
-import { benchEvents, benchOperations } from './bench.js';
+import { benchOperations } from './bench.js';
+import { benchEvents } from './bench-events.js';
 import type { ErrorPayload } from './errors.js';
 import { plannerOperations } from './planner.js';
 import { reportOperations } from './report.js';

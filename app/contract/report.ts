@@ -4,7 +4,7 @@
  * The printing side prepares a `ReportModel` and gives it to the report page (renderer/report.html).
  */
 import { z } from 'zod';
-import { ResultDocument } from './bench.js';
+import { ResultDocument } from './bench-result.js';
 import { Evaluation, Scenario } from './planner.js';
 
 export const Paper = z.enum(['a4', 'letter']);

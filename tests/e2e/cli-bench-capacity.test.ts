@@ -14,7 +14,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { formatBytes } from '../../app/common/format.js';
 import { reserveBytes } from '../../app/common/reserve.js';
-import { ResultDocument } from '../../app/contract/bench.js';
+import { ResultDocument } from '../../app/contract/bench-result.js';
 import { baseSeed, seededRandom } from '../helpers/synthetic-samples.js';
 import { plumbBin, runPlumb } from '../helpers/cli.js';
 import { loopSkipReason, mountLoopFs } from '../helpers/loopfs.js';

@@ -19,7 +19,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ResultDocument } from '../../app/contract/bench.js';
+import { ResultDocument } from '../../app/contract/bench-result.js';
 import { seededRandom } from '../../app/core/bench/seeded-random.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
 import {

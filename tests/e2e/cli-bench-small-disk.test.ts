@@ -14,7 +14,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ResultDocument } from '../../app/contract/bench.js';
+import { ResultDocument } from '../../app/contract/bench-result.js';
 import { baseSeed, seededRandom } from '../helpers/synthetic-samples.js';
 import { runPlumb } from '../helpers/cli.js';
 import { loopSkipReason } from '../helpers/loopfs.js';

@@ -5,7 +5,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ResultDocument } from '../../app/contract/bench.js';
+import { ResultDocument } from '../../app/contract/bench-result.js';
 import type { VolumeInfo } from '../../app/contract/volume.js';
 import { builtinPlan } from '../../app/core/bench/builtin-plans.js';
 import { estimatePlan, typicalRates } from '../../renderer/src/screens/bench/estimates.js';

@@ -24,7 +24,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { ResultDocument } from '../../app/contract/bench.js';
+import type { ResultDocument } from '../../app/contract/bench-result.js';
 import { chromiumMissingReason, chromiumPath } from '../helpers/chromium.js';
 import { plumbBin, runPlumb } from '../helpers/cli.js';
 

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { ResultDocument } from '../../app/contract/bench.js';
+import type { ResultDocument } from '../../app/contract/bench-result.js';
 import { scanFolder } from '../../app/core/space/scan.js';
 import { plumbBin } from '../helpers/cli.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { ResultDocument } from '../../app/contract/bench.js';
+import { ResultDocument } from '../../app/contract/bench-result.js';
 import { formatRate } from '../../app/common/format.js';
 import { driveRateMinBytes, headline } from '../../app/common/headline-rate.js';
 import type { DiskResult } from '../../app/contract/planner.js';

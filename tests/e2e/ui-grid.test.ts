@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { formatRate } from '../../app/common/format.js';
 import { headlineRates } from '../../app/common/headline-rate.js';
-import type { ResultDocument } from '../../app/contract/bench.js';
+import type { ResultDocument } from '../../app/contract/bench-result.js';
 import { chromiumMissingReason } from '../helpers/chromium.js';
 import { artifactsDir, startUiSession, type UiSession } from '../helpers/ui-session.js';
 

@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { formatBytes } from '../../app/common/format.js';
 import { sampleRates } from '../../app/common/sample-rates.js';
-import type { FileRecord, Finding } from '../../app/contract/bench.js';
+import type { FileRecord, Finding } from '../../app/contract/bench-result.js';
 import { findings } from '../../app/core/analysis/findings.js';
 import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
 import { repoRoot, startServe } from '../helpers/cli.js';

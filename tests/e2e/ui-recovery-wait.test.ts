@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { ResultDocument } from '../../app/contract/bench.js';
+import { ResultDocument } from '../../app/contract/bench-result.js';
 import { baseSeed, seededRandom } from '../helpers/synthetic-samples.js';
 import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
 import { runPlumb, startServe } from '../helpers/cli.js';

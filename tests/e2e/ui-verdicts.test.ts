@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { ResultDocument } from '../../app/contract/bench.js';
+import { ResultDocument } from '../../app/contract/bench-result.js';
 import { formatIops } from '../../app/common/format.js';
 import { phaseSummary } from '../../app/core/analysis/phase-summary.js';
 import { analyzeCsvText, reanalyzeDocument } from '../../app/core/bench/analyze.js';

@@ -5,7 +5,7 @@
  * view tests that need a drawn rate curve of a known shape (the sustained plan's own, with its
  * noise, stalls and throttles, is tests/helpers/synthetic-samples.ts).
  */
-import type { FileRecord } from '../../app/contract/bench.js';
+import type { FileRecord } from '../../app/contract/bench-result.js';
 
 const MB = 1e6;
 const stepBytes = 4 * MB;

@@ -7,11 +7,12 @@
  * open and close each file.
  */
 import { builtinPlan } from '../../app/core/bench/builtin-plans.js';
-import { randomLogUniformSize, sizeQuantum } from '../../app/core/bench/file-sizes.js';
-import { sustainedTotal } from '../../app/core/bench/phases.js';
+import { randomLogUniformSize, sizeQuantum } from '../../app/common/run-sizes.js';
+import { sustainedTotal } from '../../app/common/plan-kind-sustained.js';
 import { newSeed, seededRandom } from '../../app/core/bench/seeded-random.js';
-import { cacheGuessBytes, reserveBytes, writeAllowance } from '../../app/core/bench/space-guard.js';
-import type { SustainedPlan } from '../../app/contract/bench.js';
+import { writeAllowance } from '../../app/common/reserve.js';
+import { cacheGuessBytes, reserveBytes } from '../../app/core/bench/space-guard.js';
+import type { SustainedPlan } from '../../app/contract/plan.js';
 import type { PhaseFile } from '../../app/core/analysis/findings.js';
 
 export const sustainedPlan = builtinPlan('sustained') as SustainedPlan;

@@ -9,7 +9,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { planSchemaVersion, type ResultDocument } from '../../app/contract/bench.js';
+import type { ResultDocument } from '../../app/contract/bench-result.js';
+import { planSchemaVersion } from '../../app/contract/plan.js';
 import type { Reply } from '../../app/contract/index.js';
 import type { ReportModel } from '../../app/contract/report.js';
 import { resultsDir } from '../../app/core/bench/results-dir.js';

@@ -2,7 +2,7 @@
  * Progress of a run on the terminal: a bar with rate and time left when stderr is a TTY, one
  * plain line per file otherwise (logs, CI).
  */
-import type { BenchEvent } from '../../contract/bench.js';
+import type { BenchEvent } from '../../contract/bench-events.js';
 import { formatBytes, formatDuration, formatRate } from '../../common/format.js';
 
 function clock(seconds: number): string {

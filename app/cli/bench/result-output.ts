@@ -1,4 +1,4 @@
-import type { ResultDocument } from '../../contract/bench.js';
+import type { ResultDocument } from '../../contract/bench-result.js';
 import { PlumbError, toErrorPayload } from '../../contract/errors.js';
 import { resultJson } from '../../core/bench/results-store.js';
 import { isStandardOutput, writeOutput } from '../../core/output-file.js';

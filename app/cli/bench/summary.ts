@@ -1,5 +1,5 @@
 /** The human-readable account of a results document: the same for bench, read, analyze and show. */
-import type { PhaseSummary, ResultDocument } from '../../contract/bench.js';
+import type { PhaseSummary, ResultDocument } from '../../contract/bench-result.js';
 import { formatBytes, formatRate } from '../../common/format.js';
 import { headlineWords } from '../../common/headline-rate.js';
 import { fitDoesNotDescribeRun, fitMisfit } from '../../common/line-fit-words.js';

@@ -1,4 +1,12 @@
-import { PairedDirection } from '../../contract/bench.js';
+import { PairedDirection } from '../../contract/plan.js';
+import { listInWords } from '../../common/format.js';
+import type { PlanOptions } from '../../common/plan-kind.js';
+import {
+  builtinNamesWhere,
+  builtinPlanEntries,
+  planKindOf,
+  type KindedPlan,
+} from '../../common/plan-kinds.js';
 import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
 import { checkOutput } from '../../core/output-file.js';
 import { writeResultJson } from '../bench/result-output.js';
@@ -11,6 +19,55 @@ import { parseCommandArgs } from '../args.js';
 import { ProgressView } from '../bench/progress.js';
 import { describeResult } from '../bench/summary.js';
 import { exitCode, UsageError, type Command, sizeArgument } from '../command.js';
+
+/** The built-in plans whose kind takes an option, in words: "sustained and capacity". */
+function plansTaking(takes: (options: PlanOptions<KindedPlan>) => boolean): string {
+  return listInWords(builtinNamesWhere((kind) => takes(kind.options)));
+}
+
+/** `plumb bench --help`: the plans and what each option applies to, from the kinds' table. */
+function benchUsage(): string {
+  const oneFolder = builtinPlanEntries.filter(
+    (entry) => !planKindOf(entry.plan).options.secondFolder,
+  );
+  const twoFolders = builtinPlanEntries.filter(
+    (entry) => planKindOf(entry.plan).options.secondFolder,
+  );
+  const names = oneFolder.map((entry) => entry.plan.name).join('|');
+  const plans = builtinPlanEntries.flatMap(({ plan, usage }, index) =>
+    usage.map((line, at) =>
+      at > 0
+        ? `${' '.repeat(18)}${line}`
+        : `${index === 0 ? 'Plans: ' : '       '}${plan.name.padEnd(11)}${line}`,
+    ),
+  );
+  return [
+    `plumb bench DIR [--plan ${names}|PLAN.json] [--scale F] [--total SIZE]`,
+    '                [--json OUT.json] [--keep-files] [--buffered] [--reserve SIZE] [--interface ID] [--seed N]',
+    '                [--verify]',
+    ...twoFolders.map(
+      ({ plan }) =>
+        `plumb bench DIR --plan ${plan.name} --with DIR2 [--direction ${PairedDirection.options.join('|')}] [options above]`,
+    ),
+    '',
+    ...plans,
+    '',
+    `  --with DIR2     the second folder of the ${plansTaking((kind) => kind.secondFolder)} plan (another volume, or the same one)`,
+    `  --direction D   ${plansTaking((kind) => kind.secondFolder)}: same, opposite or both (default both)`,
+    '  --scale F       shrink every size by F (0 < F ≤ 1) for a quick run',
+    `  --total SIZE    cap what the ${plansTaking((kind) => kind.total !== null)} plans write (e.g. 64GB)`,
+    '  --json OUT      also write the results document to OUT: a file, a link to one, a FIFO; "-" prints',
+    '                  it instead of the summary',
+    '  --keep-files    leave the test files in DIR/plumb-test-*',
+    '  --buffered      go through the OS cache (flushed) instead of direct I/O',
+    `  --verify        ${builtinNamesWhere((kind) => kind.options.verify === 'optional').join(', ')}: read every file back and check each 4 KiB`,
+    '                  block is the one written there (catches fake-capacity and failing drives;',
+    `                  the ${plansTaking((kind) => kind.verify === 'always')} plan always does)`,
+    '  --reserve SIZE  free space to leave on the volume (default: the larger of 10 % and 1 GB)',
+    '  --interface ID  interface ceiling to check rates against: usb3-gen1, sata, usb3-gen2,',
+    '                  usb3-gen2x2, tb3, usb4, tb5 (default: from the bus the OS reports)',
+  ].join('\n');
+}
 
 function parseScale(text: string | undefined): number {
   if (text === undefined) return 1;
@@ -30,38 +87,7 @@ function parseDirection(text: string | undefined): PairedDirection | undefined {
 
 export const benchCommand: Command = {
   name: 'bench',
-  usage: [
-    'plumb bench DIR [--plan standard|series|sustained|capacity|presets|task|PLAN.json] [--scale F] [--total SIZE]',
-    '                [--json OUT.json] [--keep-files] [--buffered] [--reserve SIZE] [--interface ID] [--seed N]',
-    '                [--verify]',
-    'plumb bench DIR --plan paired --with DIR2 [--direction same|opposite|both] [options above]',
-    '',
-    'Plans: standard   160 files, 2 MB to 2 GB, written then read back uncached',
-    '       series     10 KB to 2 GB in 14 sizes, 3 repeats each',
-    '       sustained  write until past the cache, find the cliff, time the recovery',
-    '       capacity   fill the free space, read it all back and check every 4 KiB block: says',
-    '                  whether the drive holds what it claims (as f3 and h2testw)',
-    '       presets    SEQ1M Q8T1 ... RND4K Q1T1, read and write',
-    '       paired     DIR and DIR2 each alone, then together: both writing, both reading (same),',
-    '                  DIR writing while DIR2 reads (opposite); says whether they slow each other',
-    '       task       compress a 4 GB file on every core from and to DIR and in memory; says',
-    '                  whether the task is disk-bound on this volume',
-    '',
-    '  --with DIR2     the second folder of the paired plan (another volume, or the same one)',
-    '  --direction D   paired: same, opposite or both (default both)',
-    '  --scale F       shrink every size by F (0 < F ≤ 1) for a quick run',
-    '  --total SIZE    cap a sustained run or a capacity check (e.g. 64GB)',
-    '  --json OUT      also write the results document to OUT: a file, a link to one, a FIFO; "-" prints',
-    '                  it instead of the summary',
-    '  --keep-files    leave the test files in DIR/plumb-test-*',
-    '  --buffered      go through the OS cache (flushed) instead of direct I/O',
-    '  --verify        standard, series, sustained: read every file back and check each 4 KiB',
-    '                  block is the one written there (catches fake-capacity and failing drives;',
-    '                  the capacity plan always does)',
-    '  --reserve SIZE  free space to leave on the volume (default: the larger of 10 % and 1 GB)',
-    '  --interface ID  interface ceiling to check rates against: usb3-gen1, sata, usb3-gen2,',
-    '                  usb3-gen2x2, tb3, usb4, tb5 (default: from the bus the OS reports)',
-  ].join('\n'),
+  usage: benchUsage(),
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(
       args,
@@ -91,12 +117,17 @@ export const benchCommand: Command = {
     if (seed !== undefined && !(Number.isInteger(seed) && seed >= 0))
       throw new UsageError(`--seed takes a whole number, not "${values.seed}".`);
     const plan = scalePlan(await loadPlan(values.plan ?? 'standard'), scale);
-    if (values.total !== undefined && plan.kind !== 'sustained' && plan.kind !== 'capacity')
-      throw new UsageError('--total applies to the sustained and capacity plans only.');
-    if (plan.kind === 'paired' && values.with === undefined)
-      throw new UsageError('The paired plan needs a second folder: --with DIR2');
-    if (plan.kind !== 'paired' && (values.with !== undefined || values.direction !== undefined))
-      throw new UsageError('--with and --direction apply to the paired plan only.');
+    const takes = planKindOf(plan).options;
+    if (values.total !== undefined && takes.total === null)
+      throw new UsageError(
+        `--total applies to the ${plansTaking((kind) => kind.total !== null)} plans only.`,
+      );
+    if (takes.secondFolder && values.with === undefined)
+      throw new UsageError(`The ${plan.name} plan needs a second folder: --with DIR2`);
+    if (!takes.secondFolder && (values.with !== undefined || values.direction !== undefined))
+      throw new UsageError(
+        `--with and --direction apply to the ${plansTaking((kind) => kind.secondFolder)} plan only.`,
+      );
     const direction = parseDirection(values.direction);
     const totalBytes = values.total === undefined ? undefined : sizeArgument(values.total);
     if (totalBytes === 0) throw new UsageError('--total takes a size above 0, e.g. 64GB.');

@@ -1,5 +1,9 @@
 import { readInputFile } from '../../core/input-file.js';
-import { isResultSchema, ResultDocument, resultSchemaVersion } from '../../contract/bench.js';
+import {
+  isResultSchema,
+  ResultDocument,
+  resultSchemaVersion,
+} from '../../contract/bench-result.js';
 import { PlumbError } from '../../contract/errors.js';
 import type { Scenario } from '../../contract/planner.js';
 import { Paper } from '../../contract/report.js';

@@ -1,6 +1,5 @@
 import { formatRate } from '../../common/format.js';
-
-export type Pairing = 'write+write' | 'read+read' | 'write+read';
+import type { Pairing } from '../../common/plan-kind-paired.js';
 
 export interface PairingRates {
   pairing: Pairing;

@@ -3,7 +3,7 @@
  * (the web server, the desktop app): a million rows take seconds, and a cancel (or a closed page)
  * stops them at once.
  */
-import type { ResultDocument } from '../../contract/bench.js';
+import type { ResultDocument } from '../../contract/bench-result.js';
 import { PlumbError } from '../../contract/errors.js';
 import { runOffThread, workerScript } from '../threads/off-thread.js';
 import type { AnalyzeOptions } from './analyze.js';

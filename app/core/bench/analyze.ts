@@ -9,7 +9,7 @@ import {
   resultSchemaVersion,
   resultSchemaVersions,
   type Phase,
-} from '../../contract/bench.js';
+} from '../../contract/bench-result.js';
 import { readInputFile } from '../input-file.js';
 import { PlumbError } from '../../contract/errors.js';
 import {

@@ -10,7 +10,7 @@ import type {
   QueueDepthResult,
   TimedIoResult,
 } from '../../../native/index.js';
-import type { QueueRunSpec } from '../../contract/bench.js';
+import type { QueueRunSpec } from '../../contract/plan.js';
 import { PlumbError } from '../../contract/errors.js';
 import { loadNative } from '../native/load.js';
 import { completeVolumeFacts } from '../volume.js';

@@ -5,7 +5,7 @@ import {
   type QueueRunResult,
   type ResultDocument,
   type SamplesByPhase,
-} from '../../contract/bench.js';
+} from '../../contract/bench-result.js';
 import os from 'node:os';
 import { cacheReach } from '../analysis/cache-reach.js';
 import type { EarlierDrop } from '../analysis/drop-cause.js';

@@ -4,10 +4,11 @@
  * It is the final analysis's own detector (phaseDrop): on the samples taken inside the files when
  * there are enough, else on the per-file rates.
  */
-import type { Finding, Phase } from '../../contract/bench.js';
+import type { FileRecord, Finding, Phase } from '../../contract/bench-result.js';
 import type { SeriesPoint } from '../analysis/cache-cliff.js';
 import { dropSentence, phaseDrop, type PhaseDrop } from '../analysis/findings.js';
 import type { PhaseSamples } from '../../common/phase-samples.js';
+import type { RunContext } from './run-context.js';
 
 /** Re-run after every file up to this many, then after every (n / checksPerRun)-th file. */
 const everyFileUpTo = 100;
@@ -80,4 +81,14 @@ export function liveCliffFinding(phase: Phase, drop: LiveDrop): Finding {
     ...(drop.repeating ? { repeating: drop.repeating } : {}),
     message: `${dropSentence(phase, drop, 'unknown')} (Found during the run; the verdict at the end says why.)`,
   };
+}
+
+/** Emits a `finding` when the watch sees a cliff (first found, or moved) after this file. */
+export function reportLiveCliff(
+  context: RunContext,
+  watch: LiveCliffWatch,
+  file: FileRecord,
+): void {
+  const cliff = watch.add(file, context.samples.get('write'));
+  if (cliff) context.emit({ type: 'finding', finding: liveCliffFinding('write', cliff) });
 }

@@ -3,7 +3,8 @@
  * beyond its bytes (open, flush, close, making the data) and the rate of its bytes; and the time
  * the run spends outside its phases. The UI estimates the next run on that volume from it.
  */
-import type { FileRecord, ResultDocument, RunPace } from '../../contract/bench.js';
+import type { RunPace } from '../../contract/bench.js';
+import type { FileRecord, ResultDocument } from '../../contract/bench-result.js';
 import { headline } from '../../common/headline-rate.js';
 import { withHeadline } from '../analysis/headline-rate.js';
 

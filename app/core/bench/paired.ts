@@ -5,11 +5,14 @@
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { FileRecord, PairedPlan, PairedSection, PairingResult } from '../../contract/bench.js';
+import type { FileRecord, PairedSection, PairingResult } from '../../contract/bench-result.js';
+import type { PairedPlan } from '../../contract/plan.js';
+import { pairingsFor, type Pairing } from '../../common/plan-kind-paired.js';
 import { aggregateRate } from '../analysis/aggregate-rate.js';
-import { interference, type Pairing } from '../analysis/interference.js';
+import { interference } from '../analysis/interference.js';
 import type { TimedTransfer } from './bench-io.js';
 import type { RunContext } from './run-context.js';
+import { testFileName } from './test-folder.js';
 
 /** One target of a paired run: its context (guard, clock, events) and its test folder. */
 export interface PairedSide {
@@ -20,28 +23,11 @@ export interface PairedSide {
 type Direction = 'write' | 'read';
 type Target = 'a' | 'b';
 
-/** The pairings a direction asks for, with what a and b do in each. */
-export function pairingsFor(direction: PairedPlan['direction']): Pairing[] {
-  const same: Pairing[] = ['write+write', 'read+read'];
-  if (direction === 'same') return same;
-  if (direction === 'opposite') return ['write+read'];
-  return [...same, 'write+read'];
-}
-
 function directions(pairing: Pairing): [Direction, Direction] {
   const [a, b] = pairing.split('+') as [Direction, Direction];
   return [a, b];
 }
 
-/** Bytes a paired run moves (for progress), not counting the fill that keeps the load even. */
-export function pairedPlannedBytes(plan: PairedPlan): number {
-  const perStage = 2 * plan.filesPerStage * plan.fileBytes;
-  const pairings = pairingsFor(plan.direction);
-  const readsAlone = pairings.some((p) => p.includes('read')) ? perStage : 0;
-  return perStage + readsAlone + pairings.length * perStage;
-}
-
-const sourceName = (index: number) => `file-${String(index).padStart(5, '0')}.dat`;
 const togetherName = (index: number) => `together-${String(index).padStart(5, '0')}.dat`;
 
 class PairedRun {
@@ -81,7 +67,11 @@ class PairedRun {
     const { context, folder } = this.sides[target];
     const start = context.io.now();
     for (let index = 0; index < this.plan.filesPerStage; index += 1) {
-      const transfer = await this.transfer(target, direction, path.join(folder, sourceName(index)));
+      const transfer = await this.transfer(
+        target,
+        direction,
+        path.join(folder, testFileName(index)),
+      );
       await this.record(target, direction, transfer, start, { stage: 'alone' });
     }
   }
@@ -101,7 +91,7 @@ class PairedRun {
       const { context, folder } = this.sides[target];
       const start = context.io.now();
       for (let index = 0; !failed && (index < quota || !finished[other]); index += 1) {
-        const name = direction === 'read' ? sourceName : togetherName;
+        const name = direction === 'read' ? testFileName : togetherName;
         const transfer = await this.transfer(
           target,
           direction,

@@ -1,9 +1,8 @@
 import { readInputFile } from '../input-file.js';
-import { Plan, type PlanInput } from '../../contract/bench.js';
+import { Plan, type PlanInput } from '../../contract/plan.js';
 import { PlumbError } from '../../contract/errors.js';
+import { scaledPlan } from '../../common/plan-kinds.js';
 import { builtinPlan, builtinPlans } from './builtin-plans.js';
-import { toBlocks } from './file-sizes.js';
-import { runPlanDescription } from '../../common/plan-description.js';
 
 /** Validates a plan from JSON; EINVAL naming every problem when it is not one. */
 export function parsePlan(value: unknown, origin = 'the plan'): Plan {
@@ -57,63 +56,12 @@ export function resolvePlan(plan: string | PlanInput): Promise<Plan> {
   return typeof plan === 'string' ? loadPlan(plan) : Promise.resolve(parsePlan(plan));
 }
 
-/** Presets never run shorter than this, however small the scale. */
-const minScaledSeconds = 0.25;
-
 /**
- * The plan with every size multiplied by `factor` (rounded to whole 4 KiB blocks, at least one),
- * for quick runs and tests; preset durations shrink too (a task's chunks keep their size, so the
- * work per thread stays real, unless the input is smaller). Idle times of the recovery probe do not:
- * a cache empties at its own pace. The description is rewritten with the sizes the run uses.
+ * The plan with every size multiplied by `factor` (each kind says how: plan-kinds.ts), for quick
+ * runs and tests; its description says the sizes the run uses. EUSAGE for a factor out of range.
  */
 export function scalePlan(plan: Plan, factor: number): Plan {
-  if (factor === 1) return plan;
   if (!(factor > 0 && factor <= 1))
     throw new PlumbError('EUSAGE', `The scale must be above 0 and at most 1, not ${factor}.`);
-  const scaled = scaledSizes(plan, factor);
-  return { ...scaled, description: runPlanDescription(scaled, factor) };
-}
-
-function scaledSizes(plan: Plan, factor: number): Plan {
-  const size = (bytes: number) => toBlocks(bytes * factor);
-  switch (plan.kind) {
-    case 'files':
-      return {
-        ...plan,
-        sizes: plan.sizes?.map(size),
-        logUniform: plan.logUniform && {
-          ...plan.logUniform,
-          minBytes: size(plan.logUniform.minBytes),
-          maxBytes: size(plan.logUniform.maxBytes),
-        },
-      };
-    case 'sustained':
-      return {
-        ...plan,
-        minFileBytes: size(plan.minFileBytes),
-        maxFileBytes: size(plan.maxFileBytes),
-        totalBytes: plan.totalBytes === null ? null : size(plan.totalBytes),
-        recovery: plan.recovery && { ...plan.recovery, probeBytes: size(plan.recovery.probeBytes) },
-      };
-    case 'capacity':
-      return {
-        ...plan,
-        fileBytes: size(plan.fileBytes),
-        totalBytes: plan.totalBytes === null ? null : size(plan.totalBytes),
-      };
-    case 'presets':
-      return {
-        ...plan,
-        fileBytes: size(plan.fileBytes),
-        durationSeconds: Math.max(minScaledSeconds, plan.durationSeconds * factor),
-      };
-    case 'paired':
-      return { ...plan, fileBytes: size(plan.fileBytes) };
-    case 'task':
-      return {
-        ...plan,
-        inputBytes: size(plan.inputBytes),
-        chunkBytes: Math.min(size(plan.inputBytes), plan.chunkBytes),
-      };
-  }
+  return scaledPlan(plan, factor);
 }

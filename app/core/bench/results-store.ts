@@ -2,7 +2,8 @@ import { runPace } from './pace.js';
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { ResultDocument, resultSchemaVersions, type ResultListItem } from '../../contract/bench.js';
+import { type ResultListItem } from '../../contract/bench.js';
+import { ResultDocument, resultSchemaVersions } from '../../contract/bench-result.js';
 import { PlumbError } from '../../contract/errors.js';
 
 const idPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;

@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
-import type { BenchEvent, FileRecord } from '../../contract/bench.js';
+import type { BenchEvent } from '../../contract/bench-events.js';
+import type { FileRecord } from '../../contract/bench-result.js';
 import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
 import { formatBytes } from '../../common/format.js';
 import { cancelledError, type BenchIO, type CacheMode, type TimedTransfer } from './bench-io.js';

@@ -1,5 +1,8 @@
 /** What a benchmark run is asked to do, and a run ready to start: shared by the plain and paired runners. */
-import type { BenchEvent, PairedDirection, Plan, ResultDocument } from '../../contract/bench.js';
+import type { BenchEvent } from '../../contract/bench-events.js';
+import type { ResultDocument } from '../../contract/bench-result.js';
+import type { PairedDirection, Plan } from '../../contract/plan.js';
+import type { SizedRun } from '../../common/plan-kind.js';
 import type { InterfaceCeiling } from '../analysis/interface-ceiling.js';
 import type { ResultsStore } from './results-store.js';
 import type { ReservePolicy } from './space-guard.js';
@@ -28,7 +31,7 @@ export interface RunOptions {
   pairedWith?: string;
   /** Overrides a paired plan's direction. */
   direction?: PairedDirection;
-  /** Stamp every block written and read every file back to check it (files and sustained plans). */
+  /** Stamp every block written and read every file back to check it (kinds that offer it). */
   verify?: boolean;
 }
 
@@ -41,5 +44,7 @@ export interface PreparedRun {
   runId: string;
   /** The folder tested (resolved). */
   target: string;
+  /** The run as sized before it starts (the estimate's figures); null when reading a folder. */
+  planned: SizedRun<Plan> | null;
   run(): Promise<ResultDocument>;
 }

@@ -2,7 +2,9 @@
  * What a run has reported so far, folded from its events, so `bench.running` can hand a reloaded
  * page the run as it stands. Recent files and samples only: enough to redraw the charts.
  */
-import type { BenchEvent, Plan, RunningBench } from '../../contract/bench.js';
+import type { RunningBench } from '../../contract/bench.js';
+import type { BenchEvent } from '../../contract/bench-events.js';
+import type { Plan } from '../../contract/plan.js';
 
 /** Files and samples kept per run (a 10,000-file run keeps its latest 5,000 points). */
 const keptFiles = 5000;

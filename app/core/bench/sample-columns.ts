@@ -1,8 +1,8 @@
 /**
  * The samples a run takes inside its files, gathered per phase into the columns the results
- * document stores (SampleColumns in app/contract/bench.ts) and the analysis reads.
+ * document stores (SampleColumns in app/contract/bench-result.ts) and the analysis reads.
  */
-import type { SampleColumns, SamplesByPhase } from '../../contract/bench.js';
+import type { SampleColumns, SamplesByPhase } from '../../contract/bench-result.js';
 
 export type SampledPhase = keyof SamplesByPhase;
 

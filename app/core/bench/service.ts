@@ -3,7 +3,8 @@
  * report through `bench.event` to the caller and every subscribed front end, can be listed again
  * (a reloaded page) and cancelled by runId from any connection.
  */
-import type { BenchEvent, Plan } from '../../contract/bench.js';
+import type { BenchEvent } from '../../contract/bench-events.js';
+import type { Plan } from '../../contract/plan.js';
 import type { Handlers } from '../dispatch.js';
 import { eventHub, type EventHub } from '../event-hub.js';
 import { appVersion } from '../version.js';

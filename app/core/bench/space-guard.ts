@@ -5,14 +5,10 @@ import {
   reserveBytes,
   reserveFloor,
   type ReservePolicy,
+  writeAllowance,
 } from '../../common/reserve.js';
 
 export { defaultReserve, reserveBytes, type ReservePolicy };
-
-/** Bytes a run may still write without crossing the reserve (never negative). */
-export function writeAllowance(availableBytes: number, reserve: number): number {
-  return Math.max(0, availableBytes - reserve);
-}
 
 export { cacheGuessBytes } from '../../common/run-sizes.js';
 

@@ -3,7 +3,8 @@
  * `bench.start`. Each front door parses its own arguments into a `BenchRequest`; the run is
  * assembled here, once, so both doors run the same checks with the same defaults.
  */
-import type { BenchEvent, PairedDirection, Plan, PlanInput } from '../../contract/bench.js';
+import type { BenchEvent } from '../../contract/bench-events.js';
+import type { PairedDirection, Plan, PlanInput } from '../../contract/plan.js';
 import { PlumbError } from '../../contract/errors.js';
 import { interfaceCeilingById, type InterfaceCeiling } from '../analysis/interface-ceiling.js';
 import { appVersion } from '../version.js';

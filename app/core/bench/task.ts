@@ -6,7 +6,8 @@
  */
 import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { TaskPlan, TaskSection } from '../../contract/bench.js';
+import type { TaskSection } from '../../contract/bench-result.js';
+import type { TaskPlan } from '../../contract/plan.js';
 import { aggregateRate } from '../analysis/aggregate-rate.js';
 import { diskBound } from '../analysis/disk-bound.js';
 import { formatRate } from '../../common/format.js';
@@ -20,16 +21,6 @@ import { taskInput, type TaskInput } from './task-input.js';
  * timed with the process's monotonic clock.
  */
 const realSeconds = () => performance.now() / 1000;
-
-/** Free space the task needs at most: its input and an output no larger than the input. */
-export function taskSpaceBytes(plan: TaskPlan): number {
-  return 2 * plan.inputBytes;
-}
-
-/** Bytes the task moves on the disk (for progress): a write and a read per repeat. */
-export function taskPlannedBytes(plan: TaskPlan): number {
-  return plan.inputBytes * (1 + plan.repeats);
-}
 
 export interface ChunkPipeline {
   chunkCount: number;

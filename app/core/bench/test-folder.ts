@@ -15,6 +15,9 @@ interface Marker {
   kept?: boolean;
 }
 
+/** The name of a run's `index`-th test file in its folder: file-00042.dat. */
+export const testFileName = (index: number) => `file-${String(index).padStart(5, '0')}.dat`;
+
 /**
  * Makes `plumb-test-XXXXXX` under `target` with its marker; returns its path. A folder to be kept
  * says so from the start, so no instant of its run (nor a crash) leaves it looking abandoned.

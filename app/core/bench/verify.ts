@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { randomInt } from 'node:crypto';
-import type { VerifySection } from '../../contract/bench.js';
+import type { VerifySection } from '../../contract/bench-result.js';
 import { PlumbError } from '../../contract/errors.js';
 import { capacityVerdict } from '../../common/capacity-check.js';
 import { formatBytes } from '../../common/format.js';

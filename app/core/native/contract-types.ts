@@ -8,7 +8,7 @@ import type {
   NativeScanProgress,
   NativeScanResult,
 } from '../../../native/index.js';
-import type { VerifySection } from '../../contract/bench.js';
+import type { VerifySection } from '../../contract/bench-result.js';
 import type { ScanProgress, ScanResult } from '../../contract/space.js';
 
 /** Compiles only when `Actual` can be used where `Expected` is required. */

@@ -5,7 +5,7 @@
  * run measured it.
  */
 import { z } from 'zod';
-import { resultSchemaVersions } from '../../contract/bench.js';
+import { resultSchemaVersions } from '../../contract/bench-result.js';
 import { PlumbError } from '../../contract/errors.js';
 import type { DeviceProfile, InterfaceId } from '../../contract/planner.js';
 import { headlineRates } from '../../common/headline-rate.js';

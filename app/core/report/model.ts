@@ -2,7 +2,7 @@
  * The report model: what the report page draws, prepared once by whoever prints (the CLI, the web
  * server, the desktop app), from result documents or a planner scenario.
  */
-import type { ResultDocument } from '../../contract/bench.js';
+import type { ResultDocument } from '../../contract/bench-result.js';
 import type { Evaluation, Scenario } from '../../contract/planner.js';
 import type { Paper, ReportModel } from '../../contract/report.js';
 import { withHeadline } from '../analysis/headline-rate.js';

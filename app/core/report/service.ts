@@ -8,7 +8,7 @@ import type { Paper, ReportModel, ReportRequest } from '../../contract/report.js
 import { resultsDir } from '../bench/results-dir.js';
 import { ResultsStore } from '../bench/results-store.js';
 import type { Handlers } from '../dispatch.js';
-import type { ResultDocument } from '../../contract/bench.js';
+import type { ResultDocument } from '../../contract/bench-result.js';
 import type { Scenario } from '../../contract/planner.js';
 import {
   evaluateWithSavedResults,

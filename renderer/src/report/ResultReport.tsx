@@ -1,5 +1,5 @@
 /** A benchmark result as a report: the facts of the run, then the verdict in its print mode. */
-import type { ResultDocument } from '../../../app/contract/bench.js';
+import type { ResultDocument } from '../../../app/contract/bench-result.js';
 import type { ReportModel } from '../../../app/contract/report.js';
 import { formatBytes, formatDateTime, formatDuration } from '../../../app/common/format.js';
 import { headlineWords } from '../../../app/common/headline-rate.js';

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -60,6 +60,11 @@ before(async () => {
   cpSync(path.join(repoRoot, 'app'), path.join(overlay, 'app'), { recursive: true });
   cpSync(path.join(repoRoot, 'package.json'), path.join(overlay, 'package.json'));
   for (const [file, source] of oldSources) writeFileSync(path.join(overlay, file), source!);
+  // The old sources import the results document from contract/bench.ts, where it then was.
+  appendFileSync(
+    path.join(overlay, 'app/contract/bench.ts'),
+    "export * from './bench-result.js';\n",
+  );
   // Today's callers fit columns; the old fit, called from columns.
   writeFileSync(
     path.join(overlay, 'app/core/analysis/theil-sen.ts'),

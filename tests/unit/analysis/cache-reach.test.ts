@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { cacheReach, minCacheShare } from '../../../app/core/analysis/cache-reach.js';
-import { Finding } from '../../../app/contract/bench.js';
+import { Finding } from '../../../app/contract/bench-result.js';
 
 const GB = 1e9;
 const draw = (low: number, high: number) => low + Math.random() * (high - low);

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ResultDocument } from '../../../app/contract/bench.js';
+import { ResultDocument } from '../../../app/contract/bench-result.js';
 import { reanalyzeDocument } from '../../../app/core/bench/analyze.js';
 
 const folder = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/replays');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ResultDocument } from '../../../app/contract/bench.js';
+import type { ResultDocument } from '../../../app/contract/bench-result.js';
 import { headline } from '../../../app/common/headline-rate.js';
 import { withHeadline } from '../../../app/core/analysis/headline-rate.js';
 import { runPace } from '../../../app/core/bench/pace.js';

@@ -4,15 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import {
-  BenchEvent,
-  planSchemaVersion,
-  ResultDocument,
-  type Plan,
-} from '../../../app/contract/bench.js';
+import { BenchEvent } from '../../../app/contract/bench-events.js';
+import { ResultDocument } from '../../../app/contract/bench-result.js';
+import { planSchemaVersion, type Plan } from '../../../app/contract/plan.js';
 import { spaceGuardCode } from '../../../app/contract/errors.js';
 import { CompressionPool } from '../../../app/core/bench/compression-pool.js';
-import { pairingsFor } from '../../../app/core/bench/paired.js';
+import { pairingsFor } from '../../../app/common/plan-kind-paired.js';
 import { runBenchmark } from '../../../app/core/bench/runner.js';
 import type { RunOptions } from '../../../app/core/bench/run-options.js';
 import { compressChunks } from '../../../app/core/bench/task.js';

@@ -3,9 +3,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { Plan, type FilesPlan } from '../../../app/contract/bench.js';
+import { Plan, type FilesPlan } from '../../../app/contract/plan.js';
 import { builtinPlan, builtinPlans } from '../../../app/core/bench/builtin-plans.js';
-import { logUniformSizes, planFileSizes, toBlocks } from '../../../app/core/bench/file-sizes.js';
+import { logUniformSizes, toBlocks } from '../../../app/common/run-sizes.js';
+import { planFileSizes } from '../../../app/core/bench/plan-kind-files.js';
 import { loadPlan, parsePlan, scalePlan } from '../../../app/core/bench/plans.js';
 import { seededRandom, shuffled } from '../../../app/core/bench/seeded-random.js';
 

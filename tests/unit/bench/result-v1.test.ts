@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ResultDocument, resultSchemaVersion } from '../../../app/contract/bench.js';
+import { ResultDocument, resultSchemaVersion } from '../../../app/contract/bench-result.js';
 import { ReportModel } from '../../../app/contract/report.js';
 import { analyzeFile, reanalyzeDocument } from '../../../app/core/bench/analyze.js';
 import { resultCsv, ResultsStore } from '../../../app/core/bench/results-store.js';

@@ -3,12 +3,9 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import {
-  BenchEvent,
-  planSchemaVersion,
-  ResultDocument,
-  type Plan,
-} from '../../../app/contract/bench.js';
+import { BenchEvent } from '../../../app/contract/bench-events.js';
+import { ResultDocument } from '../../../app/contract/bench-result.js';
+import { planSchemaVersion, type Plan } from '../../../app/contract/plan.js';
 import { spaceGuardCode } from '../../../app/contract/errors.js';
 import { builtinPlan } from '../../../app/core/bench/builtin-plans.js';
 import { scalePlan } from '../../../app/core/bench/plans.js';

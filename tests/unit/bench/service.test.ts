@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { BenchEvent } from '../../../app/contract/bench.js';
+import { BenchEvent } from '../../../app/contract/bench-events.js';
 import { spaceGuardCode } from '../../../app/contract/errors.js';
 import type { CallContext } from '../../../app/core/dispatch.js';
 import { ResultsStore } from '../../../app/core/bench/results-store.js';

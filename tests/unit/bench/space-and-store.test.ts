@@ -3,17 +3,16 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { resultSchemaVersion, type ResultDocument } from '../../../app/contract/bench.js';
+import { resultSchemaVersion, type ResultDocument } from '../../../app/contract/bench-result.js';
 import { phaseSummary } from '../../../app/core/analysis/phase-summary.js';
 import { resultsDir } from '../../../app/core/bench/results-dir.js';
 import { newResultId, resultCsv, ResultsStore } from '../../../app/core/bench/results-store.js';
-import { uiReserveBytes } from '../../../app/common/reserve.js';
+import { uiReserveBytes, writeAllowance } from '../../../app/common/reserve.js';
 import {
   cacheGuessBytes,
   reserveBytes,
   whatWouldWork,
   guardMessage,
-  writeAllowance,
 } from '../../../app/core/bench/space-guard.js';
 import {
   createTestFolder,

@@ -1,7 +1,7 @@
 /** The verify finding in words: what came back, where, and how much. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { VerifySection } from '../../../app/contract/bench.js';
+import type { VerifySection } from '../../../app/contract/bench-result.js';
 import { verifyMessage } from '../../../app/core/bench/verify.js';
 
 const base: Omit<VerifySection, 'message'> = {

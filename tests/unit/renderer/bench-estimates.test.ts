@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Plan } from '../../../app/contract/bench.js';
+import type { Plan } from '../../../app/contract/plan.js';
 import { formatBytes } from '../../../app/common/format.js';
 import {
   estimatePlan,
   mountOf,
   ratesFromHistory,
-  toBlocks,
   typicalRates,
 } from '../../../renderer/src/screens/bench/estimates.js';
+import { toBlocks } from '../../../app/common/run-sizes.js';
 import { targetWarnings, whatFits } from '../../../renderer/src/screens/bench/target-warnings.js';
 import {
   planStory,

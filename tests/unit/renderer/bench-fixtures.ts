@@ -4,7 +4,7 @@ import type {
   Finding,
   PhaseSummary,
   ResultDocument,
-} from '../../../app/contract/bench.js';
+} from '../../../app/contract/bench-result.js';
 import { withHeadline } from '../../../app/core/analysis/headline-rate.js';
 
 export function emptySummary(count = 0): PhaseSummary {

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { PresetsPlan } from '../../../app/contract/bench.js';
+import type { PresetsPlan } from '../../../app/contract/plan.js';
 import { builtinPlan } from '../../../app/core/bench/builtin-plans.js';
 import { parsePlan, scalePlan } from '../../../app/core/bench/plans.js';
 import { formatBytes } from '../../../app/common/format.js';

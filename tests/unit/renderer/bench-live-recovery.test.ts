@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { BenchEvent, RunningBench } from '../../../app/contract/bench.js';
+import type { RunningBench } from '../../../app/contract/bench.js';
+import type { BenchEvent } from '../../../app/contract/bench-events.js';
 import { RunTracker } from '../../../app/core/bench/run-tracker.js';
 import {
   applyBenchEvent,

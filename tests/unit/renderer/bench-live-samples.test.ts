@@ -7,7 +7,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { performance } from 'node:perf_hooks';
-import type { BenchEvent, FileRecord, Plan } from '../../../app/contract/bench.js';
+import type { BenchEvent } from '../../../app/contract/bench-events.js';
+import type { FileRecord } from '../../../app/contract/bench-result.js';
+import type { Plan } from '../../../app/contract/plan.js';
 import { sampleRates, SampleRateCurve } from '../../../app/common/sample-rates.js';
 import { decimateMinMax } from '../../../app/common/decimate.js';
 import {

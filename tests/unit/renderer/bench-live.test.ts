@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { BenchEvent, RunningBench } from '../../../app/contract/bench.js';
+import type { RunningBench } from '../../../app/contract/bench.js';
+import type { BenchEvent } from '../../../app/contract/bench-events.js';
 import {
   applyBenchEvent,
   bytesSoFar,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Finding } from '../../../app/contract/bench.js';
+import type { Finding } from '../../../app/contract/bench-result.js';
 import {
   ceilingOf,
   cliffMarks,

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { PairedSection, PairingResult, TaskSection } from '../../../app/contract/bench.js';
+import type {
+  PairedSection,
+  PairingResult,
+  TaskSection,
+} from '../../../app/contract/bench-result.js';
 import {
   pairedVerdict,
   pairingName,

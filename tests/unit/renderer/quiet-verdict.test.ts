@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ResultDocument } from '../../../app/contract/bench.js';
+import type { ResultDocument } from '../../../app/contract/bench-result.js';
 import { formatRate } from '../../../app/common/format.js';
 import {
   anySsdCeiling,

@@ -3,12 +3,14 @@
  * checked: 62.1 GB written and read back intact" / "Capacity check failed: … this drive stores
  * less than it reports"). Nothing for other runs.
  */
-import type { ResultDocument } from '../../../../app/contract/bench.js';
+import type { ResultDocument } from '../../../../app/contract/bench-result.js';
 import { capacityVerdict } from '../../../../app/common/capacity-check.js';
+import { planKindNamed } from '../../../../app/common/plan-kinds.js';
 
 export function CapacityVerdict({ document }: { document: ResultDocument }) {
   const plan = document.plan as { kind?: unknown; allowanceBytes?: unknown };
-  if (plan.kind !== 'capacity' || !document.verify) return null;
+  // A kind that always checks every block (the capacity check) has that check as its answer.
+  if (planKindNamed(plan.kind)?.options.verify !== 'always' || !document.verify) return null;
   const allowance = typeof plan.allowanceBytes === 'number' ? plan.allowanceBytes : undefined;
   const passed = document.verify.verdict === 'passed';
   return (

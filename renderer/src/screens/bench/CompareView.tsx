@@ -1,6 +1,6 @@
 /** Two or more results on the same charts, with a table of their headline figures. */
 import { useEffect, useMemo, useState } from 'react';
-import type { ResultDocument } from '../../../../app/contract/bench.js';
+import type { ResultDocument } from '../../../../app/contract/bench-result.js';
 import type { PlumbClient } from '../../client.js';
 import { ExportPdfButton } from '../../report/ExportPdfButton.js';
 import { RateChart, type RateSeries } from './charts/RateChart.js';

@@ -1,6 +1,6 @@
 /** Every file of a run in a sortable table that draws only the rows in view (10,000 stay quick). */
 import { useMemo, useState, type UIEvent } from 'react';
-import type { FileRecord } from '../../../../app/contract/bench.js';
+import type { FileRecord } from '../../../../app/contract/bench-result.js';
 import {
   formatBytes,
   formatDuration,

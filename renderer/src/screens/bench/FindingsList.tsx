@@ -1,4 +1,4 @@
-import type { Finding } from '../../../../app/contract/bench.js';
+import type { Finding } from '../../../../app/contract/bench-result.js';
 import { findingCards } from './findings-text.js';
 
 /**

@@ -4,8 +4,9 @@
  * to this plan. No card for a direction or a count the plan does not have.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { Plan } from '../../../../app/contract/bench.js';
+import type { Plan } from '../../../../app/contract/plan.js';
 import { formatBytes, formatDuration, formatRate } from '../../../../app/common/format.js';
+import { planIs } from '../../../../app/common/plan-kinds.js';
 import { directionFigure, planDirections, type DirectionFigure } from './live-figures.js';
 import { bytesSoFar, type LiveRun } from './live-run.js';
 import type { RecoveryStep } from './live-recovery.js';
@@ -67,7 +68,7 @@ export function LiveFigures({
   step: RecoveryStep | null;
 }) {
   const running = live.status === 'running';
-  const grid = plan?.kind === 'presets';
+  const grid = planIs(plan, 'presets');
   const directions = planDirections(plan);
   const figures = directions.map((d) => directionFigure(live, plan, d));
   const queueDone = live.queueRuns.filter((q) => q.done).length;

@@ -1,8 +1,9 @@
 /** A run as it happens: progress figures that never change width, live charts, cancel. */
 import { useEffect, useMemo, useState } from 'react';
-import type { ResultDocument } from '../../../../app/contract/bench.js';
+import type { ResultDocument } from '../../../../app/contract/bench-result.js';
 import type { PlumbClient } from '../../client.js';
 import { capitalise } from '../../../../app/common/format.js';
+import { planIs } from '../../../../app/common/plan-kinds.js';
 import { useChartTheme } from './charts/chart-theme.js';
 import { RateChart, type RateSeries } from './charts/RateChart.js';
 import { FindingsList } from './FindingsList.js';
@@ -222,7 +223,7 @@ export function LiveRunPanel({
         />
       </div>
 
-      {plan?.kind === 'presets' ? (
+      {planIs(plan, 'presets') ? (
         <div className="chart-grid">
           <section className="card grid-card" aria-label="Queue-depth grid">
             <h3 className="chart-title">Queue-depth grid</h3>

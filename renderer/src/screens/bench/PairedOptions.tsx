@@ -1,6 +1,6 @@
 /** The two-disk test's own options: the second folder (B) and which ways the two move data together. */
 import { useId } from 'react';
-import type { PairedDirection } from '../../../../app/contract/bench.js';
+import type { PairedDirection } from '../../../../app/contract/plan.js';
 import type { AppAbout } from '../../../../app/contract/app.js';
 import type { PlumbClient } from '../../client.js';
 

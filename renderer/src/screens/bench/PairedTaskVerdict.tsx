@@ -1,5 +1,5 @@
 /** The verdict sections of the two-disk test (alone vs together) and the real-task test (disk vs memory). */
-import type { PairedSection, TaskSection } from '../../../../app/contract/bench.js';
+import type { PairedSection, TaskSection } from '../../../../app/contract/bench-result.js';
 import { formatBytes, formatRate } from '../../../../app/common/format.js';
 import { pairedVerdict, pairingName, taskVerdict, type PlainVerdict } from './verdict-sections.js';
 

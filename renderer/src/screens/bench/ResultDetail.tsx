@@ -1,6 +1,6 @@
 /** One saved result: its verdict, with rename, export and delete. */
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import type { ResultDocument } from '../../../../app/contract/bench.js';
+import type { ResultDocument } from '../../../../app/contract/bench-result.js';
 import type { PlumbClient } from '../../client.js';
 import { ExportPdfButton } from '../../report/ExportPdfButton.js';
 import { quickRunLabel, quickRunNote } from '../../../../app/common/quick-run.js';

@@ -1,6 +1,6 @@
 /** The end of the one-button test: one big read and one big write figure, the verdict a click away. */
 import { useEffect, useRef, useState } from 'react';
-import type { ResultDocument } from '../../../../app/contract/bench.js';
+import type { ResultDocument } from '../../../../app/contract/bench-result.js';
 import { formatRate } from '../../../../app/common/format.js';
 import { headline } from '../../../../app/common/headline-rate.js';
 import type { PlumbClient } from '../../client.js';

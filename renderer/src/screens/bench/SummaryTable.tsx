@@ -1,4 +1,4 @@
-import type { ResultDocument } from '../../../../app/contract/bench.js';
+import type { ResultDocument } from '../../../../app/contract/bench-result.js';
 import { summaryRows } from './summary-table.js';
 
 /** The headline and every statistic the engine computed, write and read side by side. */

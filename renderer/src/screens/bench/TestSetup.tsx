@@ -1,9 +1,11 @@
 /** Choosing what to test: the target (a volume or a folder), the plan, its options; then start. */
 import { useMemo, useState, type FormEvent } from 'react';
-import type { Plan, StartBenchInput } from '../../../../app/contract/bench.js';
+import type { StartBenchInput } from '../../../../app/contract/bench.js';
+import type { Plan } from '../../../../app/contract/plan.js';
 import type { AppAbout } from '../../../../app/contract/app.js';
 import type { PlumbClient } from '../../client.js';
 import { formatBytes } from '../../../../app/common/format.js';
+import { planIs, planKindOf } from '../../../../app/common/plan-kinds.js';
 import { parseSizeInput } from '../../../../app/common/units.js';
 import { estimatePlan, ratesFromHistory, typicalRates } from './estimates.js';
 import { largeWriteBytes, targetWarnings, whatFits } from './target-warnings.js';
@@ -51,7 +53,7 @@ export function TestSetup({
   const [choices, setChoices] = useState<SetupChoices>({
     scale: 0.01,
     totalText: '',
-    timeRecovery: true,
+    switchedOff: [],
     keepFiles: false,
     verify: false,
     buffered: false,
@@ -66,7 +68,8 @@ export function TestSetup({
   const { plans, grid, setGrid } = useGridPlans(builtins, imported);
   const readFolder = planName === readFolderChoice;
   const plan = readFolder ? undefined : (plans.find((p) => p.name === planName) ?? plans[0]);
-  const needsSecond = plan?.kind === 'paired' && choices.pairedWith.trim() === '';
+  const needsSecond =
+    plan !== undefined && planKindOf(plan).options.secondFolder && choices.pairedWith.trim() === '';
   const totalBytes = choices.totalText.trim() ? parseSizeInput(choices.totalText) : undefined;
   const totalInvalid = totalBytes === null;
   const reserveBytes = choices.reserveText.trim() ? parseSizeInput(choices.reserveText) : undefined;
@@ -76,10 +79,10 @@ export function TestSetup({
     totalBytes: totalBytes ?? undefined,
     reserveBytes: reserveBytes ?? undefined,
   };
-  // A capacity check proves only what it fills: it always runs at full size ("Check at most"
-  // makes it smaller), whatever scale the other tests are set to.
+  // A kind the scale does not apply to (a capacity check proves only what it fills) runs at full
+  // size, whatever scale the other tests are set to.
   const optionsFor = (candidate: Plan) =>
-    candidate.kind === 'capacity' ? { ...planOptions, scale: 1 } : planOptions;
+    planKindOf(candidate).options.quickScale ? planOptions : { ...planOptions, scale: 1 };
 
   // Each test is estimated from the earlier runs of that test on the volume first.
   const ratesFor = useMemo(() => {
@@ -120,8 +123,9 @@ export function TestSetup({
   const quickRefusal = reserveInvalid
     ? 'Give the space to keep free as a size, like 2 GB.'
     : (warningsFor(standard).find((w) => w.level === 'danger')?.message ?? null);
-  const gridProblem =
-    plan?.kind === 'presets' ? gridSizeProblem(plan, scale, scaleLabel(scale), formatBytes) : null;
+  const gridProblem = planIs(plan, 'presets')
+    ? gridSizeProblem(plan, scale, scaleLabel(scale), formatBytes)
+    : null;
   const blocked =
     !target ||
     gridProblem !== null ||
@@ -134,8 +138,10 @@ export function TestSetup({
   /** The plan as it will run: built-ins by name unless an option changed them. */
   const planToSend = (): string | Plan => {
     if (!plan) return 'standard';
-    if (plan.kind === 'sustained' && plan.recovery && !choices.timeRecovery)
-      return { ...plan, recovery: null };
+    const off = planKindOf(plan).options.switches.filter(
+      (option) => option.offered(plan) && choices.switchedOff.includes(option.id),
+    );
+    if (off.length > 0) return off.reduce((changed, option) => option.off(changed), plan);
     return builtins.includes(plan) ? plan.name : plan;
   };
 
@@ -167,6 +173,7 @@ export function TestSetup({
     if (!target) return;
     setStarting(true);
     setMessage(null);
+    const options = planKindOf(chosen).options;
     const request: StartBenchInput = {
       path: target.path,
       plan: quick ? chosen.name : planToSend(),
@@ -174,11 +181,9 @@ export function TestSetup({
       buffered,
       keepFiles: choices.keepFiles,
       ...(reserveBytes ? { reserveBytes } : {}),
-      ...((chosen.kind === 'sustained' || chosen.kind === 'capacity') && totalBytes
-        ? { totalBytes }
-        : {}),
+      ...(options.total && totalBytes ? { totalBytes } : {}),
       ...(!quick && choices.verify && canVerify(chosen) ? { verify: true } : {}),
-      ...(chosen.kind === 'paired'
+      ...(options.secondFolder
         ? { pairedWith: choices.pairedWith.trim(), direction: choices.direction }
         : {}),
     };

@@ -3,7 +3,7 @@
  * findings and charts; every statistic and every file one click away, under "Details".
  */
 import { useMemo, type ReactNode } from 'react';
-import type { Phase, ResultDocument } from '../../../../app/contract/bench.js';
+import type { Phase, ResultDocument } from '../../../../app/contract/bench-result.js';
 import {
   capitalise,
   formatBytes,

@@ -1,5 +1,5 @@
 /** The verdict of `--verify` (every file read back, every 4 KiB block checked) on a result page. */
-import type { VerifySection } from '../../../../app/contract/bench.js';
+import type { VerifySection } from '../../../../app/contract/bench-result.js';
 import { formatBytes } from '../../../../app/common/format.js';
 
 export function VerifyVerdict({ section, id }: { section: VerifySection; id: string }) {

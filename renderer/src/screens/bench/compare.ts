@@ -1,5 +1,5 @@
 /** Several results on the same charts and in one table. */
-import type { Phase, ResultDocument } from '../../../../app/contract/bench.js';
+import type { Phase, ResultDocument } from '../../../../app/contract/bench-result.js';
 import { formatDateTime } from '../../../../app/common/format.js';
 import { planTitle } from './plan-catalogue.js';
 import { cumulativeCurve, rateBySize, type Point } from './series.js';

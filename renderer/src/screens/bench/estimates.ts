@@ -1,21 +1,15 @@
 /**
- * How big and how long a plan will be on a volume, before it runs: bytes from the plan itself,
- * time from an earlier run on the same volume or, failing that, a typical rate for its bus.
- * The same free-space guard as the engine (app/common/reserve) decides whether it fits.
+ * How big and how long a plan will be on a volume, before it runs: bytes from the plan's own
+ * kind (app/common/plan-kinds.ts, which the engine sizes its run with too), time from an earlier
+ * run on the same volume or, failing that, a typical rate for its bus. The same free-space guard
+ * as the engine (app/common/reserve) decides whether it fits.
  */
-import type { Plan, ResultListItem, RunPace } from '../../../../app/contract/bench.js';
-import { uiReserveBytes } from '../../../../app/common/reserve.js';
-import {
-  cacheGuessBytes,
-  capacityFillBytes,
-  capacityMinimumBytes,
-  recoveryProbeSize,
-  sustainedDefaultTotal,
-  toBlocks,
-} from '../../../../app/common/run-sizes.js';
+import type { ResultListItem, RunPace } from '../../../../app/contract/bench.js';
+import type { Plan } from '../../../../app/contract/plan.js';
+import type { RunRates } from '../../../../app/common/plan-kind.js';
+import { planKindOf, scaledPlan, sizeRun } from '../../../../app/common/plan-kinds.js';
+import { uiReserveBytes, writeAllowance } from '../../../../app/common/reserve.js';
 import type { VolumeInfo } from '../../../../app/contract/volume.js';
-
-export { toBlocks };
 
 const GB = 1e9;
 
@@ -24,16 +18,7 @@ export type VolumeFacts = Pick<
   'totalBytes' | 'availableBytes' | 'bus' | 'medium' | 'directIoAlignment' | 'fsType'
 >;
 
-export interface RateBasis {
-  writeRate: number;
-  readRate: number;
-  /** Wall seconds each file costs beyond its bytes (open, flush, close, making the data). */
-  writeFileSeconds: number;
-  readFileSeconds: number;
-  /** Seconds a run spends outside its phases (setting up, analysing, saving). */
-  runSeconds: number;
-  /** Wall seconds each run of the grid costs beyond its set duration (setup spread over runs). */
-  queueRunSeconds: number;
+export interface RateBasis extends RunRates {
   /** Where the rates come from, for the sentence under the estimate. */
   source: string;
 }
@@ -70,7 +55,7 @@ export function typicalRates(volume: Pick<VolumeInfo, 'bus' | 'medium'>): RateBa
 
 export interface PlanOptions {
   scale: number;
-  /** A cap on a sustained run's total. */
+  /** A cap on what a run that fills writes (sustained, capacity). */
   totalBytes?: number;
   reserveBytes?: number;
 }
@@ -93,187 +78,41 @@ export interface PlanEstimate {
    * `seconds`): each idles, then writes a probe. Null for plans without them.
    */
   recoveryChecks: { seconds: number; most: number } | null;
-  /** Why the recovery probes are smaller than the plan's, or not run, on this volume. */
+  /** What the run says before it starts about its sizes here (smaller recovery probes, or none). */
   recoveryNote: string | null;
 }
 
-function logUniformTotal(count: number, minBytes: number, maxBytes: number): number {
-  if (count === 1) return toBlocks(minBytes);
-  const ratio = Math.log(maxBytes / minBytes) / (count - 1);
-  let total = 0;
-  for (let i = 0; i < count; i += 1) total += toBlocks(minBytes * Math.exp(ratio * i));
-  return total;
-}
-
+/** The plan (not yet scaled) sized on the volume as the engine will size it, and timed. */
 export function estimatePlan(
   plan: Plan,
   options: PlanOptions,
   volume: VolumeFacts,
   rates: RateBasis,
 ): PlanEstimate {
-  const scale = options.scale;
   const reserve = uiReserveBytes(volume.totalBytes, options.reserveBytes);
-  const allowanceBytes = Math.max(0, volume.availableBytes - reserve);
-  const size = (bytes: number) => (scale === 1 ? bytes : toBlocks(bytes * scale));
-  switch (plan.kind) {
-    case 'files': {
-      const base = plan.sizes
-        ? plan.sizes.reduce((sum, b) => sum + size(b), 0)
-        : logUniformTotal(
-            plan.logUniform!.count,
-            size(plan.logUniform!.minBytes),
-            size(plan.logUniform!.maxBytes),
-          );
-      const count = (plan.sizes?.length ?? plan.logUniform!.count) * plan.repeats;
-      const writeBytes = base * plan.repeats;
-      const readBytes = plan.readBack ? writeBytes : 0;
-      return {
-        files: plan.readBack ? 2 * count : count,
-        writeBytes,
-        readBytes,
-        spaceBytes: writeBytes,
-        seconds:
-          rates.runSeconds +
-          count * rates.writeFileSeconds +
-          writeBytes / rates.writeRate +
-          (plan.readBack ? count * rates.readFileSeconds + readBytes / rates.readRate : 0),
-        allowanceBytes,
-        reserveBytes: reserve,
-        fits: writeBytes <= allowanceBytes,
-        recoveryChecks: null,
-        recoveryNote: null,
-      };
-    }
-    case 'sustained': {
-      const cacheGuess = cacheGuessBytes(volume.totalBytes, volume.availableBytes);
-      const total =
-        options.totalBytes ??
-        (plan.totalBytes !== null
-          ? size(plan.totalBytes)
-          : sustainedDefaultTotal(allowanceBytes, cacheGuess, scale));
-      // Files are drawn log-uniformly between the two sizes; their mean gives their number.
-      const smallest = size(plan.minFileBytes);
-      const largest = size(plan.maxFileBytes);
-      const meanFile =
-        largest > smallest ? (largest - smallest) / Math.log(largest / smallest) : largest;
-      // The recovery probes run only after a cliff, so they are not counted in advance; they are
-      // sized to the space that may be used, as the engine sizes them.
-      const probe = plan.recovery
-        ? recoveryProbeSize(size(plan.recovery.probeBytes), allowanceBytes, smallest)
-        : null;
-      return {
-        files: null,
-        writeBytes: total,
-        readBytes: 0,
-        spaceBytes: Math.min(total, allowanceBytes),
-        seconds:
-          rates.runSeconds +
-          Math.ceil(total / meanFile) * rates.writeFileSeconds +
-          total / rates.writeRate,
-        allowanceBytes,
-        reserveBytes: reserve,
-        fits: allowanceBytes >= Math.min(total, size(plan.maxFileBytes)) && total > 0,
-        recoveryChecks:
-          plan.recovery && probe?.probeBytes
-            ? {
-                seconds:
-                  plan.recovery.idleSeconds +
-                  rates.writeFileSeconds +
-                  probe.probeBytes / rates.writeRate,
-                most: plan.recovery.maxProbes,
-              }
-            : null,
-        recoveryNote: probe?.note ?? null,
-      };
-    }
-    case 'capacity': {
-      // All of the allowance (or the cap), written, then read back and checked block by block.
-      const fill = capacityFillBytes(
-        allowanceBytes,
-        options.totalBytes ?? (plan.totalBytes === null ? null : size(plan.totalBytes)),
-        scale,
-      );
-      const count = Math.ceil(fill / size(plan.fileBytes));
-      return {
-        files: 2 * count,
-        writeBytes: fill,
-        readBytes: fill,
-        spaceBytes: Math.max(fill, capacityMinimumBytes),
-        seconds:
-          rates.runSeconds +
-          count * (rates.writeFileSeconds + rates.readFileSeconds) +
-          fill / rates.writeRate +
-          fill / rates.readRate,
-        allowanceBytes,
-        reserveBytes: reserve,
-        fits: fill >= capacityMinimumBytes,
-        recoveryChecks: null,
-        recoveryNote: null,
-      };
-    }
-    case 'presets': {
-      const fileBytes = size(plan.fileBytes);
-      const duration =
-        scale === 1 ? plan.durationSeconds : Math.max(0.25, plan.durationSeconds * scale);
-      return {
-        files: null,
-        writeBytes: fileBytes,
-        readBytes: 0,
-        spaceBytes: fileBytes,
-        // The grid's own setup (its file, written first) is in the per-run cost measured.
-        seconds: plan.runs.length * (duration + rates.queueRunSeconds),
-        allowanceBytes,
-        reserveBytes: reserve,
-        fits: fileBytes <= allowanceBytes,
-        recoveryChecks: null,
-        recoveryNote: null,
-      };
-    }
-    case 'paired': {
-      // This folder's share: its files alone, then together in each pairing it writes or reads in.
-      const stage = plan.filesPerStage * size(plan.fileBytes);
-      const writes = plan.direction === 'both' ? 3 : 2;
-      const reads = plan.direction === 'opposite' ? 0 : 2;
-      return {
-        files: null,
-        writeBytes: writes * stage,
-        readBytes: reads * stage,
-        spaceBytes: 2 * stage,
-        seconds:
-          rates.runSeconds +
-          2 *
-            plan.filesPerStage *
-            (writes * rates.writeFileSeconds + reads * rates.readFileSeconds) +
-          (2 * writes * stage) / rates.writeRate +
-          (2 * reads * stage) / rates.readRate,
-        allowanceBytes,
-        reserveBytes: reserve,
-        fits: 2 * stage <= allowanceBytes,
-        recoveryChecks: null,
-        recoveryNote: null,
-      };
-    }
-    case 'task': {
-      // A write of the input size, the input itself, and per repeat an uncached read, the task's
-      // read and its output (at most the input); compression time is not known in advance.
-      const input = size(plan.inputBytes);
-      return {
-        files: null,
-        writeBytes: (2 + plan.repeats) * input,
-        readBytes: 2 * plan.repeats * input,
-        spaceBytes: 2 * input,
-        seconds:
-          rates.runSeconds +
-          ((2 + plan.repeats) * input) / rates.writeRate +
-          (2 * plan.repeats * input) / rates.readRate,
-        allowanceBytes,
-        reserveBytes: reserve,
-        fits: 2 * input <= allowanceBytes,
-        recoveryChecks: null,
-        recoveryNote: null,
-      };
-    }
-  }
+  const allowanceBytes = writeAllowance(volume.availableBytes, reserve);
+  const scaled = scaledPlan(plan, options.scale);
+  const sized = sizeRun(scaled, {
+    allowanceBytes,
+    volumeBytes: volume.totalBytes,
+    availableBytes: volume.availableBytes,
+    scale: options.scale,
+    totalBytes: options.totalBytes,
+    verify: false,
+  });
+  const time = planKindOf(sized.plan).time(sized, rates);
+  return {
+    files: sized.files,
+    writeBytes: sized.writeBytes,
+    readBytes: sized.readBytes,
+    spaceBytes: sized.spaceBytes,
+    seconds: time.seconds,
+    allowanceBytes,
+    reserveBytes: reserve,
+    fits: sized.fits,
+    recoveryChecks: time.recoveryChecks,
+    recoveryNote: sized.notes.length > 0 ? sized.notes.join(' ') : null,
+  };
 }
 
 /** The mount point (of `mountPoints`) that holds `path`: the longest one it lies under. */

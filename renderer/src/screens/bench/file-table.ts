@@ -1,5 +1,5 @@
 /** The per-file table of a verdict: rows, sorting, and which rows a scrolled window shows. */
-import type { FileRecord } from '../../../../app/contract/bench.js';
+import type { FileRecord } from '../../../../app/contract/bench-result.js';
 import { fileRate } from './series.js';
 
 export interface FileRow {

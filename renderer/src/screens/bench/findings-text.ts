@@ -2,7 +2,7 @@
  * Findings as a reader meets them: a short title, the engine's sentence (what was measured), how
  * much it matters, and the engine's reason, where it gives one, for a second look.
  */
-import type { Finding } from '../../../../app/contract/bench.js';
+import type { Finding } from '../../../../app/contract/bench-result.js';
 import { formatBytes, formatDuration } from '../../../../app/common/format.js';
 
 export type FindingTone = 'warning' | 'caution' | 'info';

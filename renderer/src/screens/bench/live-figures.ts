@@ -1,24 +1,13 @@
 /** The big figures of a live run, one per direction the plan moves data in: pure, for the panel. */
-import type { Plan } from '../../../../app/contract/bench.js';
+import type { Plan } from '../../../../app/contract/plan.js';
 import { formatBytes } from '../../../../app/common/format.js';
+import { planIs, planKindOf } from '../../../../app/common/plan-kinds.js';
 import type { LiveRun } from './live-run.js';
 import type { Direction } from './live-samples.js';
 
 /** The directions a plan moves data in (a read-folder run, without a plan, only reads). */
 export function planDirections(plan: Plan | null): Direction[] {
-  if (!plan) return ['read'];
-  switch (plan.kind) {
-    case 'files':
-      return plan.readBack ? ['write', 'read'] : ['write'];
-    case 'sustained':
-      return ['write'];
-    case 'presets': {
-      const ops = new Set(plan.runs.map((run) => (run.op.endsWith('write') ? 'write' : 'read')));
-      return (['write', 'read'] as const).filter((d) => ops.has(d));
-    }
-    default:
-      return ['write', 'read'];
-  }
+  return plan ? planKindOf(plan).directions(plan) : ['read'];
 }
 
 export interface DirectionFigure {
@@ -46,7 +35,7 @@ function queueFigure(live: LiveRun, plan: Plan & { kind: 'presets' }, d: Directi
 
 /** The big figure of one direction, from the live samples (or the queue-depth runs of a grid). */
 export function directionFigure(live: LiveRun, plan: Plan | null, d: Direction): DirectionFigure {
-  if (plan?.kind === 'presets') return { direction: d, ...queueFigure(live, plan, d) };
+  if (planIs(plan, 'presets')) return { direction: d, ...queueFigure(live, plan, d) };
   const samples = live.rates[d];
   if (live.status === 'running' && live.phase === d)
     return {
@@ -77,7 +66,7 @@ export function directionFigure(live: LiveRun, plan: Plan | null, d: Direction):
  * scales it), less what the current one has run. Null for other plans (they end on bytes).
  */
 export function gridSecondsLeft(live: LiveRun, plan: Plan | null, scale = 1): number | null {
-  if (plan?.kind !== 'presets' || live.status !== 'running') return null;
+  if (!planIs(plan, 'presets') || live.status !== 'running') return null;
   const current = live.queueRuns.at(-1);
   const running = current !== undefined && !current.done;
   const done = live.queueRuns.length - (running ? 1 : 0);

@@ -3,12 +3,8 @@
  * the point arrays are append-only and shared between successive states, so following a run of
  * 10,000 files costs one push per event, not a copy.
  */
-import type {
-  BenchEvent,
-  FileRecord,
-  Finding,
-  RecoveryWait,
-} from '../../../../app/contract/bench.js';
+import type { BenchEvent, RecoveryWait } from '../../../../app/contract/bench-events.js';
+import type { FileRecord, Finding } from '../../../../app/contract/bench-result.js';
 import { LivePhaseSamples, type Direction } from './live-samples.js';
 import type { Point } from './series.js';
 

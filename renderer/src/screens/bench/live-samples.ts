@@ -10,7 +10,7 @@
  * cumulative bytes, start + its seconds), so a file too short to report progress still adds its
  * own rate. Stretches between files are gaps (a new file index): never transfer time.
  */
-import type { FileRecord } from '../../../../app/contract/bench.js';
+import type { FileRecord } from '../../../../app/contract/bench-result.js';
 import { GrowingDecimation } from '../../../../app/common/decimate.js';
 import { SampleRateCurve } from '../../../../app/common/sample-rates.js';
 import type { Point } from './series.js';

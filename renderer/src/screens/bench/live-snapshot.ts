@@ -2,7 +2,9 @@
  * A run picked up from `bench.running` (after a reload, or from another window): the state it
  * stood in, and which of the events that arrived meanwhile it already holds.
  */
-import type { BenchEvent, Finding, RunningBench } from '../../../../app/contract/bench.js';
+import type { RunningBench } from '../../../../app/contract/bench.js';
+import type { BenchEvent } from '../../../../app/contract/bench-events.js';
+import type { Finding } from '../../../../app/contract/bench-result.js';
 import { applyBenchEvent, fileDone, newLiveRun, withFinding, type LiveRun } from './live-run.js';
 
 /** A run going on elsewhere (or before a reload), as `bench.running` reports it, to follow on. */

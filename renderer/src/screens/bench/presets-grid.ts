@@ -1,6 +1,7 @@
 /** The queue-depth results as the familiar grid: one row per test, read and write columns. */
-import type { PresetsPlan, QueueRunResult, QueueRunSpec } from '../../../../app/contract/bench.js';
-import { toBlocks } from './estimates.js';
+import type { QueueRunResult } from '../../../../app/contract/bench-result.js';
+import type { PresetsPlan, QueueRunSpec } from '../../../../app/contract/plan.js';
+import { scaledPlan } from '../../../../app/common/plan-kinds.js';
 
 export type CellState = 'pending' | 'running' | 'done';
 
@@ -97,7 +98,8 @@ export function gridSizeProblem(
   formatBytes: (bytes: number) => string,
 ): string | null {
   const block = Math.max(...plan.runs.map((run) => run.blockSize));
-  const scaled = (bytes: number) => (scale === 1 ? bytes : toBlocks(bytes * scale));
+  // As the engine will scale it (the kind's own rule).
+  const scaled = (bytes: number) => scaledPlan({ ...plan, fileBytes: bytes }, scale).fileBytes;
   if (scaled(plan.fileBytes) >= block) return null;
   const least = gridSizes.find((bytes) => scaled(bytes) >= block);
   const fix = least

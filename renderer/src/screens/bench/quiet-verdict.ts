@@ -5,7 +5,7 @@
  * rate did. A ceiling is named only when the result records the one its rates were checked
  * against (environment.ceiling), and an unknown bus is said to be unknown.
  */
-import type { Phase, ResultDocument } from '../../../../app/contract/bench.js';
+import type { Phase, ResultDocument } from '../../../../app/contract/bench-result.js';
 import { formatRate } from '../../../../app/common/format.js';
 import { cumulativeCurve, type Point } from './series.js';
 

@@ -4,12 +4,9 @@
  * most a few times a second (a fast disk reports far more often than anyone can read). A run
  * already going when the page loads (a reload, another window) is picked up from `bench.running`.
  */
-import type {
-  BenchEvent,
-  Plan,
-  RunningBench,
-  StartBenchInput,
-} from '../../../../app/contract/bench.js';
+import type { RunningBench, StartBenchInput } from '../../../../app/contract/bench.js';
+import type { BenchEvent } from '../../../../app/contract/bench-events.js';
+import type { Plan } from '../../../../app/contract/plan.js';
 import type { PlumbClient } from '../../client.js';
 import { rememberFolder } from '../../session.js';
 import { applyBenchEvent, newLiveRun, type LiveRun } from './live-run.js';

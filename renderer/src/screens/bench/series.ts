@@ -8,7 +8,7 @@ import type {
   Phase,
   QueueRunResult,
   ResultDocument,
-} from '../../../../app/contract/bench.js';
+} from '../../../../app/contract/bench-result.js';
 import { decimateMinMax } from '../../../../app/common/decimate.js';
 import type { PhaseSamples } from '../../../../app/common/phase-samples.js';
 import { sampleRates } from '../../../../app/common/sample-rates.js';

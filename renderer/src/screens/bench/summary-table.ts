@@ -6,7 +6,7 @@ import type {
   PhaseSummary,
   QueueRunResult,
   ResultDocument,
-} from '../../../../app/contract/bench.js';
+} from '../../../../app/contract/bench-result.js';
 import { dash, formatIops, formatNumber, formatRate } from '../../../../app/common/format.js';
 import { headline, type Direction, type Headline } from '../../../../app/common/headline-rate.js';
 import { lineFitWords } from '../../../../app/common/line-fit-words.js';

@@ -3,7 +3,7 @@
  * no uncached I/O, buffered mode.
  */
 import { reserveBytes, reserveFloor } from '../../../../app/common/reserve.js';
-import type { Plan } from '../../../../app/contract/bench.js';
+import type { Plan } from '../../../../app/contract/plan.js';
 import {
   estimatePlan,
   type PlanEstimate,

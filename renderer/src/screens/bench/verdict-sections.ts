@@ -8,7 +8,7 @@ import type {
   PairingResult,
   ResultDocument,
   TaskSection,
-} from '../../../../app/contract/bench.js';
+} from '../../../../app/contract/bench-result.js';
 import { formatRate } from '../../../../app/common/format.js';
 import { headline } from '../../../../app/common/headline-rate.js';
 import { findingCards } from './findings-text.js';

@@ -1,6 +1,7 @@
 /** The grid's test size and count, as CrystalDiskMark sets them ("1 GiB", "5"). */
 import { useId, useMemo, useState } from 'react';
-import type { Plan } from '../../../../../app/contract/bench.js';
+import { planIs } from '../../../../../app/common/plan-kinds.js';
+import type { Plan } from '../../../../../app/contract/plan.js';
 import {
   gridCounts,
   gridSizeLabel,
@@ -18,7 +19,7 @@ export function useGridPlans(builtins: readonly Plan[], imported: readonly Plan[
   const plans = useMemo(
     () =>
       [...builtins, ...imported].map((p) =>
-        p.kind === 'presets' && builtins.includes(p) ? withGridSettings(p, grid) : p,
+        planIs(p, 'presets') && builtins.includes(p) ? withGridSettings(p, grid) : p,
       ),
     [builtins, imported, grid],
   );

@@ -1,6 +1,7 @@
 /** Step 2: the plans to choose from (and reading a folder), each with its size and time. */
-import type { Plan } from '../../../../../app/contract/bench.js';
+import type { Plan } from '../../../../../app/contract/plan.js';
 import { formatBytes, formatDuration } from '../../../../../app/common/format.js';
+import { planIs } from '../../../../../app/common/plan-kinds.js';
 import type { PlanEstimate, RateBasis } from '../estimates.js';
 import { planStory, readFolderStory } from '../plan-catalogue.js';
 import type { GridSettings } from '../presets-grid.js';
@@ -86,7 +87,7 @@ export function PlanChoices({
           </span>
         </label>
       </div>
-      {chosen?.kind === 'presets' && !readFolder ? (
+      {planIs(chosen, 'presets') && !readFolder ? (
         <GridOptions settings={grid} onSettings={onGrid} scaled={scaled} problem={gridProblem} />
       ) : null}
       {rates && showBasis ? (

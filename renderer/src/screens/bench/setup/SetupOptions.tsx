@@ -1,9 +1,10 @@
 /** Step 3: the options that apply to the chosen test, and importing or exporting a plan. */
 import { useId, useRef, type ChangeEvent } from 'react';
-import type { PairedDirection, Plan } from '../../../../../app/contract/bench.js';
+import type { PairedDirection, Plan } from '../../../../../app/contract/plan.js';
 import type { AppAbout } from '../../../../../app/contract/app.js';
 import type { PlumbClient } from '../../../client.js';
 import { formatBytes } from '../../../../../app/common/format.js';
+import { planKindOf } from '../../../../../app/common/plan-kinds.js';
 import { saveTextFile } from '../download.js';
 import { PairedOptions } from '../PairedOptions.js';
 import { planFileText } from '../plan-catalogue.js';
@@ -19,9 +20,10 @@ export const scales = [
 export interface SetupChoices {
   scale: number;
   totalText: string;
-  timeRecovery: boolean;
+  /** The ids of the chosen plan's switches turned off (sustained: time the recovery). */
+  switchedOff: readonly string[];
   keepFiles: boolean;
-  /** Read every file back after the run and check each block (files and sustained plans). */
+  /** Read every file back after the run and check each block (plans whose kind offers it). */
   verify: boolean;
   buffered: boolean;
   pairedWith: string;
@@ -30,9 +32,9 @@ export interface SetupChoices {
   reserveText: string;
 }
 
-/** Whether --verify applies: the plans that write files to keep (standard, series, sustained). */
+/** Whether --verify is offered: the kinds that write files to keep (a capacity check always does). */
 export function canVerify(plan: Plan | undefined): boolean {
-  return plan?.kind === 'files' || plan?.kind === 'sustained';
+  return plan !== undefined && planKindOf(plan).options.verify === 'optional';
 }
 
 /** The label of a scale, for sentences that name one ("Quick (1 %)"). */
@@ -62,7 +64,7 @@ export function SetupOptions({
   readFolder: boolean;
   choices: SetupChoices;
   onChoices: (patch: Partial<SetupChoices>) => void;
-  /** The size a sustained run (or a capacity check) writes unless told: its estimate, when known. */
+  /** What a run with a cap (sustained, capacity) writes unless told: its estimate, when known. */
   totalPlaceholder: number | undefined;
   totalInvalid: boolean;
   needsSecond: boolean;
@@ -74,6 +76,7 @@ export function SetupOptions({
   onError: (text: string) => void;
 }) {
   const importRef = useRef<HTMLInputElement | null>(null);
+  const takes = plan ? planKindOf(plan).options : null;
   const totalId = useId();
   const scaleId = useId();
 
@@ -86,7 +89,7 @@ export function SetupOptions({
 
   return (
     <>
-      {plan?.kind === 'paired' ? (
+      {takes?.secondFolder ? (
         <PairedOptions
           client={client}
           about={about}
@@ -98,7 +101,7 @@ export function SetupOptions({
         />
       ) : null}
       <div className="options-row">
-        {readFolder || plan?.kind === 'capacity' ? null : (
+        {readFolder || takes?.quickScale === false ? null : (
           <div className="option">
             <label htmlFor={scaleId}>Scale</label>
             <select
@@ -115,15 +118,15 @@ export function SetupOptions({
             </select>
           </div>
         )}
-        {plan?.kind === 'capacity' ? (
+        {takes?.total ? (
           <div className="option">
-            <label htmlFor={totalId}>Check at most</label>
+            <label htmlFor={totalId}>{takes.total.label}</label>
             <input
               id={totalId}
               className="text-input total-input"
               placeholder={
                 totalPlaceholder === undefined
-                  ? 'all the free space'
+                  ? takes.total.placeholder
                   : formatBytes(totalPlaceholder)
               }
               value={choices.totalText}
@@ -132,33 +135,26 @@ export function SetupOptions({
             />
           </div>
         ) : null}
-        {plan?.kind === 'sustained' ? (
-          <>
-            <div className="option">
-              <label htmlFor={totalId}>Write in all</label>
-              <input
-                id={totalId}
-                className="text-input total-input"
-                placeholder={
-                  totalPlaceholder === undefined ? 'e.g. 200 GB' : formatBytes(totalPlaceholder)
-                }
-                value={choices.totalText}
-                aria-invalid={totalInvalid}
-                onChange={(event) => onChoices({ totalText: event.target.value })}
-              />
-            </div>
-            {plan.recovery ? (
-              <label className="option option-check">
-                <input
-                  type="checkbox"
-                  checked={choices.timeRecovery}
-                  onChange={(event) => onChoices({ timeRecovery: event.target.checked })}
-                />
-                Time the recovery after a cliff
-              </label>
-            ) : null}
-          </>
-        ) : null}
+        {plan && takes
+          ? takes.switches
+              .filter((option) => option.offered(plan))
+              .map((option) => (
+                <label key={option.id} className="option option-check">
+                  <input
+                    type="checkbox"
+                    checked={!choices.switchedOff.includes(option.id)}
+                    onChange={(event) =>
+                      onChoices({
+                        switchedOff: event.target.checked
+                          ? choices.switchedOff.filter((id) => id !== option.id)
+                          : [...choices.switchedOff, option.id],
+                      })
+                    }
+                  />
+                  {option.label}
+                </label>
+              ))
+          : null}
         {readFolder ? null : (
           <label className="option option-check">
             <input

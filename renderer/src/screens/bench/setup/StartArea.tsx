@@ -1,6 +1,6 @@
 /** The foot of the setup: warnings and messages, what will happen, and the start button. */
 import { formatBytes, formatDuration } from '../../../../../app/common/format.js';
-import type { Plan } from '../../../../../app/contract/bench.js';
+import type { Plan } from '../../../../../app/contract/plan.js';
 import type { PlanEstimate } from '../estimates.js';
 import type { TargetWarning } from '../target-warnings.js';
 import { planStory, readFolderStory } from '../plan-catalogue.js';

@@ -3,7 +3,8 @@
  * read again whenever `historyKey` changes (a run ended), so estimates use the newest.
  */
 import { useEffect, useState } from 'react';
-import type { Plan, ResultListItem } from '../../../../../app/contract/bench.js';
+import type { ResultListItem } from '../../../../../app/contract/bench.js';
+import type { Plan } from '../../../../../app/contract/plan.js';
 import type { MountedVolume } from '../../../../../app/contract/volumes.js';
 import type { PlumbClient } from '../../../client.js';
 

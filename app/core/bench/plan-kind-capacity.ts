@@ -1,18 +1,35 @@
 /**
- * The capacity plan (f3, h2testw): fill what may be used with files whose every block is stamped,
- * then read them all back and check every block. The writing is a sustained run's (sampled, the
- * cliff watched), but nothing rotates out: each file written is a file checked.
+ * The capacity kind's engine part (f3, h2testw): fill what may be used with files whose every
+ * block is stamped, then read them all back and check every block. The writing is a sustained
+ * run's (sampled, the cliff watched), but nothing rotates out: each file written is a file
+ * checked. Its pure part is app/common/plan-kind-capacity.ts.
  */
 import path from 'node:path';
-import type { CapacityPlan, VerifySection } from '../../contract/bench.js';
+import type { VerifySection } from '../../contract/bench-result.js';
+import type { CapacityPlan } from '../../contract/plan.js';
 import { blocksWithin } from '../../common/run-sizes.js';
 import { formatBytes } from '../../common/format.js';
-import { LiveCliffWatch } from './live-cliff.js';
-import { reportLiveCliff } from './phases.js';
+import { LiveCliffWatch, reportLiveCliff } from './live-cliff.js';
 import type { RunContext } from './run-context.js';
+import { singleTargetEngine } from './single-target.js';
+import { testFileName } from './test-folder.js';
 import { verifyWritten, type StampLedger } from './verify.js';
 
-const fileName = (index: number) => `file-${String(index).padStart(5, '0')}.dat`;
+export const capacityEngine = singleTargetEngine<CapacityPlan>({
+  refusal: ({ plan }, room) =>
+    `The capacity check fills the space that may be used, but only ${formatBytes(room.allowanceBytes)} may be used here. ${room.whatWouldWork(plan.fileBytes, false)}`,
+  // The kind always checks, so the runner always gives it a ledger.
+  run: async ({ context, folder, sized, allowanceBytes, ledger }) => ({
+    verify: await runCapacityPlan(
+      context,
+      folder,
+      sized.plan,
+      sized.writeBytes,
+      allowanceBytes,
+      ledger!,
+    ),
+  }),
+});
 
 /** A file under this is not worth writing: the fill is done (what is left is file system slack). */
 const smallestFile = 2 ** 20;
@@ -28,7 +45,7 @@ const metadataSlack = (bytes: number) => 2 ** 20 + Math.ceil(bytes / 1000);
  * fill, or what the guard still allows (the free space can fall while it runs): the run never
  * crosses the reserve and never stops with nothing saved for it.
  */
-export async function runCapacityPlan(
+async function runCapacityPlan(
   context: RunContext,
   folder: string,
   plan: CapacityPlan,
@@ -53,7 +70,7 @@ export async function runCapacityPlan(
       );
       break;
     }
-    const file = path.join(folder, fileName(index));
+    const file = path.join(folder, testFileName(index));
     const transfer = await context.timedWrite(file, bytes, 'write');
     context.held.push({ path: file, bytes });
     reportLiveCliff(context, cliffWatch, await context.record('write', transfer, start, count));

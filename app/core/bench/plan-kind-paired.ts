@@ -1,25 +1,41 @@
-/** Starts a paired run: two folders, each with its own guard, test folder and context. */
+/**
+ * The paired kind's engine part: two folders, each with its own guard, test folder and context
+ * (the stages themselves: paired.ts). Its pure part is app/common/plan-kind-paired.ts.
+ */
 import { stat } from 'node:fs/promises';
-import type { PairedPlan, ResultDocument } from '../../contract/bench.js';
+import type { ResultDocument } from '../../contract/bench-result.js';
+import type { PairedPlan } from '../../contract/plan.js';
 import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
 import { interfaceCeilingForBus } from '../analysis/interface-ceiling.js';
 import { formatBytes } from '../../common/format.js';
+import { sizeRun } from '../../common/plan-kinds.js';
 import type { BenchIO } from './bench-io.js';
 import { buildResult } from './build-result.js';
-import { pairedPlannedBytes, runPairedPlan, type PairedSide } from './paired.js';
+import { runPairedPlan, type PairedSide } from './paired.js';
+import type { PlanEngine } from './plan-engine.js';
 import { newResultId } from './results-store.js';
 import { RunContext } from './run-context.js';
 import { checkFolder } from '../folder.js';
 import { environment, finish } from './run-shared.js';
 import type { PreparedRun, RunOptions } from './run-options.js';
-import { defaultReserve, reserveBytes, whatWouldWork, writeAllowance } from './space-guard.js';
+import { writeAllowance } from '../../common/reserve.js';
+import { defaultReserve, reserveBytes, whatWouldWork } from './space-guard.js';
 import { createTestFolder, removeStaleTestFolders, removeTestFolder } from './test-folder.js';
+
+export const pairedEngine: PlanEngine<PairedPlan> = {
+  prepare: (options, plan, io) =>
+    preparePaired(
+      options,
+      options.direction ? { ...plan, direction: options.direction } : plan,
+      io,
+    ),
+};
 
 /**
  * Checks a paired plan on `options.target` (a) and `options.pairedWith` (b): both folders, and
  * the free-space guard on each volume; refusals are thrown here, before any event.
  */
-export async function preparePairedBenchmark(
+async function preparePaired(
   options: RunOptions,
   plan: PairedPlan,
   io: BenchIO,
@@ -40,14 +56,22 @@ export async function preparePairedBenchmark(
   const sameVolume = (await stat(targets.a)).dev === (await stat(targets.b)).dev;
   const volumes = { a: await io.volume(targets.a), b: await io.volume(targets.b) };
 
-  // Each target holds its files written alone (read back later) and those written together.
-  const perTarget = 2 * plan.filesPerStage * plan.fileBytes;
   const reserves = { a: 0, b: 0 };
-  for (const target of ['a', 'b'] as const) {
+  const spaces = { a: await io.space(targets.a), b: await io.space(targets.b) };
+  for (const target of ['a', 'b'] as const)
     reserves[target] = reserveBytes(volumes[target].totalBytes, options.reserve ?? defaultReserve);
-    const { availableBytes } = await io.space(targets[target]);
+  // Sized on the first folder's volume: what each target holds, and what the progress counts.
+  const sized = sizeRun(plan, {
+    allowanceBytes: writeAllowance(spaces.a.availableBytes, reserves.a),
+    volumeBytes: volumes.a.totalBytes,
+    availableBytes: spaces.a.availableBytes,
+    scale: options.scale ?? 1,
+    verify: false,
+  });
+  for (const target of ['a', 'b'] as const) {
+    const { availableBytes } = spaces[target];
     const allowance = writeAllowance(availableBytes, reserves[target]);
-    const needed = sameVolume ? 2 * perTarget : perTarget;
+    const needed = sameVolume ? 2 * sized.spaceBytes : sized.spaceBytes;
     if (needed > allowance)
       throw new PlumbError(
         spaceGuardCode,
@@ -66,7 +90,7 @@ export async function preparePairedBenchmark(
         signal: options.signal,
         buffered: options.buffered ?? false,
         reserveBytes: reserves[target],
-        plannedBytes: pairedPlannedBytes(plan),
+        plannedBytes: sized.progress.bytes,
         emit,
         tally,
       });
@@ -141,5 +165,5 @@ export async function preparePairedBenchmark(
       });
     });
   };
-  return { runId, target: targets.a, run };
+  return { runId, target: targets.a, planned: sized, run };
 }

@@ -1,115 +1,40 @@
+/**
+ * The sustained kind's engine part: keep writing files until the total or the time limit, then
+ * idle and probe until the rate is back. Its pure part is app/common/plan-kind-sustained.ts.
+ */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type {
-  FileRecord,
-  FilesPlan,
-  PresetsPlan,
-  QueueRunResult,
-  ResultDocument,
-  SustainedPlan,
-} from '../../contract/bench.js';
+import type { ResultDocument } from '../../contract/bench-result.js';
+import type { SustainedPlan } from '../../contract/plan.js';
 import { PlumbError, spaceGuardCode } from '../../contract/errors.js';
 import { formatBytes } from '../../common/format.js';
+import type { PhaseSamples } from '../../common/phase-samples.js';
+import { randomLogUniformSize, sizeQuantum, toBlocks } from '../../common/run-sizes.js';
 import { phaseDrop } from '../analysis/findings.js';
 import { probeRecovery, recoveryTime, type SampledProbe } from '../analysis/recovery-time.js';
-import { planDescription, runPlanDescription } from '../../common/plan-description.js';
-import { recoveryProbeSize, sustainedDefaultTotal, toBlocks } from '../../common/run-sizes.js';
-import { planFileSizes, randomLogUniformSize, sizeQuantum } from './file-sizes.js';
-import { LiveCliffWatch, liveCliffFinding } from './live-cliff.js';
-import type { PhaseSamples } from '../../common/phase-samples.js';
 import { isCancelled, type TimedTransfer } from './bench-io.js';
+import { LiveCliffWatch, reportLiveCliff } from './live-cliff.js';
 import type { RunContext } from './run-context.js';
 import { PhaseSampleColumns, type TransferSamples } from './sample-columns.js';
 import { seededRandom } from './seeded-random.js';
+import { singleTargetEngine } from './single-target.js';
+import { testFileName } from './test-folder.js';
 
-const fileName = (index: number) => `file-${String(index).padStart(5, '0')}.dat`;
-
-/** Writes every file of a files plan, then reads them all back (uncached). */
-export async function runFilesPlan(
-  context: RunContext,
-  folder: string,
-  plan: FilesPlan,
-  seed: number,
-): Promise<void> {
-  const sizes = planFileSizes(plan, seed);
-  const written: string[] = [];
-  const planned = sizes.reduce((sum, bytes) => sum + bytes, 0);
-  context.emit({ type: 'phase-started', phase: 'write' });
-  const writeStart = context.startPhase('write', planned);
-  const cliffWatch = new LiveCliffWatch();
-  for (const [index, bytes] of sizes.entries()) {
-    await context.ensureRoom(bytes, false);
-    const file = path.join(folder, fileName(index));
-    const transfer = await context.timedWrite(file, bytes, 'write');
-    written.push(file);
-    context.held.push({ path: file, bytes });
-    reportLiveCliff(
-      context,
-      cliffWatch,
-      await context.record('write', transfer, writeStart, sizes.length),
-    );
-  }
-  if (!plan.readBack) return;
-  context.emit({ type: 'phase-started', phase: 'read' });
-  await context.evictBeforeReads(written);
-  const readStart = context.startPhase('read', planned);
-  for (const file of written) {
-    const transfer = await context.timedRead(file);
-    await context.record('read', transfer, readStart, written.length);
-  }
-}
-
-/** Emits a `finding` when the watch sees a cliff (first found, or moved) after this file. */
-export function reportLiveCliff(
-  context: RunContext,
-  watch: LiveCliffWatch,
-  file: FileRecord,
-): void {
-  const cliff = watch.add(file, context.samples.get('write'));
-  if (cliff) context.emit({ type: 'finding', finding: liveCliffFinding('write', cliff) });
-}
-
-/**
- * The total a sustained run writes: the option, the plan's, or the automatic default (the smaller
- * of the allowance and 4 × the cache guess) shrunk by `scale` like every other size of the plan.
- */
-export function sustainedTotal(
-  plan: SustainedPlan,
-  totalOption: number | undefined,
-  allowanceBytes: number,
-  cacheGuess: number,
-  scale = 1,
-): number {
-  return totalOption ?? plan.totalBytes ?? sustainedDefaultTotal(allowanceBytes, cacheGuess, scale);
-}
-
-/**
- * The sustained plan with its recovery probes sized to what may be written here (or none), and
- * the sentence saying so; the plan unchanged (and no sentence) where the plan's probe fits.
- */
-export function sizeRecoveryProbes(
-  plan: SustainedPlan,
-  allowanceBytes: number,
-  totalBytes: number,
-  scale: number,
-): { plan: SustainedPlan; note: string | null } {
-  if (!plan.recovery) return { plan, note: null };
-  const probe = recoveryProbeSize(plan.recovery.probeBytes, allowanceBytes, plan.minFileBytes);
-  if (probe.note === null) return { plan, note: null };
-  const recovery =
-    probe.probeBytes === null ? null : { ...plan.recovery, probeBytes: probe.probeBytes };
-  // Described from the sizes it runs with (a quick run's words say its share, as scalePlan's).
-  const sized = { ...plan, recovery, totalBytes };
-  const description = scale < 1 ? runPlanDescription(sized, scale) : planDescription(sized);
-  return { plan: { ...plan, recovery, description }, note: probe.note };
-}
+export const sustainedEngine = singleTargetEngine<SustainedPlan>({
+  // Its files rotate out: it needs room for one at a time.
+  refusal: ({ plan }, room) =>
+    `A sustained run needs room for one ${formatBytes(plan.maxFileBytes)} file at a time, but only ${formatBytes(room.allowanceBytes)} may be used here. ${room.whatWouldWork(plan.maxFileBytes, false)}`,
+  run: async ({ context, folder, sized, seed }) => ({
+    recovery: await runSustainedPlan(context, folder, sized.plan, seed, sized.writeBytes),
+  }),
+});
 
 /**
  * Keeps writing files (random log-uniform sizes) until the total or the time limit, rotating its
  * oldest files out when the guard needs room; then, if the plan asks and a cliff was found, idles
  * and probes until the rate is back. Returns the recovery record, if any.
  */
-export async function runSustainedPlan(
+async function runSustainedPlan(
   context: RunContext,
   folder: string,
   plan: SustainedPlan,
@@ -139,7 +64,7 @@ export async function runSustainedPlan(
       );
       return undefined;
     }
-    const file = path.join(folder, fileName(index));
+    const file = path.join(folder, testFileName(index));
     const transfer = await context.timedWrite(file, bytes, 'write');
     context.held.push({ path: file, bytes });
     reportLiveCliff(context, cliffWatch, await context.record('write', transfer, start, null));
@@ -229,51 +154,4 @@ function probeSamples(samples: TransferSamples): PhaseSamples {
   const columns = new PhaseSampleColumns();
   columns.add('recovery', samples, 0, 0, 0);
   return columns.get('recovery')!;
-}
-
-/** Runs the queue-depth grid on one test file. */
-export async function runPresetsPlan(
-  context: RunContext,
-  folder: string,
-  plan: PresetsPlan,
-): Promise<QueueRunResult[]> {
-  const file = path.join(folder, 'queue-depth.dat');
-  await context.ensureRoom(plan.fileBytes, false);
-  const runs: QueueRunResult[] = [];
-  context.emit({ type: 'phase-started', phase: 'queue' });
-  for (const spec of plan.runs) {
-    context.checkCancelled();
-    const result = await context.io.queueRun(file, {
-      ...spec,
-      fileBytes: plan.fileBytes,
-      durationSeconds: plan.durationSeconds,
-      buffered: context.options.buffered,
-      signal: context.options.signal,
-      onSample: (sample) =>
-        context.emit({
-          type: 'sample',
-          phase: 'queue',
-          run: spec.name,
-          bytesDone: 0,
-          totalBytes: null,
-          seconds: sample.t,
-          bytesPerSecond: sample.bytesPerSecond,
-        }),
-    });
-    context.cacheModes.add(result.cacheMode);
-    runs.push({
-      name: spec.name,
-      op: spec.op,
-      blockSize: spec.blockSize,
-      queueDepth: spec.queueDepth,
-      threads: spec.threads,
-      bytesPerSecond: result.bytesPerSecond,
-      iops: result.iops,
-      latency: result.latency,
-      samples: result.samples.map(({ t, bytesPerSecond }) => ({ t, bytesPerSecond })),
-      engine: result.engine,
-      cacheMode: result.cacheMode,
-    });
-  }
-  return runs;
 }
