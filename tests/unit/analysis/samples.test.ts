@@ -241,7 +241,9 @@ describe('probeRecovery', () => {
       if (!truth) assert.equal(result.recoverySeconds, null, where);
       result.probes.forEach((reading, i) => {
         const free = Math.min(probes[i]!.free, probeBytes);
-        if (free < 0.9 * probeBytes && free > 0.1 * probeBytes) {
+        // Judged where the fast part lasts a quarter second (the sampler's period) at least: a
+        // 0.07 s start at 6 GB/s is measured within 10 % only by chance.
+        if (free < 0.9 * probeBytes && free > 0.1 * probeBytes && free / fast >= 0.25) {
           assert.equal(reading.recovered, false, `${where}: probe ${i}`);
           assert.ok(
             Math.abs(reading.fastBytes - free) <= 0.05 * probeBytes,
