@@ -3,25 +3,15 @@
 // frameworks, so the addon must need none (the volume's bus comes from diskutil, parsed in
 // app/core); Node-API symbols resolve when node loads the addon (-undefined dynamic_lookup).
 // Needs the pinned PyPI ziglang under PLUMB_CI_CACHE/ziglang (.ci/run installs it).
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import {
-  cacheDir,
   compileAndLink,
   gypTarget,
   nodeAddonApi,
   nodeApiHeaders,
   root,
+  zig,
 } from './cross/build.mjs';
-
-const zigPath = path.join(cacheDir, 'ziglang');
-if (!existsSync(path.join(zigPath, 'ziglang'))) {
-  console.error(
-    `check-macos: ${zigPath} is missing; run .ci/run (it installs the pinned ziglang).`,
-  );
-  process.exit(1);
-}
-process.env.PYTHONPATH = [zigPath, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter);
 
 const started = Date.now();
 const { sources, defines } = gypTarget('mac');
@@ -33,7 +23,7 @@ for (const [arch, target] of [
   const outDir = path.join(root, 'native', 'build-cross', `darwin-${arch}`);
   try {
     const built = await compileAndLink({
-      compiler: ['python3', '-m', 'ziglang', 'c++', '-target', target],
+      compiler: zig('c++', target),
       compileArgs: [
         '-std=c++17',
         '-O2',
