@@ -16,7 +16,11 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { cacheDir, root } from './cross/build.mjs';
-import { buildWindowsAddon, windowsAddonDir } from './cross/windows-addon.mjs';
+import {
+  buildVolumeDescriber,
+  buildWindowsAddon,
+  windowsAddonDir,
+} from './cross/windows-addon.mjs';
 import { ownWinePrefix } from './cross/wine.mjs';
 
 const started = Date.now();
@@ -41,6 +45,13 @@ for (const [arch, toolchain] of [
     console.error(`check-windows: the Windows ${arch} engine did not build: ${error.message}`);
     process.exit(1);
   }
+}
+let describer;
+try {
+  describer = (await buildVolumeDescriber()).output;
+} catch (error) {
+  console.error(`check-windows: describe-volume.exe did not build: ${error.message}`);
+  process.exit(1);
 }
 if (process.argv.includes('--build-only')) process.exit(0);
 
@@ -76,6 +87,7 @@ const run = await wine.run(
       NODE_SKIP_PLATFORM_CHECK: '1',
       PLUMB_NATIVE_PATH: windowsPath(path.join(windowsAddonDir('x64'), 'plumb.node')),
       PLUMB_OTHER_CPU_ENGINE: windowsPath(path.join(windowsAddonDir('arm64'), 'plumb.node')),
+      PLUMB_VOLUME_DESCRIBER: windowsPath(describer),
       // Linux's node must not hand its options to the Windows node.
       NODE_OPTIONS: '',
     },

@@ -72,3 +72,31 @@ export async function buildWindowsAddon(arch = 'x64') {
     output: path.join(windowsAddonDir(arch), 'plumb.node'),
   });
 }
+
+/**
+ * tests/windows/volume-fixtures' describe-volume.exe (x64): the engine's volume_facts.cc fed
+ * documented reports, as the engine built above reads live ones.
+ */
+export async function buildVolumeDescriber() {
+  const { defines } = gypTarget('win');
+  const outDir = path.join(windowsAddonDir('x64'), 'describe-volume');
+  return compileAndLink({
+    compiler: [`${mingw}-g++-posix`],
+    compileArgs: [
+      '-std=c++17',
+      '-O2',
+      '-Wall',
+      '-Werror',
+      '-Isrc',
+      ...defines.map((d) => `-D${d}`),
+    ],
+    linkArgs: ['-static', '-municode'],
+    sources: [
+      path.join(root, 'tests', 'windows', 'volume-fixtures', 'describe-volume.cc'),
+      path.join(root, 'native', 'src', 'win', 'volume_facts.cc'),
+      path.join(root, 'native', 'src', 'engine', 'utf.cc'),
+    ],
+    outDir: path.join(outDir, 'obj'),
+    output: path.join(outDir, 'describe-volume.exe'),
+  });
+}
