@@ -4,14 +4,7 @@
 // app/core); Node-API symbols resolve when node loads the addon (-undefined dynamic_lookup).
 // Needs the pinned PyPI ziglang under PLUMB_CI_CACHE/ziglang (.ci/run installs it).
 import path from 'node:path';
-import {
-  compileAndLink,
-  gypTarget,
-  nodeAddonApi,
-  nodeApiHeaders,
-  root,
-  zig,
-} from './cross/build.mjs';
+import { addonCompileArgs, compileAndLink, gypTarget, root, zig } from './cross/build.mjs';
 
 const started = Date.now();
 const { sources, defines } = gypTarget('mac');
@@ -24,18 +17,7 @@ for (const [arch, target] of [
   try {
     const built = await compileAndLink({
       compiler: zig('c++', target),
-      compileArgs: [
-        '-std=c++17',
-        '-O2',
-        '-Wall',
-        '-Werror',
-        '-Isrc',
-        `-I${nodeAddonApi()}`,
-        `-I${path.join(nodeApiHeaders(), 'include')}`,
-        '-DNAPI_CPP_EXCEPTIONS',
-        '-DBUILDING_NODE_EXTENSION',
-        ...defines.map((define) => `-D${define}`),
-      ],
+      compileArgs: addonCompileArgs(defines),
       linkArgs: ['-shared', '-undefined', 'dynamic_lookup'],
       sources,
       outDir: path.join(outDir, 'obj'),

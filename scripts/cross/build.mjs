@@ -149,6 +149,22 @@ export function zig(tool, target) {
   return ['python3', '-m', 'ziglang', tool, '-target', target];
 }
 
+/** The compiler flags every cross-built engine takes, with binding.gyp's `defines`. */
+export function addonCompileArgs(defines) {
+  return [
+    '-std=c++17',
+    '-O2',
+    '-Wall',
+    '-Werror',
+    '-Isrc',
+    `-I${nodeAddonApi()}`,
+    `-I${path.join(nodeApiHeaders(), 'include')}`,
+    '-DNAPI_CPP_EXCEPTIONS',
+    '-DBUILDING_NODE_EXTENSION',
+    ...defines.map((define) => `-D${define}`),
+  ];
+}
+
 export function nodeAddonApi() {
   return path.join(root, 'node_modules', 'node-addon-api');
 }

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { compileAndLink, gypTarget, nodeAddonApi, nodeApiHeaders, root, zig } from './build.mjs';
+import { addonCompileArgs, compileAndLink, gypTarget, root, zig } from './build.mjs';
 import { writeNodeApiStubs } from './node-api-host.mjs';
 
 const mingw = process.env.MINGW_PREFIX ?? 'x86_64-w64-mingw32';
@@ -46,20 +46,7 @@ export async function buildWindowsAddon(arch = 'x64') {
   const { sources, defines, libraries } = gypTarget('win');
   return compileAndLink({
     compiler: toolchain.compiler,
-    compileArgs: [
-      '-std=c++17',
-      '-O2',
-      '-Wall',
-      '-Wextra',
-      '-Werror',
-      '-Isrc',
-      `-I${nodeAddonApi()}`,
-      `-I${path.join(nodeApiHeaders(), 'include')}`,
-      '-DNAPI_CPP_EXCEPTIONS',
-      '-DBUILDING_NODE_EXTENSION',
-      '-DPLUMB_NODE_API_FROM_HOST',
-      ...defines.map((define) => `-D${define}`),
-    ],
+    compileArgs: [...addonCompileArgs(defines), '-Wextra', '-DPLUMB_NODE_API_FROM_HOST'],
     // MSVC's "ole32.lib" is -lole32 here.
     linkArgs: [
       '-shared',
@@ -82,14 +69,7 @@ export async function buildVolumeDescriber() {
   const outDir = path.join(windowsAddonDir('x64'), 'describe-volume');
   return compileAndLink({
     compiler: [`${mingw}-g++-posix`],
-    compileArgs: [
-      '-std=c++17',
-      '-O2',
-      '-Wall',
-      '-Werror',
-      '-Isrc',
-      ...defines.map((d) => `-D${d}`),
-    ],
+    compileArgs: addonCompileArgs(defines),
     linkArgs: ['-static', '-municode'],
     sources: [
       path.join(root, 'tests', 'windows', 'volume-fixtures', 'describe-volume.cc'),
