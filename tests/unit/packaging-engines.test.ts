@@ -29,6 +29,8 @@ interface PlatformConfig {
 const config = load(readFileSync(path.join(root, 'build', 'electron-builder.yml'), 'utf8')) as {
   mac: PlatformConfig;
   win: PlatformConfig;
+  dmg: { artifactName: string };
+  nsis: { artifactName: string };
   files: string[];
   extraResources?: unknown;
 };
@@ -81,6 +83,9 @@ describe('the engine each installer packs', () => {
     // The engine of the machine that packages must not ride along in the asar or for everyone.
     assert.ok(!config.files.some((entry) => entry.includes('.node')), config.files.join());
     assert.equal(config.extraResources, undefined);
+    // Each CPU's installer is a file of its own, named for its CPU.
+    assert.match(config.dmg.artifactName, /\$\{arch\}/);
+    assert.match(config.nsis.artifactName, /\$\{arch\}/);
     for (const installer of installers) {
       assert.ok(installer.engineSet, `${installer.name}: no extraResources to "engine"`);
       assert.equal(installer.from, `native/engines/${installer.platform}-${installer.arch}`);
