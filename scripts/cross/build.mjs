@@ -134,6 +134,37 @@ export function nodeApiHeaders() {
   return dir;
 }
 
+/**
+ * zig's `tool` (cc, c++) for `target`, from the pinned PyPI ziglang under PLUMB_CI_CACHE (.ci/run
+ * installs it): the macOS engines and Windows on Arm's.
+ */
+export function zig(tool, target) {
+  const zigPath = path.join(cacheDir, 'ziglang');
+  if (!existsSync(path.join(zigPath, 'ziglang'))) {
+    throw new Error(`${zigPath} is missing; run .ci/run (it installs the pinned ziglang)`);
+  }
+  if (!(process.env.PYTHONPATH ?? '').split(path.delimiter).includes(zigPath)) {
+    process.env.PYTHONPATH = [zigPath, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter);
+  }
+  return ['python3', '-m', 'ziglang', tool, '-target', target];
+}
+
+/** The compiler flags every cross-built engine takes, with binding.gyp's `defines`. */
+export function addonCompileArgs(defines) {
+  return [
+    '-std=c++17',
+    '-O2',
+    '-Wall',
+    '-Werror',
+    '-Isrc',
+    `-I${nodeAddonApi()}`,
+    `-I${path.join(nodeApiHeaders(), 'include')}`,
+    '-DNAPI_CPP_EXCEPTIONS',
+    '-DBUILDING_NODE_EXTENSION',
+    ...defines.map((define) => `-D${define}`),
+  ];
+}
+
 export function nodeAddonApi() {
   return path.join(root, 'node_modules', 'node-addon-api');
 }

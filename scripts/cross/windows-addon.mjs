@@ -1,58 +1,82 @@
-// The Windows addon built with mingw-w64: linked -static (no mingw runtime DLL to ship) against an
-// import library for node.exe made from node-api-headers' .def file, as MSVC links against
-// node.lib. Output: native/build-cross/win32-x64/plumb.node.
+// The Windows addon, cross-built for each CPU Windows runs on: x64 with mingw-w64 (linked -static:
+// no mingw runtime DLL to ship), arm64 with zig (aarch64-windows-gnu, its libc++ linked in). Both
+// take Node-API from the executable that loads them (scripts/cross/node-api-host.mjs), so one
+// engine loads in node.exe and in the desktop app's Plumb.exe alike.
+// Output: native/build-cross/win32-<arch>/plumb.node.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { compileAndLink, gypTarget, nodeAddonApi, nodeApiHeaders, root } from './build.mjs';
+import { addonCompileArgs, compileAndLink, gypTarget, root, zig } from './build.mjs';
+import { writeNodeApiStubs } from './node-api-host.mjs';
 
 const mingw = process.env.MINGW_PREFIX ?? 'x86_64-w64-mingw32';
-export const windowsAddonDir = path.join(root, 'native', 'build-cross', 'win32-x64');
 
-/** libnode_api.a: every Node-API symbol, imported from node.exe. */
-function importLibrary(outDir) {
-  const library = path.join(outDir, 'libnode_api.a');
-  if (existsSync(library)) return library;
-  const def = readFileSync(path.join(nodeApiHeaders(), 'def', 'node_api.def'), 'utf8');
-  // The .def names NODE.EXE; the import must name the executable that loads the addon.
-  const named = path.join(outDir, 'node_api.def');
-  writeFileSync(named, def.replace(/^NAME .*$/m, 'NAME node.exe'));
-  const result = spawnSync(`${mingw}-dlltool`, ['-d', named, '-l', library, '-D', 'node.exe'], {
-    stdio: 'inherit',
-  });
-  if (result.status !== 0) throw new Error(`${mingw}-dlltool could not make ${library}`);
-  return library;
-}
+/** Where the engine for `arch` is built. */
+export const windowsAddonDir = (arch) => path.join(root, 'native', 'build-cross', `win32-${arch}`);
 
-export async function buildWindowsAddon() {
-  const outDir = path.join(windowsAddonDir, 'obj');
-  mkdirSync(outDir, { recursive: true });
-  const { sources, defines, libraries } = gypTarget('win');
-  const headers = nodeApiHeaders();
-  return compileAndLink({
+/** The compiler and assembler for each CPU, and what each adds to the link. */
+const toolchains = {
+  x64: () => ({
     compiler: [`${mingw}-g++-posix`],
-    compileArgs: [
-      '-std=c++17',
-      '-O2',
-      '-Wall',
-      '-Wextra',
-      '-Werror',
-      '-Isrc',
-      `-I${nodeAddonApi()}`,
-      `-I${path.join(headers, 'include')}`,
-      '-DNAPI_CPP_EXCEPTIONS',
-      '-DBUILDING_NODE_EXTENSION',
-      ...defines.map((define) => `-D${define}`),
-    ],
-    // MSVC's "ole32.lib" is mingw's -lole32.
+    assembler: [`${mingw}-gcc`],
+    linkArgs: ['-static'],
+  }),
+  arm64: () => ({
+    compiler: zig('c++', 'aarch64-windows-gnu'),
+    assembler: zig('cc', 'aarch64-windows-gnu'),
+    linkArgs: [],
+  }),
+};
+
+/** Builds the engine for `arch` ('x64' or 'arm64'); throws with the compiler's messages. */
+export async function buildWindowsAddon(arch = 'x64') {
+  const toolchain = toolchains[arch]?.();
+  if (!toolchain) throw new Error(`no Windows toolchain for ${arch} (x64 or arm64)`);
+  const outDir = path.join(windowsAddonDir(arch), 'obj');
+  mkdirSync(outDir, { recursive: true });
+  const stubsSource = path.join(outDir, 'node_api_host.S');
+  const stubs = path.join(outDir, 'node_api_host.o');
+  writeNodeApiStubs(arch, stubsSource);
+  const assembled = spawnSync(
+    toolchain.assembler[0],
+    [...toolchain.assembler.slice(1), '-c', stubsSource, '-o', stubs],
+    { stdio: 'inherit' },
+  );
+  if (assembled.status !== 0) throw new Error(`the Node-API stubs for ${arch} did not assemble`);
+  const { sources, defines, libraries } = gypTarget('win');
+  return compileAndLink({
+    compiler: toolchain.compiler,
+    compileArgs: [...addonCompileArgs(defines), '-Wextra', '-DPLUMB_NODE_API_FROM_HOST'],
+    // MSVC's "ole32.lib" is -lole32 here.
     linkArgs: [
       '-shared',
-      '-static',
-      importLibrary(outDir),
+      ...toolchain.linkArgs,
+      stubs,
       ...libraries.map((lib) => `-l${lib.replace(/\.lib$/, '')}`),
     ],
     sources,
     outDir,
-    output: path.join(windowsAddonDir, 'plumb.node'),
+    output: path.join(windowsAddonDir(arch), 'plumb.node'),
+  });
+}
+
+/**
+ * tests/windows/volume-fixtures' describe-volume.exe (x64): the engine's volume_facts.cc fed
+ * documented reports, as the engine built above reads live ones.
+ */
+export async function buildVolumeDescriber() {
+  const { defines } = gypTarget('win');
+  const outDir = path.join(windowsAddonDir('x64'), 'describe-volume');
+  return compileAndLink({
+    compiler: [`${mingw}-g++-posix`],
+    compileArgs: addonCompileArgs(defines),
+    linkArgs: ['-static', '-municode'],
+    sources: [
+      path.join(root, 'tests', 'windows', 'volume-fixtures', 'describe-volume.cc'),
+      path.join(root, 'native', 'src', 'win', 'volume_facts.cc'),
+      path.join(root, 'native', 'src', 'engine', 'utf.cc'),
+    ],
+    outDir: path.join(outDir, 'obj'),
+    output: path.join(outDir, 'describe-volume.exe'),
   });
 }

@@ -576,6 +576,22 @@ describe('the CLI', () => {
     assert.match(text.stdout, /File system/);
   });
 
+  test('the Windows on Arm engine is refused on x64 in one sentence naming both', (t) => {
+    const otherCpu = process.env.PLUMB_OTHER_CPU_ENGINE;
+    if (!otherCpu || process.arch !== 'x64') {
+      t.skip('PLUMB_OTHER_CPU_ENGINE (the arm64 engine, set by check-windows) is not given');
+      return;
+    }
+    const result = spawnSync(process.execPath, [path.join(root, 'bin', 'plumb.js'), 'info', dir], {
+      encoding: 'utf8',
+      env: { ...process.env, PLUMB_NATIVE_PATH: otherCpu, PLUMB_DATA_DIR: path.join(dir, 'data') },
+      timeout: 120_000,
+    });
+    assert.notEqual(result.status, 0);
+    assert.match(result.stderr, /arm64[\\/]plumb\.node is for Windows arm64/);
+    assert.match(result.stderr, /Install the Plumb download for Windows x64/);
+  });
+
   test('plumb info on a missing folder: one line, non-zero exit', () => {
     const run = plumb(['info', path.join(dir, 'absent')]);
     assert.notEqual(run.status, 0);
