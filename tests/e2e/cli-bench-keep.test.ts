@@ -45,6 +45,24 @@ async function folderWithTestFiles(target: string, except: string): Promise<stri
   throw new Error(`no run wrote test files in ${target} within 30 s`);
 }
 
+/**
+ * Once every thread of `pid` is stopped (state T in /proc): a SIGSTOP lands after a write already
+ * in the kernel completes, so the folder is read only then.
+ */
+async function stopped(pid: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const state = (task: string) => {
+      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    };
+    // Every thread: the write is in a worker thread's system call.
+    if (readdirSync(`/proc/${pid}/task`).every((task) => state(task) === 'T')) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`process ${pid} did not stop within 10 s`);
+}
+
 describe('bench --keep-files', () => {
   let work: string;
   let target: string;
@@ -97,10 +115,17 @@ describe('bench --keep-files', () => {
     const otherDone = new Promise<number | null>((resolve) => other.on('close', resolve));
     const running = await folderWithTestFiles(target, kept);
     other.kill('SIGSTOP');
-    const before = contents(running);
-    const beside = runPlumb(['bench', target, ...quick], { env });
-    const after = existsSync(running) ? contents(running) : null;
-    other.kill('SIGCONT');
+    let before: Record<string, string>, beside: ReturnType<typeof runPlumb>, after;
+    try {
+      await stopped(other.pid!);
+      before = contents(running);
+      beside = runPlumb(['bench', target, ...quick], { env });
+      after = existsSync(running) ? contents(running) : null;
+    } finally {
+      // Whatever failed, the other run ends before the next test looks for a run's folder.
+      other.kill('SIGCONT');
+      await otherDone;
+    }
     assert.equal(beside.status, 0, beside.stderr);
     assert.doesNotMatch(beside.stdout + beside.stderr, /left behind/);
     assert.deepEqual(after, before, 'the running folder is as it was');
