@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
 import type { SparseFile } from '../../contract/space.js';
-import { processAlive } from '../bench/test-folder.js';
+import { processAlive } from '../process-alive.js';
 import { requireRegularFile } from '../input-file.js';
 import { loadNative } from '../native/load.js';
 import { openForReading } from './content.js';
