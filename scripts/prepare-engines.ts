@@ -16,7 +16,7 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const installerTargets = ['darwin-arm64', 'darwin-x64', 'win32-x64', 'win32-arm64'];
 
 /** Where the engine for `target` is laid out under `outRoot`. */
-export const preparedEngine = (outRoot: string, target: string) =>
+const preparedEngine = (outRoot: string, target: string) =>
   path.join(outRoot, 'native', 'engines', target, 'plumb.node');
 
 /** The built engines that may serve `target`, the cross-built one first. */

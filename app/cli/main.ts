@@ -18,7 +18,7 @@ export interface CommandEntry {
 
 // Loaded on demand (the build splits them into chunks): `plumb space scan` starts without the
 // benchmark engine, the planner, the web server or zod.
-export const commands: CommandEntry[] = [
+const commands: CommandEntry[] = [
   {
     name: 'bench',
     summary:
@@ -67,7 +67,7 @@ export const commands: CommandEntry[] = [
   },
 ];
 
-export function helpText(): string {
+function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   return [
     'Plumb: honest storage benchmarks, real space savings, purchase planning.',
@@ -84,7 +84,7 @@ export function helpText(): string {
   ].join('\n');
 }
 
-export async function main(argv: string[], io: CommandIO): Promise<number> {
+async function main(argv: string[], io: CommandIO): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     io.stdout.write(helpText());

@@ -15,7 +15,7 @@ export interface PresetsPlanFields extends PlanFields {
 }
 
 /** A grid run never lasts less than this, however small the scale. */
-export const minimumRunSeconds = 0.25;
+const minimumRunSeconds = 0.25;
 
 const MiB = 1024 * 1024;
 

@@ -14,7 +14,7 @@ import { sustainedPlanKind, type SustainedPlanFields } from './plan-kind-sustain
 import { taskPlanKind, type TaskPlanFields } from './plan-kind-task.js';
 
 /** In the order the built-in plans are offered. */
-export const planKinds = {
+const planKinds = {
   files: filesPlanKind,
   sustained: sustainedPlanKind,
   capacity: capacityPlanKind,

@@ -16,7 +16,7 @@ export interface RateCurve {
 }
 
 /** Transfer seconds each rate point is taken over at most, for the charts, live and saved alike. */
-export const rateWindowSeconds = 1;
+const rateWindowSeconds = 1;
 
 /**
  * The window as a share of the transfer time so far, when that is shorter: a quick run moves its
@@ -24,10 +24,10 @@ export const rateWindowSeconds = 1;
  * from its start (a peak that decays, which reads like a cache running out). A hundredth of the
  * time so far keeps about a hundred independent points on any run, and one second from 100 s on.
  */
-export const rateWindowShare = 0.01;
+const rateWindowShare = 0.01;
 
 /** Fewest sample intervals a window spans, so an early point is not one interval's noise. */
-export const rateWindowIntervals = 4;
+const rateWindowIntervals = 4;
 
 /** Columns of numbers that grow by doubling, so appending a million costs about two million copies. */
 function grown(column: Float64Array<ArrayBuffer>, needed: number): Float64Array<ArrayBuffer> {

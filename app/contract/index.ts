@@ -57,8 +57,3 @@ export interface PlumbBridge {
   invoke(name: string, input: unknown): Promise<Reply>;
   on(name: string, listener: (payload: unknown) => void): () => void;
 }
-
-export { ipcChannels } from './channels.js';
-
-export type { ErrorPayload };
-export * from './wire.js';

@@ -177,7 +177,6 @@ export const Catalogue = z.object({
   ),
   rules: PlannerRules,
 });
-export type CatalogueInput = z.input<typeof Catalogue>;
 export type Catalogue = z.output<typeof Catalogue>;
 
 export const HostKind = z.enum(['apple-silicon', 'intel-mac', 'windows-pc']);

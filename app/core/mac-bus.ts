@@ -134,7 +134,7 @@ function* walkItems(list: ProfilerItem[]): Generator<ProfilerItem> {
 const wholeDiskOf = (bsd: string) => /^(disk\d+)/.exec(bsd)?.[1] ?? bsd;
 
 /** The USB device holding `disk` (its Media list names it), with its speed and names. */
-export function usbDeviceOfDisk(
+function usbDeviceOfDisk(
   profiler: Record<string, unknown>,
   disks: readonly string[],
 ): { speed: string | null; names: string } | null {
@@ -156,7 +156,7 @@ export function usbDeviceOfDisk(
 }
 
 /** The link speeds (Gb/s) of the Thunderbolt devices attached, with their names. */
-export function thunderboltLinks(
+function thunderboltLinks(
   profiler: Record<string, unknown>,
 ): { name: string; gigabitsPerSecond: number }[] {
   const links: { name: string; gigabitsPerSecond: number }[] = [];
@@ -174,7 +174,7 @@ export function thunderboltLinks(
 }
 
 /** "Apple M1", "Apple M2 Pro", … from SPHardwareDataType; null on Intel Macs. */
-export function chipName(profiler: Record<string, unknown>): string | null {
+function chipName(profiler: Record<string, unknown>): string | null {
   const chip = items(profiler.SPHardwareDataType)[0]?.chip_type;
   return typeof chip === 'string' ? chip : null;
 }

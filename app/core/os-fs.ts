@@ -12,7 +12,7 @@ import { keepsBytes, pathFromBytes, pathToBytes } from '../common/path-text.js';
 const bytesNamed = process.platform !== 'win32';
 
 /** The path as Node's fs takes it: the string itself, or the name's bytes where it keeps some. */
-export function osPath(path: PathLike): PathLike {
+function osPath(path: PathLike): PathLike {
   return bytesNamed && typeof path === 'string' && keepsBytes(path)
     ? Buffer.from(pathToBytes(path))
     : path;
@@ -37,7 +37,6 @@ export const lstat = onePath(fs.lstat);
 export const mkdir = onePath(fs.mkdir);
 export const open = onePath(fs.open);
 export const readFile = onePath(fs.readFile);
-export const rm = onePath(fs.rm);
 export const stat = onePath(fs.stat);
 export const statfs = onePath(fs.statfs);
 export const unlink = onePath(fs.unlink);

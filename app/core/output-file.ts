@@ -33,7 +33,7 @@ export interface OutputOptions {
 }
 
 /** The output name that means standard output. */
-export const standardOutputName = '-';
+const standardOutputName = '-';
 
 /** Between looks for a FIFO's reader: an open that waited for one could not be cancelled. */
 const readerPollMs = 50;

@@ -4,7 +4,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ipcChannels, type Reply } from '../contract/index.js';
+import { ipcChannels } from '../contract/channels.js';
+import type { Reply } from '../contract/index.js';
 import { toErrorPayload, PlumbError } from '../contract/errors.js';
 import { createDispatcher, type CallContext, type Dispatcher } from '../core/dispatch.js';
 import { eventHub, type EventHub } from '../core/event-hub.js';
@@ -207,10 +208,7 @@ export function createIpcHandler(dispatcher: Dispatcher, hub: EventHub = eventHu
 }
 
 /** Locks down every web contents the app ever creates (windows, and anything else). */
-export function hardenContents(
-  contents: WebContentsLike,
-  electron: Pick<ElectronLike, 'shell'>,
-): void {
+function hardenContents(contents: WebContentsLike, electron: Pick<ElectronLike, 'shell'>): void {
   const blockNavigation = (event: NavigationEvent, url: string) => {
     if (!isAppUrl(url)) event.preventDefault();
   };

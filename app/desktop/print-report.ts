@@ -74,7 +74,7 @@ const readyProbe =
   "JSON.stringify({ ready: document.body.dataset.ready === 'true', error: document.body.dataset.reportError ?? null })";
 
 /** printToPDF options for a model: the CLI's page setup in Electron's units (inches). */
-export function electronPdfOptions(model: ReportModel): Record<string, unknown> {
+function electronPdfOptions(model: ReportModel): Record<string, unknown> {
   return {
     pageSize: model.paper === 'a4' ? 'A4' : 'Letter',
     printBackground: true,

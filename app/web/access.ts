@@ -23,7 +23,7 @@ export type AccessDecision =
   | { ok: true; pathname: string; code: string | undefined; session: string | undefined }
   | { ok: false; status: 400 | 403; reason: string };
 
-export function allowedHosts(port: number): Set<string> {
+function allowedHosts(port: number): Set<string> {
   return new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
 }
 

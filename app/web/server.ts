@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { CallMessage, ServerMessage } from '../contract/index.js';
+import type { CallMessage, ServerMessage } from '../contract/wire.js';
 import { toErrorPayload } from '../contract/errors.js';
 import { createDispatcher, type CallContext } from '../core/dispatch.js';
 import { eventHub } from '../core/event-hub.js';
@@ -38,7 +38,7 @@ export interface RunningServer {
 }
 
 /** Largest WebSocket message accepted; larger ones close the socket (code 1009). */
-export const maxMessageBytes = 1 << 20;
+const maxMessageBytes = 1 << 20;
 /** Levels of a server message opened to find its large arrays: it, its payload, a result in that. */
 const messageLevels = 4;
 

@@ -2,7 +2,8 @@
  * Finds window.plumb: provided by the Electron preload, or, in a browser, made here over one
  * WebSocket to `plumb serve`. Both have the same shape, so nothing above this file cares which.
  */
-import type { PlumbBridge, Reply, ServerMessage } from '../../app/contract/index.js';
+import type { PlumbBridge, Reply } from '../../app/contract/index.js';
+import type { ServerMessage } from '../../app/contract/wire.js';
 
 declare global {
   interface Window {
@@ -12,7 +13,7 @@ declare global {
 
 const reconnectDelayMs = 1000;
 
-export function createWebBridge(location: Location): PlumbBridge {
+function createWebBridge(location: Location): PlumbBridge {
   // The session cookie the sign-in link set goes with the socket; the URL carries no secret.
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
   const pending = new Map<number, (reply: Reply) => void>();

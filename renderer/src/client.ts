@@ -8,7 +8,7 @@ import type {
   PlumbBridge,
 } from '../../app/contract/index.js';
 
-export class PlumbClientError extends Error {
+class PlumbClientError extends Error {
   readonly code: string;
   constructor(code: string, message: string) {
     super(message);

@@ -5,57 +5,42 @@
  * a running test shows in the sidebar; "New test" and a restart keep the folder.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, statfsSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { formatBytes } from '../../app/common/format.js';
-import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
-import { repoRoot, startServe } from '../helpers/cli.js';
+import { chromiumMissingReason } from '../helpers/chromium.js';
+import { startUiSession, type UiSession } from '../helpers/ui-session.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
 import { plainCopy, randomFile } from '../helpers/space-files.js';
 
 const skip = chromiumMissingReason() ?? loopSkipReason('ext4');
 if (skip) console.log(`# skipping the Volumes home tests: ${skip}`);
 
-const artifacts = path.join(repoRoot, 'test-artifacts');
-let server: Awaited<ReturnType<typeof startServe>>;
-let browser: Browser | undefined;
-let dataDir: string;
-let work: string;
+let ui: UiSession | undefined;
 let small: MountedFs | undefined;
-const problems: string[] = [];
 
 before(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-home-data-'));
-  work = mkdtempSync(path.join(os.tmpdir(), 'plumb-home-work-'));
-  mkdirSync(artifacts, { recursive: true });
-  process.env.PLUMB_DATA_DIR = dataDir;
   if (skip) return;
   // A volume far under 20 GB, as a USB stick or an SD card would be: 1 GiB, drawn at random
   // between 600 MiB and 1.2 GiB so the figures on screen are not ones the test could know.
   const sizeBytes = Math.round((600 + Math.random() * 600) * 1024 * 1024);
   small = mountLoopFs('ext4', { sizeBytes });
-  server = await startServe();
-  browser = await launchChromium();
+  ui = await startUiSession('home');
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.stop();
+  await ui?.close();
   small?.unmount();
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(work, { recursive: true, force: true });
 });
 
 function openPage(hash: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
-  return openAppPage(browser!, server, { hash, problems, colorScheme });
+  return ui!.openPage(hash, { colorScheme });
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(200);
-  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
+  await ui!.shoot(page, name);
 }
 
 const nav = (page: Page, title: string) =>
@@ -117,7 +102,7 @@ test(
     await page.getByRole('heading', { name: 'Reclaim space' }).waitFor();
     await page.getByLabel('Folder to look for copies in').waitFor(); // visible: the tab switched
     assert.equal(await page.getByLabel('Folder to look for copies in').inputValue(), small!.dir);
-    assert.deepEqual(problems, []);
+    assert.deepEqual(ui!.problems, []);
     await page.close();
   },
 );
@@ -126,11 +111,11 @@ test(
   'every section keeps its work, a running test shows in the sidebar, the folder is kept',
   { skip, timeout: 120_000 },
   async () => {
-    const copies = path.join(work, 'copies');
+    const copies = path.join(ui!.work, 'copies');
     mkdirSync(copies);
     const original = randomFile(path.join(copies, 'photo.raw'), 3 * 1024 * 1024);
     plainCopy(original, path.join(copies, 'photo copy.raw'));
-    const testFolder = path.join(work, 'bench');
+    const testFolder = path.join(ui!.work, 'bench');
     mkdirSync(testFolder);
 
     const page = await openPage('#/space');
@@ -176,7 +161,7 @@ test(
     await nav(page, 'Test a disk');
     await page.getByText('Plumb writes into a new folder inside').waitFor();
     assert.equal(await page.getByLabel('Test files go in').inputValue(), testFolder);
-    assert.deepEqual(problems, []);
+    assert.deepEqual(ui!.problems, []);
     await page.close();
   },
 );

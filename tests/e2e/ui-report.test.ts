@@ -8,34 +8,25 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { ResultDocument } from '../../app/contract/bench-result.js';
 import { planSchemaVersion } from '../../app/contract/plan.js';
+import { resultsDir } from '../../app/core/bench/results-dir.js';
 import { resultCsv, ResultsStore } from '../../app/core/bench/results-store.js';
 import { runBenchmark } from '../../app/core/bench/runner.js';
 import { formatRate } from '../../app/common/format.js';
-import {
-  chromiumMissingReason,
-  chromiumPath,
-  launchChromium,
-  openAppPage,
-} from '../helpers/chromium.js';
-import { repoRoot, startServe } from '../helpers/cli.js';
+import { chromiumMissingReason, chromiumPath } from '../helpers/chromium.js';
 import { FakeDrive } from '../helpers/fake-bench-io.js';
 import { pdfText, popplerMissingReason, savePagePngs } from '../helpers/pdf.js';
+import { artifactsDir, startUiSession, type UiSession } from '../helpers/ui-session.js';
 
 const skip = chromiumMissingReason() ?? popplerMissingReason();
-const artifacts = path.join(repoRoot, 'test-artifacts');
-let server: Awaited<ReturnType<typeof startServe>>;
-let browser: Browser;
-let dataDir: string;
+let ui: UiSession | undefined;
 let downloads: string;
 const results: ResultDocument[] = [];
-const problems: string[] = [];
 
 function openPage(hash: string): Promise<Page> {
-  const viewport = { width: 1280, height: 900 };
-  return openAppPage(browser, server, { hash, viewport, problems, warnings: false });
+  return ui!.openPage(hash, { viewport: { width: 1280, height: 900 }, warnings: false });
 }
 
 /** Clicks the button and returns the downloaded file's name and path. */
@@ -51,12 +42,12 @@ async function download(page: Page, button: string): Promise<{ name: string; fil
 
 describe('exports from the browser UI', { skip }, () => {
   before(async () => {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-report-'));
-    downloads = path.join(dataDir, 'downloads');
+    process.env.PLUMB_BROWSER = chromiumPath(); // `plumb serve` prints with it
+    ui = await startUiSession('ui-report');
+    downloads = path.join(ui.work, 'downloads');
     mkdirSync(downloads);
-    mkdirSync(artifacts, { recursive: true });
     const target = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-report-target-'));
-    const store = new ResultsStore(path.join(dataDir, 'results'));
+    const store = new ResultsStore(resultsDir());
     // Two runs of the engine against pretend drives: one with a write cache that runs out.
     for (const [name, drive] of [
       ['USB drive', new FakeDrive({ fastRate: 0.9e9, readRate: 1e9 })],
@@ -86,16 +77,10 @@ describe('exports from the browser UI', { skip }, () => {
       results.push(await store.get(document.id));
     }
     rmSync(target, { recursive: true, force: true });
-    process.env.PLUMB_DATA_DIR = dataDir; // inherited by `plumb serve`
-    process.env.PLUMB_BROWSER = chromiumPath();
-    server = await startServe();
-    browser = await launchChromium();
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await ui?.close();
   });
 
   it('downloads a result as PDF, CSV and JSON', async () => {
@@ -108,13 +93,13 @@ describe('exports from the browser UI', { skip }, () => {
     const text = pdfText(pdf.file);
     assert.ok(text.includes('USB drive'), 'the device name');
     assert.ok(text.includes(formatRate(result!.summary.write.median)), 'the write median');
-    savePagePngs(pdf.file, artifacts, 'report-ui-result');
+    savePagePngs(pdf.file, artifactsDir, 'report-ui-result');
 
     const csv = await download(page, 'Export CSV');
     assert.equal(readFileSync(csv.file, 'utf8'), resultCsv(result!));
     const json = await download(page, 'Export JSON');
     assert.deepEqual(JSON.parse(readFileSync(json.file, 'utf8')), result);
-    assert.deepEqual(problems, []);
+    assert.deepEqual(ui!.problems, []);
     await page.close();
   });
 
@@ -125,7 +110,7 @@ describe('exports from the browser UI', { skip }, () => {
     const text = pdfText(pdf.file);
     assert.ok(text.includes('Comparison of 2 benchmark results'));
     for (const result of results) assert.ok(text.includes(result.name!), result.name!);
-    assert.deepEqual(problems, []);
+    assert.deepEqual(ui!.problems, []);
     await page.close();
   });
 
@@ -137,7 +122,7 @@ describe('exports from the browser UI', { skip }, () => {
     const pdf = await download(page, 'Export PDF');
     assert.match(pdf.name, /^plumb-plan-.*\.pdf$/);
     assert.ok(pdfText(pdf.file).includes(expected.replace(/\s+/g, ' ')), expected);
-    assert.deepEqual(problems, []);
+    assert.deepEqual(ui!.problems, []);
     await page.close();
   });
 });

@@ -4,43 +4,30 @@
  * what would work; the user sets "Keep free on the disk" to that, and the test runs to its end.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statfsSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { readdirSync, statfsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
 import { parseSize } from '../../app/common/units.js';
-import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
-import { repoRoot, startServe } from '../helpers/cli.js';
+import { chromiumMissingReason } from '../helpers/chromium.js';
+import { startUiSession, type UiSession } from '../helpers/ui-session.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
 
 const skip = chromiumMissingReason() ?? loopSkipReason('ext4');
 if (skip) console.log(`# skipping the small-disk test: ${skip}`);
 
-const artifacts = path.join(repoRoot, 'test-artifacts');
-let server: Awaited<ReturnType<typeof startServe>>;
-let browser: Browser | undefined;
-let dataDir: string;
+let ui: UiSession | undefined;
 let stick: MountedFs | undefined;
-const problems: string[] = [];
 
 before(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-small-data-'));
-  mkdirSync(artifacts, { recursive: true });
-  process.env.PLUMB_DATA_DIR = dataDir;
   if (skip) return;
   // 0.9 to 1.3 GB: under the default reserve's 1 GB floor once the file system takes its share,
   // so the default refuses even the quick test; drawn at random so no figure is known in advance.
   stick = mountLoopFs('ext4', { sizeBytes: Math.round((900 + Math.random() * 400) * 1e6) });
-  server = await startServe();
-  browser = await launchChromium();
+  ui = await startUiSession('small-disk');
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.stop();
+  await ui?.close();
   stick?.unmount();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 test(
@@ -50,7 +37,7 @@ test(
     timeout: 120_000,
   },
   async () => {
-    const page = await openAppPage(browser!, server, { hash: '', problems });
+    const page = await ui!.openPage('');
     const card = page.getByRole('listitem').filter({ hasText: stick!.dir });
     await card.getByRole('button', { name: /^Test this disk/ }).click();
     await page.getByRole('heading', { name: 'Test a disk' }).waitFor();
@@ -65,23 +52,17 @@ test(
     const offered = /set “Keep free on the disk” to ([\d.]+ [KMG]B) or less/.exec(said);
     assert.ok(offered, `the refusal names a reserve that would work: ${said}`);
     assert.equal(await page.getByRole('button', { name: 'Start test' }).isDisabled(), true);
-    await page.screenshot({ path: path.join(artifacts, 'small-disk-refused.png'), fullPage: true });
+    await ui!.shoot(page, 'small-disk-refused');
 
     // The user does what it says.
     await page.getByText('Advanced', { exact: true }).click();
     await page.getByLabel('Keep free on the disk').fill(offered[1]!);
     await refusal.waitFor({ state: 'detached' });
-    await page.screenshot({
-      path: path.join(artifacts, 'small-disk-reserve-set.png'),
-      fullPage: true,
-    });
+    await ui!.shoot(page, 'small-disk-reserve-set');
     const before = statfsSync(stick!.dir);
     await page.getByRole('button', { name: 'Start test' }).click();
     await page.getByRole('button', { name: 'New test' }).waitFor({ timeout: 90_000 });
-    await page.screenshot({
-      path: path.join(artifacts, 'small-disk-finished.png'),
-      fullPage: true,
-    });
+    await ui!.shoot(page, 'small-disk-finished');
     assert.equal(await page.getByRole('alert').count(), 0, 'the run did not fail');
     const after = statfsSync(stick!.dir);
     assert.ok(after.bavail * after.bsize >= before.bavail * before.bsize * 0.99, 'files removed');
@@ -90,7 +71,7 @@ test(
       readdirSync(stick!.dir).filter((n) => n.startsWith('plumb-test-')),
       [],
     );
-    assert.deepEqual(problems, []);
+    assert.deepEqual(ui!.problems, []);
     await page.close();
   },
 );

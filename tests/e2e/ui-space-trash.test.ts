@@ -14,18 +14,15 @@ import {
   linkSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
-  rmSync,
   utimesSync,
 } from 'node:fs';
-import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
-import { repoRoot, startServe } from '../helpers/cli.js';
+import type { Page } from 'playwright-core';
+import { chromiumMissingReason } from '../helpers/chromium.js';
+import { startUiSession, type UiSession } from '../helpers/ui-session.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
 import { plainCopy, randomFile, sha256 } from '../helpers/space-files.js';
 
@@ -33,49 +30,32 @@ const skip = chromiumMissingReason() ?? loopSkipReason('ext4');
 if (skip) console.log(`# skipping the Space Trash UI test: ${skip}`);
 
 const MiB = 1024 * 1024;
-const artifacts = path.join(repoRoot, 'test-artifacts');
 const uid = process.getuid?.() ?? 0;
-let server: Awaited<ReturnType<typeof startServe>>;
-let browser: Browser | undefined;
+let ui: UiSession | undefined;
 let fs: MountedFs | undefined;
-let work: string;
-const problems: string[] = [];
 
 before(async () => {
   if (skip) return;
-  work = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-trash-'));
-  mkdirSync(artifacts, { recursive: true });
-  process.env.PLUMB_STATE_DIR = path.join(work, 'state');
-  process.env.PLUMB_DATA_DIR = path.join(work, 'data');
   fs = mountLoopFs('ext4', { sizeBytes: 256 * MiB });
-  server = await startServe();
-  browser = await launchChromium();
+  ui = await startUiSession('ui-trash');
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.stop();
+  await ui?.close();
   fs?.unmount();
-  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 async function openPage(): Promise<Page> {
-  const page = await openAppPage(browser!, server, {
+  const page = await ui!.openPage('#/space', {
     colorScheme: 'light',
-    hash: '#/space',
     viewport: { width: 1280, height: 900 },
-    problems,
   });
   await page.getByRole('heading', { name: 'Reclaim space' }).waitFor();
   return page;
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(150);
-  await page.screenshot({
-    path: path.join(artifacts, `ui-space-trash-${name}.png`),
-    fullPage: true,
-  });
+  await ui!.shoot(page, `ui-space-trash-${name}`);
 }
 
 test(
@@ -193,7 +173,7 @@ test(
     await stranger.waitForTimeout(500);
     assert.equal(await stranger.getByTestId('scan-age').count(), 0, 'another browser’s scan');
     await stranger.close();
-    assert.deepEqual(problems, []);
+    assert.deepEqual(ui!.problems, []);
   },
 );
 
@@ -224,6 +204,6 @@ test(
     assert.equal(await punch.getByLabel('File').inputValue(), image);
     await shoot(page, 'sparse-candidates');
     await page.close();
-    assert.deepEqual(problems, []);
+    assert.deepEqual(ui!.problems, []);
   },
 );

@@ -6,22 +6,12 @@
  * its map and punch a file's zeros into holes. Screenshots light and dark.
  */
 import assert from 'node:assert/strict';
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
-import os from 'node:os';
+import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
-import { repoRoot, startServe } from '../helpers/cli.js';
+import type { Page } from 'playwright-core';
+import { chromiumMissingReason } from '../helpers/chromium.js';
+import { startUiSession, type UiSession } from '../helpers/ui-session.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
 import { loadNative } from '../../app/core/native/load.js';
 import { plainCopy, randomFile, reflinkCopy, sha256 } from '../helpers/space-files.js';
@@ -30,30 +20,18 @@ const skip = chromiumMissingReason() ?? loopSkipReason('xfs');
 if (skip) console.log(`# skipping the Space UI tests: ${skip}`);
 
 const MiB = 1024 * 1024;
-const artifacts = path.join(repoRoot, 'test-artifacts');
-let server: Awaited<ReturnType<typeof startServe>>;
-let browser: Browser | undefined;
+let ui: UiSession | undefined;
 let fs: MountedFs | undefined;
-let work: string;
-const problems: string[] = [];
 
 before(async () => {
   if (skip) return;
-  work = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-space-'));
-  mkdirSync(artifacts, { recursive: true });
-  // Inherited by `plumb serve`: journals and results go to temp folders.
-  process.env.PLUMB_STATE_DIR = path.join(work, 'state');
-  process.env.PLUMB_DATA_DIR = path.join(work, 'data');
   fs = mountLoopFs('xfs', { sizeBytes: 320 * MiB, mkfsArgs: ['-m', 'reflink=1'] });
-  server = await startServe();
-  browser = await launchChromium();
+  ui = await startUiSession('ui-space');
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.stop();
+  await ui?.close();
   fs?.unmount();
-  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 /** Copies in three groups: 8 MiB ×3 plain, 3 MiB with one clone and one plain copy, 300 KB ×2. */
@@ -94,19 +72,16 @@ function makeZeroFilled(file: string): void {
 }
 
 async function openPage(colorScheme: 'light' | 'dark'): Promise<Page> {
-  const page = await openAppPage(browser!, server, {
+  const page = await ui!.openPage('#/space', {
     colorScheme,
-    hash: '#/space',
     viewport: { width: 1280, height: 860 },
-    problems,
   });
   await page.getByRole('heading', { name: 'Reclaim space' }).waitFor();
   return page;
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(150);
-  await page.screenshot({ path: path.join(artifacts, `ui-space-${name}.png`), fullPage: true });
+  await ui!.shoot(page, `ui-space-${name}`);
 }
 
 async function scan(page: Page, folder: string): Promise<void> {
@@ -204,7 +179,7 @@ test(
     await dark.getByRole('checkbox', { name: 'Select every group' }).check();
     await shoot(dark, 'groups-dark');
     await dark.close();
-    assert.deepEqual(problems, []);
+    assert.deepEqual(ui!.problems, []);
   },
 );
 
@@ -281,6 +256,6 @@ test(
       await shoot(page, `sparse-${scheme}`);
       await page.close();
     }
-    assert.deepEqual(problems, []);
+    assert.deepEqual(ui!.problems, []);
   },
 );

@@ -5,43 +5,30 @@
  * notes after a run that wrote nothing (a folder read back).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
-import { startServe } from '../helpers/cli.js';
+import type { Page } from 'playwright-core';
+import { chromiumMissingReason } from '../helpers/chromium.js';
+import { startUiSession, type UiSession } from '../helpers/ui-session.js';
 import { randomFile } from '../helpers/space-files.js';
 
 const noChromium = chromiumMissingReason();
 if (noChromium) console.log(`# skipping the error-words tests: ${noChromium}`);
 
-let server: Awaited<ReturnType<typeof startServe>>;
-let browser: Browser | undefined;
-let dataDir: string;
-let work: string;
-const problems: string[] = [];
+let ui: UiSession | undefined;
 /** What a message must never show: errno codes, syscalls, the contract's field paths. */
 const raw = /\bE[A-Z]{3,}\b|no such file or directory|File exists|Bad input|data\.\w|has no write/;
 
 before(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-words-data-'));
-  work = mkdtempSync(path.join(os.tmpdir(), 'plumb-words-'));
-  process.env.PLUMB_DATA_DIR = dataDir;
-  server = await startServe();
-  if (!noChromium) browser = await launchChromium();
+  if (!noChromium) ui = await startUiSession('words');
 });
 
 after(async () => {
-  await browser?.close();
-  await server.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(work, { recursive: true, force: true });
+  await ui?.close();
 });
 
-const openPage = (hash: string): Promise<Page> =>
-  openAppPage(browser!, server, { hash, problems, warnings: false });
+const openPage = (hash: string): Promise<Page> => ui!.openPage(hash, { warnings: false });
 
 test(
   'sparse tools: an existing file and a missing one are refused in words',
@@ -49,7 +36,7 @@ test(
     skip: noChromium,
   },
   async () => {
-    const existing = path.join(work, 'disk.img');
+    const existing = path.join(ui!.work, 'disk.img');
     writeFileSync(existing, 'already here');
     const page = await openPage('#/space');
     await page.getByRole('tab', { name: 'Sparse files' }).click();
@@ -63,7 +50,7 @@ test(
     assert.match(existsText, /already exists\. Choose another name, or move that one away first\./);
     assert.doesNotMatch(existsText, raw);
 
-    const missing = path.join(work, 'gone.img');
+    const missing = path.join(ui!.work, 'gone.img');
     const punch = page.getByRole('form', { name: 'Punch zeros into holes' });
     await punch.getByLabel('File').fill(missing);
     await punch
@@ -87,7 +74,7 @@ test(
   },
   async () => {
     // A run that only reads (a folder read back) is saved, and is no device for the planner.
-    const folder = path.join(work, 'to-read');
+    const folder = path.join(ui!.work, 'to-read');
     mkdirSync(folder);
     randomFile(path.join(folder, 'a.bin'), 4 * 1024 * 1024);
     const page = await openPage('#/bench');

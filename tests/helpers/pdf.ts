@@ -52,7 +52,7 @@ export function pdfPageSize(file: string): { width: number; height: number } {
 }
 
 /** A binary PPM (P6, maxval 255). */
-export function parsePpm(data: Buffer): Picture {
+function parsePpm(data: Buffer): Picture {
   const fields: string[] = [];
   let offset = 0;
   while (fields.length < 4) {

@@ -11,7 +11,8 @@ import { randomLogUniformSize, sizeQuantum } from '../../app/common/run-sizes.js
 import { sustainedTotal } from '../../app/common/plan-kind-sustained.js';
 import { newSeed, seededRandom } from '../../app/core/bench/seeded-random.js';
 import { writeAllowance } from '../../app/common/reserve.js';
-import { cacheGuessBytes, reserveBytes } from '../../app/core/bench/space-guard.js';
+import { cacheGuessBytes } from '../../app/common/run-sizes.js';
+import { reserveBytes } from '../../app/common/reserve.js';
 import type { SustainedPlan } from '../../app/contract/plan.js';
 import type { PhaseFile } from '../../app/core/analysis/findings.js';
 

@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { ipcChannels, type Reply } from '../../app/contract/index.js';
+import { ipcChannels } from '../../app/contract/channels.js';
+import type { Reply } from '../../app/contract/index.js';
 import {
   mainWindowOptions,
   serveAppRequest,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { StartBenchInput } from '../../app/contract/bench.js';
 import { ScanOptions } from '../../app/contract/space.js';
-import { writeFileAtomic } from '../../app/core/bench/results-store.js';
+import { writeFileAtomic } from '../../app/core/atomic-file.js';
 
 test('writeFileAtomic keeps its temporary 0600 until its data is complete, then gives the usual mode', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'plumb-atomic-'));

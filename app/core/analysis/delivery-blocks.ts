@@ -52,7 +52,7 @@ const burstFactor = 1.15;
  * against the intervals around it, so a phase whose slow part is even and fast part bursty still
  * shows the fast part's cycle.
  */
-export function cycleSeconds(curve: TransferCurve): number {
+function cycleSeconds(curve: TransferCurve): number {
   const n = curve.count;
   const rate = (i: number) => curve.bytes[i]! / curve.seconds[i]!;
   const holdTimes: number[] = [];

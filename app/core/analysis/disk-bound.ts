@@ -31,9 +31,9 @@ export interface DiskBoundVerdict {
 }
 
 /** Up to this slowdown the disk costs little: timings of a CPU-heavy task vary that much anyway. */
-export const cpuBoundSlowdown = 0.15;
+const cpuBoundSlowdown = 0.15;
 /** From this slowdown on the disk sets the pace. */
-export const diskBoundSlowdown = 0.3;
+const diskBoundSlowdown = 0.3;
 /** A direction is named as the limit when the CPU-bound rate would need this share of it. */
 const nearLimit = 0.8;
 /**
@@ -41,7 +41,7 @@ const nearLimit = 0.8;
  * run's slowdown: the disk idles half the time or more, so a faster disk has nothing to speed up,
  * and a small slowdown on the disk is the processor time its own I/O takes, or timing noise.
  */
-export const cpuBoundDiskLoad = 0.5;
+const cpuBoundDiskLoad = 0.5;
 
 const times = (factor: number) => `${factor >= 10 ? factor.toFixed(0) : factor.toFixed(1)}×`;
 

@@ -181,7 +181,7 @@ export function phaseDrop(
 /** Files under this size show rates that mean little on fast SSDs (DESIGN.md); the headline's line. */
 export const smallFileBytes = driveRateMinBytes;
 /** Size-adjusted spread above which a phase is called unstable. */
-export const unstableSpread = 0.5;
+const unstableSpread = 0.5;
 
 function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: FindingsInput): Finding[] {
   const found: Finding[] = [];

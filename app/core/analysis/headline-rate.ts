@@ -44,10 +44,10 @@ export interface HeadlineSource {
 /** Sizes must span this factor for a slope to be read from them. */
 const slopeSpan = 2;
 /** How far outside its files' rates a slope may lie and still be the headline. */
-export const headlineRateTolerance = 0.1;
+const headlineRateTolerance = 0.1;
 
 /** The slowest and the fastest rate of the files (bytes/s). */
-export function rateRange(files: readonly { bytes: number; seconds: number }[]): {
+function rateRange(files: readonly { bytes: number; seconds: number }[]): {
   slowest: number;
   fastest: number;
 } {

@@ -21,7 +21,7 @@ export interface Interference extends PairingRates {
 }
 
 /** Together, the pair must keep at least this share of their summed solo rates to be independent. */
-export const independentShare = 0.9;
+const independentShare = 0.9;
 
 const described: Record<Pairing, string> = {
   'write+write': 'Both writing',

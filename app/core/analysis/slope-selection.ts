@@ -351,7 +351,7 @@ function widen(t: Threshold, direction: -1 | 1): Threshold {
 }
 
 /** Sign of (ya − t·xa) − (yb − t·xb), exact for finite t. */
-export function compareKeys(t: number, xa: number, ya: number, xb: number, yb: number): number {
+function compareKeys(t: number, xa: number, ya: number, xb: number, yb: number): number {
   if (t === -Infinity) return Math.sign(xa - xb) || Math.sign(ya - yb);
   if (t === Infinity) return Math.sign(xb - xa) || Math.sign(ya - yb);
   const dy = ya - yb;

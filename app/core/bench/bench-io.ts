@@ -93,7 +93,7 @@ export function isCancelled(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 'ECANCELED';
 }
 
-export function abortableSleep(seconds: number, signal: AbortSignal): Promise<void> {
+function abortableSleep(seconds: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(cancelledError());
     const timer = setTimeout(() => {

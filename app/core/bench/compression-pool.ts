@@ -11,7 +11,7 @@ import { PlumbError } from '../../contract/errors.js';
 export type Codec = 'gzip' | 'zstd';
 
 /** zstd arrived in node:zlib in Node 22.15 / 23.8. */
-export function zstdAvailable(): boolean {
+function zstdAvailable(): boolean {
   return typeof (zlib as { zstdCompressSync?: unknown }).zstdCompressSync === 'function';
 }
 

@@ -18,8 +18,8 @@ import { RunContext } from './run-context.js';
 import { checkFolder } from '../folder.js';
 import { environment, finish } from './run-shared.js';
 import type { PreparedRun, RunOptions } from './run-options.js';
-import { writeAllowance } from '../../common/reserve.js';
-import { defaultReserve, reserveBytes, whatWouldWork } from './space-guard.js';
+import { defaultReserve, reserveBytes, writeAllowance } from '../../common/reserve.js';
+import { whatWouldWork } from './space-guard.js';
 import { createTestFolder, removeStaleTestFolders, removeTestFolder } from './test-folder.js';
 
 export const pairedEngine: PlanEngine<PairedPlan> = {

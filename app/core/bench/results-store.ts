@@ -14,13 +14,10 @@ export function newResultId(now = new Date()): string {
   return `${stamp}-${randomBytes(2).toString('hex')}`;
 }
 
-import { writeFileAtomic } from '../atomic-file.js';
 import { writePrivateFile } from '../paths.js';
 import { headlineRates, headlineWords } from '../../common/headline-rate.js';
 import { withHeadline } from '../analysis/headline-rate.js';
 import { quickRunNote, runScale } from '../../common/quick-run.js';
-
-export { writeFileAtomic };
 
 /**
  * The document as JSON for people and files: indented, except the sample columns, one line each

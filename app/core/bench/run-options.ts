@@ -5,7 +5,7 @@ import type { PairedDirection, Plan } from '../../contract/plan.js';
 import type { SizedRun } from '../../common/plan-kind.js';
 import type { InterfaceCeiling } from '../analysis/interface-ceiling.js';
 import type { ResultsStore } from './results-store.js';
-import type { ReservePolicy } from './space-guard.js';
+import type { ReservePolicy } from '../../common/reserve.js';
 
 export interface RunOptions {
   target: string;

@@ -16,8 +16,8 @@ import type { RunContext } from './run-context.js';
 import type { PreparedRun } from './run-options.js';
 import { finish, oneFolderResult, startedContext } from './run-shared.js';
 import { newSeed } from './seeded-random.js';
-import { writeAllowance } from '../../common/reserve.js';
-import { defaultReserve, reserveBytes, whatWouldWork } from './space-guard.js';
+import { defaultReserve, reserveBytes, writeAllowance } from '../../common/reserve.js';
+import { whatWouldWork } from './space-guard.js';
 import { createTestFolder, removeStaleTestFolders, removeTestFolder } from './test-folder.js';
 import { StampLedger, verifyWritten } from './verify.js';
 

@@ -1,16 +1,10 @@
 import { formatBytes } from '../../common/format.js';
 import {
-  defaultReserve,
   defaultReserveText,
   reserveBytes,
   reserveFloor,
-  type ReservePolicy,
   writeAllowance,
 } from '../../common/reserve.js';
-
-export { defaultReserve, reserveBytes, type ReservePolicy };
-
-export { cacheGuessBytes } from '../../common/run-sizes.js';
 
 /** Why a run does not fit, with what is needed to say what would. */
 export interface Shortfall {

@@ -13,7 +13,7 @@ import { resolvePlan, scalePlan } from './plans.js';
 import type { ResultsStore } from './results-store.js';
 import type { PreparedRun } from './run-options.js';
 import { prepareBenchmark, prepareReadFolder } from './runner.js';
-import { defaultReserve, type ReservePolicy } from './space-guard.js';
+import { defaultReserve, type ReservePolicy } from '../../common/reserve.js';
 
 /** What the user asked for, in the terms both front doors share. */
 export interface BenchRequest {

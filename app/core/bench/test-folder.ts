@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { processAlive } from '../process-alive.js';
 
 /** Test files live in a folder with this prefix under the target... */
 export const testFolderPrefix = 'plumb-test-';
@@ -35,16 +36,6 @@ export async function createTestFolder(
   };
   await writeFile(path.join(dir, markerName), `${JSON.stringify(marker)}\n`);
   return dir;
-}
-
-/** True when a process with this pid exists on this machine. */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**

@@ -55,7 +55,7 @@ function figureText(field: DeviceFigureField, value: number): string {
 }
 
 /** Every figure the user gave for a device, as a reader would check it: "capacity 2 TB, …". */
-export function userFigures(device: DeviceProfile, sourceId: string): string {
+function userFigures(device: DeviceProfile, sourceId: string): string {
   return deviceFigureFields
     .filter((field) => device.sources[field] === sourceId && typeof device[field] === 'number')
     .map((field) => `${figureLabels[field]} ${figureText(field, device[field] as number)}`)

@@ -44,7 +44,7 @@ function formatGb(bytes: number): string {
     : `${Math.round(bytes / 1e9)} GB`;
 }
 
-export function defaultOptionName(option: PlanOption, external: DeviceProfile | undefined): string {
+function defaultOptionName(option: PlanOption, external: DeviceProfile | undefined): string {
   const internal = `${formatGb(option.internalCapacity)} internal`;
   return external ? `${internal} + ${external.name}` : internal;
 }

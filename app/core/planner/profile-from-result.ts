@@ -80,7 +80,7 @@ function volumeLabel(folder: string): string {
  * The name a measured profile is offered under: what was measured (the user's name for the run,
  * else its folder), when (UTC, to the minute) and with which plan, so runs on one disk differ.
  */
-export function measuredName(result: {
+function measuredName(result: {
   name?: string | undefined;
   startedAt: string;
   plan: { name: string };

@@ -12,7 +12,7 @@ const rangeOf = (model: OptionModel): readonly [number, number] =>
   model.result.costRangeUsd ?? [costOf(model), costOf(model)];
 
 /** One short line per price to give; the option itself carries the full sentence. */
-export function missingPriceLines(models: readonly OptionModel[]): string[] {
+function missingPriceLines(models: readonly OptionModel[]): string[] {
   return models.flatMap((m) =>
     m.result.missingPrices.map(
       (missing) =>

@@ -15,20 +15,20 @@ import { writePrivateFile } from '../paths.js';
 import { parseScenarioText, scenarioText } from './scenario-file.js';
 
 /** planner-scenarios/ in the folder that holds results/. */
-export function scenariosDir(env: NodeJS.ProcessEnv = process.env): string {
+function scenariosDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(path.dirname(resultsDir(env)), 'planner-scenarios');
 }
 
 /** How many scenarios a user can keep: the list stays one a person can read. */
-export const maxSavedScenarios = 200;
+const maxSavedScenarios = 200;
 
 /** A new id: the name made safe, then a few random letters ("my-next-mac-3f9a"). */
-export function newScenarioId(name: string): string {
+function newScenarioId(name: string): string {
   return `${slugOf(name) || 'scenario'}-${randomBytes(2).toString('hex')}`;
 }
 
 /** "My plan (copy)", kept within the schema's 120 characters. */
-export function copyName(name: string): string {
+function copyName(name: string): string {
   const suffix = ' (copy)';
   return `${name.slice(0, 120 - suffix.length)}${suffix}`;
 }

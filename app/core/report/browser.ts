@@ -88,7 +88,7 @@ export function findBrowser(chosen: string | undefined, search: BrowserSearch): 
   );
 }
 
-export function isFile(file: string): boolean {
+function isFile(file: string): boolean {
   try {
     return existsSync(file) && statSync(file).isFile();
   } catch {

@@ -4,7 +4,7 @@
  */
 import type { Paper, ReportModel } from '../../contract/report.js';
 
-export const paperSizesMm: Record<Paper, { width: number; height: number }> = {
+const paperSizesMm: Record<Paper, { width: number; height: number }> = {
   a4: { width: 210, height: 297 },
   letter: { width: 215.9, height: 279.4 },
 };
@@ -21,12 +21,6 @@ const cssPixelsPerMm = 96 / 25.4;
 export function contentWidthPx(paper: Paper): number {
   return Math.floor(
     (paperSizesMm[paper].width - marginsMm.left - marginsMm.right) * cssPixelsPerMm,
-  );
-}
-
-export function contentHeightPx(paper: Paper): number {
-  return Math.floor(
-    (paperSizesMm[paper].height - marginsMm.top - marginsMm.bottom) * cssPixelsPerMm,
   );
 }
 

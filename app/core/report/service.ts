@@ -24,7 +24,7 @@ export interface ReportSources {
   measured: typeof measuredProfiles;
 }
 
-export function defaultReportSources(): ReportSources {
+function defaultReportSources(): ReportSources {
   return { store: new ResultsStore(resultsDir()), measured: measuredProfiles };
 }
 

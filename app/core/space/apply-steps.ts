@@ -81,7 +81,7 @@ const settleLimitMs = 2000;
  * a whole replaced copy about one time in five. Reads until three readings 25 ms apart agree, for
  * at most two seconds.
  */
-export async function freeBytes(dir: string): Promise<number> {
+async function freeBytes(dir: string): Promise<number> {
   await loadNative().flushVolume(dir);
   const read = async () => {
     const s = await statfs(dir);
@@ -115,7 +115,7 @@ export interface ApplyAction {
 }
 
 /** An action's outcome from what stopped it: skipped (the file is fine) or failed, in words. */
-export function settleAction(action: ApplyAction, error: unknown): void {
+function settleAction(action: ApplyAction, error: unknown): void {
   const payload = toErrorPayload(error);
   const skip = (reason: string, code: string | null) => {
     action.status = 'skipped';

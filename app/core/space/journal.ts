@@ -9,6 +9,7 @@ import { lstat, open, readdir, readFile, rename, unlink } from '../os-fs.js';
 import path from 'node:path';
 import { loadNative } from '../native/load.js';
 import { privateFolder, stateDir } from '../paths.js';
+import { otherProcessAlive } from '../process-alive.js';
 
 export interface FolderTimes {
   path: string;
@@ -70,7 +71,7 @@ export function volumeLockName(dev: number): string {
 export async function lockHolderGone(file: string): Promise<boolean> {
   const inName = /\.lock-(\d+)-\d+$/.exec(file)?.[1];
   const holder = Number(inName ?? (await readFile(file, 'utf8').catch(() => '0')));
-  return !Number.isInteger(holder) || holder <= 0 || !processAlive(holder);
+  return !Number.isInteger(holder) || holder <= 0 || !otherProcessAlive(holder);
 }
 
 /** Removes volume locks (and their half-made private names) whose process is gone. */
@@ -155,17 +156,6 @@ function parseRecords(text: string): Record[] {
     }
   }
   return records;
-}
-
-/** Whether another process with this id runs (this process's own id counts as not running). */
-export function processAlive(pid: number): boolean {
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 async function inodeAt(file: string): Promise<string | null> {
@@ -294,7 +284,7 @@ export async function recoverInterrupted(dir = journalDir()): Promise<RecoverySt
     const file = path.join(dir, name);
     const records = parseRecords(await readFile(file, 'utf8'));
     const header = records.find((r) => r.type === 'header');
-    if (header && processAlive(header.pid)) continue;
+    if (header && otherProcessAlive(header.pid)) continue;
     const open = new Map<number, { entry: JournalEntry; stage: Stage | null }>();
     for (const record of records) {
       if (record.type === 'begin') open.set(record.id, { entry: record.entry, stage: 'begun' });

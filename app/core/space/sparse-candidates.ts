@@ -11,9 +11,9 @@ import { pathsUnder, sparseSearchCancelled } from './scan.js';
 import { punchWarning, punchZeros, type SparseListHooks } from './sparse.js';
 
 /** Files smaller than this are not worth the read (a VM image or a database is far larger). */
-export const candidateMinBytes = 64 * 1024 * 1024;
+const candidateMinBytes = 64 * 1024 * 1024;
 /** Zeros below this are not worth a hole map (and an app's next write may fill them). */
-export const candidateMinZeroBytes = 1024 * 1024;
+const candidateMinZeroBytes = 1024 * 1024;
 
 export interface CandidateOptions extends SparseListHooks {
   minBytes?: number;

@@ -9,14 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
 import type { SparseFile } from '../../contract/space.js';
-import { processAlive } from '../bench/test-folder.js';
+import { processAlive } from '../process-alive.js';
 import { requireRegularFile } from '../input-file.js';
 import { loadNative } from '../native/load.js';
 import { openForReading } from './content.js';
 import { describeSparse } from './sparse.js';
 
 /** `.plumb-copy-PID-HOST-RANDOM`: whose copy it is, so a later run knows when it is stale. */
-export const copyTempPrefix = '.plumb-copy-';
+const copyTempPrefix = '.plumb-copy-';
 const copyTempPattern = /^\.plumb-copy-(\d+)-([0-9a-f]{8})-[0-9a-f]+$/;
 const dayMs = 86_400_000;
 
@@ -33,7 +33,7 @@ function copyTempPathFor(target: string): string {
  * Removes copy temporaries left in `folder` by copies that were killed: this host's whose
  * process is gone, another host's older than a day. Returns the files removed.
  */
-export async function removeStaleCopies(
+async function removeStaleCopies(
   folder: string,
   alive: (pid: number) => boolean = processAlive,
 ): Promise<string[]> {

@@ -175,7 +175,7 @@ const stoppedBecause: Record<NativePunchResult['outcome'], string | null> = {
  */
 export type PunchMethod = 'guarded-in-place' | 'clone-rename';
 
-export function defaultPunchMethod(platform: NodeJS.Platform = process.platform): PunchMethod {
+function defaultPunchMethod(platform: NodeJS.Platform = process.platform): PunchMethod {
   return platform === 'darwin' ? 'clone-rename' : 'guarded-in-place';
 }
 

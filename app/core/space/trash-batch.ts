@@ -10,7 +10,7 @@ import { lstat, open, readdir, readFile, unlink } from '../os-fs.js';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
 import { privateFolder } from '../paths.js';
-import { processAlive } from './journal.js';
+import { otherProcessAlive } from '../process-alive.js';
 import type { TrashedFile, TrashSlot } from './trash-can.js';
 
 /** A file of a batch, as it was when it moved (a rename keeps inode, size and time). */
@@ -176,7 +176,7 @@ export async function readBatch(dir: string, batchId: string, tidy: boolean): Pr
   }
   const { header, intents, outcome } = fold(text, file);
   const unfinished = intents.some((_, index) => !outcome.has(index));
-  if (unfinished && (writing.has(batchId) || processAlive(header.pid))) {
+  if (unfinished && (writing.has(batchId) || otherProcessAlive(header.pid))) {
     throw new PlumbError(
       'EBUSY',
       `Batch ${batchId} is still being moved to the Trash by Plumb (process ${header.pid}); empty it once that has finished.`,
@@ -267,7 +267,7 @@ export async function settleInterrupted(dir: string): Promise<InterruptedBatch[]
     // writeFileAtomic's temporary name: .BATCH.json.PID.RANDOM.tmp
     const temporary = /^\..+\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name);
     if (temporary) {
-      if (!processAlive(Number(temporary[1])))
+      if (!otherProcessAlive(Number(temporary[1])))
         await unlink(path.join(dir, name)).catch(() => undefined);
       continue;
     }
@@ -281,7 +281,7 @@ export async function settleInterrupted(dir: string): Promise<InterruptedBatch[]
       continue;
     }
     const unfinished = folded.intents.some((_, index) => !folded.outcome.has(index));
-    if (!unfinished || writing.has(batchId) || processAlive(folded.header.pid)) continue;
+    if (!unfinished || writing.has(batchId) || otherProcessAlive(folded.header.pid)) continue;
     const batch = await readBatch(dir, batchId, true);
     // Killed before its first file went: there is nothing to empty.
     if (batch.items.length === 0 && batch.unaccounted.length === 0) await removeBatch(dir, batchId);

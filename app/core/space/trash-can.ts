@@ -51,7 +51,7 @@ function uid(): number {
 }
 
 /** The folder holding `file`'s volume root: the highest ancestor on the same device. */
-export async function volumeTop(file: string): Promise<string> {
+async function volumeTop(file: string): Promise<string> {
   const dev = (await lstat(file)).dev;
   let top = path.dirname(path.resolve(file));
   for (;;) {

@@ -53,7 +53,7 @@ export interface TrashOptions {
   onAction?: (action: TrashAction) => void;
 }
 
-export function trashBatchDir(): string {
+function trashBatchDir(): string {
   return path.join(stateDir(), 'space-trash');
 }
 
@@ -66,10 +66,7 @@ export interface Frees {
  * What deleting `file` would free, from what the scan knows (hard links, clones of the keeper)
  * and how the file system stores it now.
  */
-export async function removalFrees(
-  file: DuplicateFile,
-  sharingSupported: boolean | null,
-): Promise<Frees> {
+async function removalFrees(file: DuplicateFile, sharingSupported: boolean | null): Promise<Frees> {
   const now = await lstat(file.path);
   if (file.links > 1 || now.nlink > 1) {
     return { bytes: 0, reason: 'another name of this file (a hard link) keeps its data' };

@@ -12,7 +12,7 @@ function perYear(bytes: number): string {
   return bytes > 0 ? `, growing ${formatSize(bytes)} a year` : '';
 }
 
-export function scenarioFacts(scenario: Scenario): Fact[] {
+function scenarioFacts(scenario: Scenario): Fact[] {
   const host = hostKinds.find((k) => k.value === scenario.host.kind)?.label ?? scenario.host.kind;
   const port = ports.find((p) => p.value === scenario.host.port)?.label ?? scenario.host.port;
   const { data, workload } = scenario;

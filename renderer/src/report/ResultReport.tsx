@@ -26,7 +26,7 @@ export function whenText(document: ResultDocument): string {
   return Number.isFinite(seconds) ? `${started}, took ${formatDuration(seconds)}` : started;
 }
 
-export function runFacts(document: ResultDocument): Fact[] {
+function runFacts(document: ResultDocument): Fact[] {
   const { environment } = document;
   const volume = environment.volume;
   return [

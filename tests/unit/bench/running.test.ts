@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { RunningBench } from '../../../app/contract/bench.js';
 import { BenchEvent } from '../../../app/contract/bench-events.js';
-import { ipcChannels } from '../../../app/contract/index.js';
+import { ipcChannels } from '../../../app/contract/channels.js';
 import { ResultsStore } from '../../../app/core/bench/results-store.js';
 import { benchHandlers } from '../../../app/core/bench/service.js';
 import { createDispatcher, type CallContext, type Handlers } from '../../../app/core/dispatch.js';

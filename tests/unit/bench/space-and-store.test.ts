@@ -7,13 +7,9 @@ import { resultSchemaVersion, type ResultDocument } from '../../../app/contract/
 import { phaseSummary } from '../../../app/core/analysis/phase-summary.js';
 import { resultsDir } from '../../../app/core/bench/results-dir.js';
 import { newResultId, resultCsv, ResultsStore } from '../../../app/core/bench/results-store.js';
-import { uiReserveBytes, writeAllowance } from '../../../app/common/reserve.js';
-import {
-  cacheGuessBytes,
-  reserveBytes,
-  whatWouldWork,
-  guardMessage,
-} from '../../../app/core/bench/space-guard.js';
+import { reserveBytes, uiReserveBytes, writeAllowance } from '../../../app/common/reserve.js';
+import { cacheGuessBytes } from '../../../app/common/run-sizes.js';
+import { whatWouldWork, guardMessage } from '../../../app/core/bench/space-guard.js';
 import {
   createTestFolder,
   markerName,

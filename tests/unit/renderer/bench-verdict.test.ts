@@ -11,7 +11,8 @@ import {
   describeFinding,
   orderFindings,
 } from '../../../renderer/src/screens/bench/findings-text.js';
-import { headlineRates, summaryRows } from '../../../renderer/src/screens/bench/summary-table.js';
+import { headlineRates } from '../../../app/common/headline-rate.js';
+import { summaryRows } from '../../../renderer/src/screens/bench/summary-table.js';
 import { plainVerdict } from '../../../renderer/src/screens/bench/verdict-sections.js';
 import { formatIops } from '../../../app/common/format.js';
 import { seededRandom } from '../../../app/core/bench/seeded-random.js';

@@ -87,7 +87,7 @@ const limitNames = {
 } as const;
 
 /** Which resource limits the task, and by how much (results before `limit` derive it). */
-export function taskLimit(task: TaskSection): { label: string; note: string } {
+function taskLimit(task: TaskSection): { label: string; note: string } {
   const limit = task.limit ?? (task.verdict === 'cpu-bound' ? 'cpu' : (task.limitedBy ?? 'disk'));
   const load = task.diskLoad ?? null;
   if (limit === 'cpu') {

@@ -140,7 +140,7 @@ export function ResultActions({
 }
 
 /** Above a quick run's verdict: that it is one, and what that means for its figures. */
-export function QuickRunBanner({ document }: { document: ResultDocument }) {
+function QuickRunBanner({ document }: { document: ResultDocument }) {
   const label = quickRunLabel(document);
   if (!label) return null;
   return (

@@ -22,7 +22,7 @@ function itemTitle(item: ResultListItem): string {
   return `${planTitle(item.plan)} · ${folder}`;
 }
 
-export function EmptyResults() {
+function EmptyResults() {
   return (
     <div className="empty-panel">
       <h2 className="empty-title">No results yet</h2>

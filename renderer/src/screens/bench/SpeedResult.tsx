@@ -5,7 +5,7 @@ import { formatRate } from '../../../../app/common/format.js';
 import { headline } from '../../../../app/common/headline-rate.js';
 import type { PlumbClient } from '../../client.js';
 import { describeFinding } from './findings-text.js';
-import { headlineRates } from './summary-table.js';
+import { headlineRates } from '../../../../app/common/headline-rate.js';
 
 export function SpeedResult({
   client,

@@ -46,7 +46,7 @@ export function rateByCumulative(files: readonly FileRecord[], phase: Phase): Po
  * The progress samples a result keeps of a phase (`plumb.result/2`: columns t, bytes, file), or
  * undefined for a document without them (version 1), which is then drawn one point per file.
  */
-export function phaseSamples(document: ResultDocument, phase: Phase): PhaseSamples | undefined {
+function phaseSamples(document: ResultDocument, phase: Phase): PhaseSamples | undefined {
   const stored = document.samplesByPhase?.[phase];
   return stored && stored.t.length > 1 ? stored : undefined;
 }
@@ -107,11 +107,6 @@ export function cumulativeChartWords(phases: readonly Phase[]): { title: string;
 /** Rate against file size (for a log axis): the curve that rises to a plateau. */
 export function rateBySize(files: readonly FileRecord[], phase: Phase): Point[] {
   return points(files, phase, (f) => f.bytes);
-}
-
-/** Rate against seconds since the phase started. */
-export function rateOverTime(files: readonly FileRecord[], phase: Phase): Point[] {
-  return points(files, phase, (f) => f.t);
 }
 
 /**

@@ -106,9 +106,6 @@ export function summaryRows(document: Pick<ResultDocument, 'summary' | 'headline
   }));
 }
 
-/** The run's headline rates: one rule everywhere (app/common/headline-rate.ts). */
-export { headlineRates } from '../../../../app/common/headline-rate.js';
-
 export interface HeadlineTile {
   label: string;
   value: string;

@@ -22,7 +22,7 @@ export const ownInterfaces: { value: InterfaceId; label: string }[] = [
 ];
 
 /** Where an SSD of this interface goes: inside the computer or plugged in. */
-export function placementOf(id: InterfaceId): 'internal' | 'external' {
+function placementOf(id: InterfaceId): 'internal' | 'external' {
   return id === 'nvme-internal' || id === 'sata' ? 'internal' : 'external';
 }
 
@@ -140,19 +140,19 @@ export function parseTbw(text: string): Parsed {
 
 const trimNumber = (value: number, digits: number) => String(Number(value.toFixed(digits)));
 
-export function sizeText(bytes: number): string {
+function sizeText(bytes: number): string {
   if (bytes >= 1e12) return `${trimNumber(bytes / 1e12, 3)} TB`;
   if (bytes >= 1e9) return `${trimNumber(bytes / 1e9, 2)} GB`;
   return `${trimNumber(bytes / 1e6, 1)} MB`;
 }
 
-export function rateText(bytesPerSecond: number): string {
+function rateText(bytesPerSecond: number): string {
   return bytesPerSecond >= 1e9
     ? `${trimNumber(bytesPerSecond / 1e9, 3)} GB/s`
     : `${trimNumber(bytesPerSecond / 1e6, 1)} MB/s`;
 }
 
-export function durationText(seconds: number): string {
+function durationText(seconds: number): string {
   if (seconds >= 3600 && seconds % 360 === 0) return `${trimNumber(seconds / 3600, 1)} h`;
   if (seconds >= 60 && seconds % 6 === 0) return `${trimNumber(seconds / 60, 1)} min`;
   return `${trimNumber(seconds, 1)} s`;

@@ -19,7 +19,7 @@ function markRange({ chart }: { chart: Chart }) {
 }
 
 /** The chart's options with box zoom on, within the data's own range. */
-export function withBoxZoom(options: ChartOptions<'line'>): ChartOptions<'line'> {
+function withBoxZoom(options: ChartOptions<'line'>): ChartOptions<'line'> {
   const zoom = options.plugins?.zoom;
   if (!zoom) return options;
   return {

@@ -56,7 +56,7 @@ const axisTitles: Record<RateAxis, string> = {
  * Labels on 1 × 10ⁿ, and on 2 and 5 × 10ⁿ too when the axis spans few decades, so labels on a
  * log axis never run into each other.
  */
-export function logTick(value: number, decades: number): string {
+function logTick(value: number, decades: number): string {
   const mantissa = value / 10 ** Math.floor(Math.log10(value));
   const steps = decades <= 1.5 ? [1, 2, 5] : [1];
   return steps.some((m) => Math.abs(mantissa - m) < 1e-6) ? formatBytes(value) : '';
