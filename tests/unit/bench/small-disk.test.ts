@@ -145,7 +145,7 @@ describe('the sustained plan on a small disk', () => {
     disk.sleep = async (seconds, signal) => {
       rests += 1;
       // Another program fills the disk during the second rest.
-      if (rests === 2) disk.externalBytes = 1.5 * GB;
+      if (rests === 2) disk.externalBytes = 1.8 * GB;
       return sleep(seconds, signal);
     };
     const run = sustainedRun();
