@@ -20,8 +20,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ResultDocument } from '../../app/contract/bench-result.js';
-import { seededRandom } from '../../app/core/bench/seeded-random.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
+import { baseSeed, seededRandom } from '../helpers/synthetic-samples.js';
 import {
   createWriteThrottle,
   runPlumbThrottled,
@@ -31,9 +31,7 @@ import {
 
 const MB = 1e6;
 const GB = 1e9;
-const seed = Number(process.env.PLUMB_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31));
-console.log(`# seed ${seed} (replay with PLUMB_TEST_SEED=${seed})`);
-const random = seededRandom(seed);
+const random = seededRandom(baseSeed());
 const between = (low: number, high: number) => low + random() * (high - low);
 
 /** Free space where the loop image lives. */

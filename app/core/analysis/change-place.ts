@@ -117,6 +117,49 @@ function changeBytes(
   return fine.bytes;
 }
 
+/** Bytes of blocks [from, to). */
+function blockBytes(blocks: DeliveryBlocks, from: number, to: number): number {
+  let sum = 0;
+  for (let j = from; j < to; j += 1) sum += blocks.bytes[j]!;
+  return sum;
+}
+
+/**
+ * The level of segment [fromBlock, toBlock) beside a change, to place it by: the bytes over the
+ * seconds of the blocks in its outer half (by bytes), blocks under a third of their median (by
+ * bytes, so neither a pause nor a run of tiny bursts decides it) left out. A pause the drive took
+ * there then does not pull the level towards the other side's, where every block would be
+ * outside both levels and the split fall anywhere.
+ */
+function placementLevel(
+  blocks: DeliveryBlocks,
+  fromBlock: number,
+  toBlock: number,
+  outer: 'first' | 'last',
+): number {
+  const half = blockBytes(blocks, fromBlock, toBlock) / 2;
+  let [from, to] = [fromBlock, toBlock];
+  if (outer === 'first')
+    for (let moved = 0; to > from + 1 && moved + blocks.bytes[to - 1]! <= half; to -= 1)
+      moved += blocks.bytes[to - 1]!;
+  else
+    for (let moved = 0; from < to - 1 && moved + blocks.bytes[from]! <= half; from += 1)
+      moved += blocks.bytes[from]!;
+  const order = Array.from({ length: to - from }, (_, i) => from + i).sort(
+    (a, b) => blocks.logRate[a]! - blocks.logRate[b]!,
+  );
+  const halfway = blockBytes(blocks, from, to) / 2;
+  let middle = order[0]!;
+  for (let moved = 0, i = 0; i < order.length && moved < halfway; i += 1)
+    [moved, middle] = [moved + blocks.bytes[order[i]!]!, order[i]!];
+  const floor = blocks.logRate[middle]! - Math.log(3);
+  let [bytes, seconds] = [0, 0];
+  for (let j = from; j < to; j += 1)
+    if (blocks.logRate[j]! >= floor)
+      [bytes, seconds] = [bytes + blocks.bytes[j]!, seconds + blocks.seconds[j]!];
+  return bytes / seconds;
+}
+
 /** A placed change: the phase's bytes and elapsed seconds there, and the interval it falls in. */
 export interface PlacedChange {
   bytes: number;
@@ -178,43 +221,10 @@ export function measureStretches(
   const endBlock = (k: number) => (k + 1 < count ? starts[k + 1]! : blocks.count);
   const rateOf = (from: number, to: number) =>
     stretchRate(curve, from, Math.max(to, from + 1)) ?? 0;
-  // The level either side of a change, to place it by: the bytes over the seconds of the blocks in
-  // the outer half (by bytes) of the segment, blocks under a third of their median (by bytes, so
-  // neither a pause nor a run of tiny bursts decides it) left out: a pause the drive took there
-  // then does not pull the level towards the other side's, where every block would be outside
-  // both levels and the split fall anywhere.
-  const levelOf = (fromBlock: number, toBlock: number, outer: 'first' | 'last') => {
-    const bytesOf = (from: number, to: number) => {
-      let sum = 0;
-      for (let j = from; j < to; j += 1) sum += blocks.bytes[j]!;
-      return sum;
-    };
-    const half = bytesOf(fromBlock, toBlock) / 2;
-    let [from, to] = [fromBlock, toBlock];
-    if (outer === 'first')
-      for (let moved = 0; to > from + 1 && moved + blocks.bytes[to - 1]! <= half; to -= 1)
-        moved += blocks.bytes[to - 1]!;
-    else
-      for (let moved = 0; from < to - 1 && moved + blocks.bytes[from]! <= half; from += 1)
-        moved += blocks.bytes[from]!;
-    const order = Array.from({ length: to - from }, (_, i) => from + i).sort(
-      (a, b) => blocks.logRate[a]! - blocks.logRate[b]!,
-    );
-    const halfway = bytesOf(from, to) / 2;
-    let middle = order[0]!;
-    for (let moved = 0, i = 0; i < order.length && moved < halfway; i += 1)
-      [moved, middle] = [moved + blocks.bytes[order[i]!]!, order[i]!];
-    const floor = blocks.logRate[middle]! - Math.log(3);
-    let [bytes, seconds] = [0, 0];
-    for (let j = from; j < to; j += 1)
-      if (blocks.logRate[j]! >= floor)
-        [bytes, seconds] = [bytes + blocks.bytes[j]!, seconds + blocks.seconds[j]!];
-    return bytes / seconds;
-  };
   const changes: PlacedChange[] = [];
   for (let k = 1; k < count; k += 1) {
-    const before = levelOf(starts[k - 1]!, starts[k]!, 'first');
-    const after = levelOf(starts[k]!, endBlock(k), 'last');
+    const before = placementLevel(blocks, starts[k - 1]!, starts[k]!, 'first');
+    const after = placementLevel(blocks, starts[k]!, endBlock(k), 'last');
     const fromBlock = Math.floor((starts[k - 1]! + starts[k]!) / 2);
     const toBlock = Math.ceil((starts[k]! + endBlock(k)) / 2);
     changes.push(placedAt(curve, changeBytes(curve, blocks, fromBlock, toBlock, before, after)));
