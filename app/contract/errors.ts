@@ -37,6 +37,8 @@ const systemSentences: Record<string, (where: string) => string> = {
   EROFS: (where) => `${where} is on a read-only volume. Choose a folder on a writable disk.`,
   EBUSY: (where) => `${where} is in use by another program. Close it, then try again.`,
   ENAMETOOLONG: (where) => `The path ${where} is too long. Choose a shorter one.`,
+  EFBIG: (where) =>
+    `${where} would be longer than its file system allows for one file. Choose a smaller size.`,
   ELOOP: (where) => `${where} goes through a loop of links. Give the real folder.`,
   EMFILE: () => 'Too many files are open at once. Close other programs, then try again.',
   EIO: (where) =>

@@ -285,6 +285,8 @@ export const BurstResult = z.object({
   name: z.string(),
   bytes: z.number(),
   disk: z.enum(['internal', 'external']),
+  /** Whether every repeat fits in the disk's free space today; when not, no time is claimed. */
+  fits: z.boolean(),
   /** Seconds for each repeat, at the start of the horizon. */
   seconds: z.array(z.number()),
   totalSeconds: z.number(),

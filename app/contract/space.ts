@@ -401,7 +401,8 @@ export const spaceOperations = {
   },
   'space.sparse.create': {
     input: z.object({ path: PathField, bytes: Bytes }),
-    output: SparseFile,
+    /** `warning`: the file is longer than its whole disk (allowed, never silent). */
+    output: SparseFile.extend({ warning: z.string().nullable() }),
   },
   /** Turns whole blocks of zeros into holes (dry run unless apply). */
   'space.sparse.punch': {

@@ -214,7 +214,9 @@ test(
     );
     const id = saved.devices[0]!.id;
     await fourth.getByLabel('External SSD').selectOption(id);
-    await cards.filter({ hasText: 'Test TB5 SSD (yours)' }).waitFor();
+    // The option added before the reload is still there (unsaved edits are kept): look at the 4th.
+    const fourthCard = page.getByRole('article', { name: /^Option 4: / });
+    await fourthCard.filter({ hasText: 'Test TB5 SSD (yours)' }).waitFor();
 
     // Edit the price; a restart of plumb serve keeps the change.
     await mine.getByRole('button', { name: 'Edit Test TB5 SSD' }).click();
@@ -224,7 +226,7 @@ test(
     await edit.getByLabel('Price (USD)').fill('399');
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await mine.getByText(/\$399/).waitFor();
-    await cards.filter({ hasText: 'Test TB5 SSD (yours)' }).getByText('$399').waitFor();
+    await fourthCard.getByText('$399').waitFor();
     await page.close();
     await server.stop();
     server = await startServe();

@@ -155,8 +155,8 @@ test(
 
     const years = 2 + Math.floor(Math.random() * 7);
     await page.getByLabel('Years to plan for').fill(String(years));
-    await page.getByRole('button', { name: 'Save as new' }).click();
-    await page.getByText(/^Saved scenario: Import 100 GB of video/).waitFor();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText(/^Open: Import 100 GB of video.*, saved\./).waitFor();
     await page.screenshot({
       path: path.join(artifacts, 'planner-scenarios-saved.png'),
       fullPage: true,
@@ -172,7 +172,7 @@ test(
     await savedOption.first().waitFor({ state: 'attached' });
     assert.equal(await savedOption.count(), 1);
     await reopened.selectOption(await savedOption.first().getAttribute('value'));
-    await page.getByText(/^Saved scenario: Import 100 GB/).waitFor();
+    await page.getByText(/^Open: Import 100 GB.*, saved\./).waitFor();
     assert.equal(await page.getByLabel('Years to plan for').inputValue(), String(years));
 
     await page.getByRole('button', { name: 'Duplicate' }).click();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -124,6 +124,50 @@ describe('plumb space: command line', () => {
     });
     assert.equal(again.status, 1);
     assert.match(again.stderr, /already exists/);
+
+    // A copy into a folder that does not exist names that folder, not a temporary file's name.
+    const missing = path.join(dir, 'no-such-folder');
+    const nowhere = runPlumb(
+      ['space', 'sparse', dense, '--copy-to', path.join(missing, 'copy.bin')],
+      { env },
+    );
+    assert.equal(nowhere.status, 1);
+    assert.equal(
+      nowhere.stderr.trim(),
+      `plumb space: The folder ${missing} does not exist: create it first, or choose another place for the copy.`,
+    );
+
+    // A plain small file named alone is not "a sparse file".
+    const note = path.join(dir, 'note.txt');
+    writeFileSync(note, 'hello world');
+    const alone = runPlumb(['space', 'sparse', note, '--json'], { env });
+    assert.equal(alone.status, 0, alone.stderr);
+    assert.deepEqual(JSON.parse(alone.stdout), []);
+
+    // Longer than the whole disk: allowed (disk images are made so), never silent.
+    const volume = statfsSync(dir);
+    const huge = runPlumb(
+      [
+        'space',
+        'sparse',
+        path.join(dir, 'huge.img'),
+        '--create',
+        `${volume.blocks * volume.bsize * 4}B`,
+      ],
+      { env },
+    );
+    if (huge.status === 0) {
+      assert.match(
+        huge.stdout,
+        /Note: It is longer than its whole disk \([\d.]+ [KMGT]?B\): it can never be filled there/,
+      );
+    } else {
+      // ext4 caps one file at 16 TiB: said in words.
+      assert.match(
+        huge.stderr,
+        /would be longer than its file system allows for one file\. Choose a smaller size\./,
+      );
+    }
   });
 });
 

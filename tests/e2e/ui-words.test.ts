@@ -102,7 +102,10 @@ test(
       alerts.every((text) => !raw.test(text)),
       alerts.join(' | '),
     );
-    assert.equal(await keep.inputValue(), '0', 'a negative size reads as 0');
+    // Kept as typed and explained in words, never changed behind the user's back.
+    assert.equal(await keep.inputValue(), '-5');
+    assert.equal(await keep.getAttribute('aria-invalid'), 'true');
+    assert.ok(alerts.includes('Enter 0 GB or more.'), alerts.join(' | '));
     await page.close();
   },
 );

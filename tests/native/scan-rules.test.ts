@@ -6,7 +6,7 @@ import { after, test } from 'node:test';
 import type { ScanOptions } from '../../app/contract/space.js';
 import { tempPrefix } from '../../app/core/space/journal.js';
 import { pathsUnder, scanFolder } from '../../app/core/space/scan.js';
-import { listSparse } from '../../app/core/space/sparse.js';
+import { describeSparse, listSparse } from '../../app/core/space/sparse.js';
 import { holeFile } from '../helpers/space-files.js';
 
 // The engine's walk (native/src/scan/scan.cc) by the skip rules, written out here name by name:
@@ -82,7 +82,7 @@ test('the sparse listing walks everywhere but into temporary clones, once per fi
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const sparse = (file: string) => holeFile(file, 8 << 20);
   sparse(path.join(dir, 'plain', 'disk.img'));
-  if ((await listSparse(path.join(dir, 'plain', 'disk.img')))[0]!.allocatedBytes >= 8 << 20) {
+  if ((await describeSparse(path.join(dir, 'plain', 'disk.img'))).allocatedBytes >= 8 << 20) {
     t.skip(`${tmpdir()} stores no holes, so no file there is sparse`);
     return;
   }
@@ -105,6 +105,15 @@ test('the sparse listing walks everywhere but into temporary clones, once per fi
       .map((name) => path.join(...name.split('/')))
       .sort(),
   );
+  // One file named alone is listed by the same rule: a dense file or a short gap is no sparse file.
+  for (const [name, listedAlone] of [
+    ['dense', false],
+    ['gap-60k', false],
+    ['gap-64k', true],
+  ] as const) {
+    const alone = await listSparse(path.join(dir, 'plain', name));
+    assert.equal(alone.length, listedAlone ? 1 : 0, name);
+  }
   const files = await listSparse(dir);
   assert.equal(files.length, 6);
   // Largest saving first: the five empty 8 MiB files, then the one block with its 64 KiB hole.

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { tmpdir } from 'node:os';
 import { test } from 'node:test';
 import { loadNative } from '../../app/core/native/load.js';
@@ -43,6 +45,29 @@ test('xfs: clones reported from the reflink feature, on and off', async (t) => {
     } finally {
       fs.unmount();
     }
+  }
+});
+
+test('btrfs: found though its st_dev is not in mountinfo, in a subvolume too', async (t) => {
+  const reason = loopSkipReason('btrfs');
+  if (reason) return t.skip(reason);
+  const fs = mountLoopFs('btrfs', { sizeBytes: 320 * MiB });
+  try {
+    // A subvolume has an anonymous device number of its own, like the top level's.
+    execFileSync('btrfs', ['subvolume', 'create', path.join(fs.dir, 'photos')], {
+      stdio: 'ignore',
+    });
+    for (const dir of [fs.dir, path.join(fs.dir, 'photos')]) {
+      const info = await native.volumeInfo(dir);
+      assert.equal(info.fsType, 'btrfs', dir);
+      assert.equal(info.mountPoint, fs.dir, dir);
+      assert.equal(info.device, fs.device, dir);
+      assert.equal(info.supportsClones, true, dir);
+      assert.equal(info.supportsSparse, true, dir);
+      assert.equal(info.directIoAlignment, 512, dir);
+    }
+  } finally {
+    fs.unmount();
   }
 });
 

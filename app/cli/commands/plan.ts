@@ -2,7 +2,8 @@ import type { DiskResult, Evaluation, OptionResult, Scenario } from '../../contr
 import { builtInCatalogue } from '../../core/planner/catalogue.js';
 import { deviceStore } from '../../core/planner/device-store.js';
 import { evaluateWithSavedResults } from '../../core/planner/measured.js';
-import { formatGbPerSecond, formatSeconds, formatSize, formatUsd } from '../../common/format.js';
+import { formatGbPerSecond, formatSeconds, formatSize } from '../../common/format.js';
+import { costWords, yearsWords } from '../../common/plan-words.js';
 import { loadScenarioFile } from '../../core/planner/scenario-file.js';
 import { parseCommandArgs } from '../args.js';
 import { exitCode, UsageError, type Command } from '../command.js';
@@ -12,16 +13,8 @@ function costText(option: OptionResult): string {
   if (option.costUsd === null || option.costRangeUsd === null) {
     return `price unknown (give ${option.missingPrices.map((m) => m.path).join(' and ')})`;
   }
-  const [low, high] = option.costRangeUsd;
-  const cost =
-    Math.round(low) === Math.round(high)
-      ? formatUsd(option.costUsd)
-      : `${formatUsd(low)}–${Math.round(high)}`;
-  const perTb =
-    option.costPerAddedTbUsd === null
-      ? ''
-      : ` (${formatUsd(option.costPerAddedTbUsd)} per added TB)`;
-  return `${cost}${perTb}`;
+  const { figure, detail } = costWords(option.costRangeUsd, option.costPerAddedTbUsd);
+  return `${figure} (${detail})`;
 }
 
 function diskLine(disk: DiskResult, horizon: number): string {
@@ -37,7 +30,7 @@ function diskLine(disk: DiskResult, horizon: number): string {
   const wear =
     disk.wearLifeYears === null
       ? ''
-      : `; wear life about ${Math.round(disk.wearLifeYears)} years${disk.tbwAssumed ? ' (endurance assumed)' : ''}`;
+      : `; wear life about ${yearsWords(disk.wearLifeYears)}${disk.tbwAssumed ? ' (endurance assumed)' : ''}`;
   return [
     `   ${disk.role.padEnd(9)}${disk.device.name}, ${formatSize(disk.capacityBytes)}${via}; ${writes}`,
     `            free ${free(now)} now, ${free(end)} in year ${horizon} [${end.status}]${wear}`,
@@ -64,11 +57,12 @@ export function planReport(evaluation: Evaluation): string {
           ? ` (${formatSize(burst.inCacheBytes)} in cache, ${formatSize(burst.afterCacheBytes)} after)`
           : '';
       const later =
-        Math.abs(burst.totalSecondsAtHorizon - burst.totalSeconds) > 0.05
+        burst.fits && Math.abs(burst.totalSecondsAtHorizon - burst.totalSeconds) > 0.05
           ? `; ${formatSeconds(burst.totalSecondsAtHorizon)} in year ${scenario.horizonYears}`
           : '';
-      const each =
-        burst.seconds.length > 1
+      const each = !burst.fits
+        ? ': does not fit in the free space'
+        : burst.seconds.length > 1
           ? ` ×${burst.seconds.length}, ${formatSeconds(burst.totalSeconds)} in all (${burst.seconds.map(formatSeconds).join(', ')})`
           : `: ${formatSeconds(burst.totalSeconds)}`;
       lines.push(`   ${burst.name}${each}${split}${later}`);

@@ -94,7 +94,7 @@ export async function sparseSubcommand(args: string[], io: CommandIO): Promise<n
 
   if (values.create !== undefined) {
     const file = await createSparse(target, sizeArgument(values.create));
-    print(file, `created ${describe(file)}`);
+    print(file, `created ${describe(file)}${file.warning ? `\nNote: ${file.warning}` : ''}`);
     return exitCode.ok;
   }
   if (values['copy-to'] !== undefined) {

@@ -29,7 +29,10 @@ function linkAt(
 ): Link {
   return {
     mode,
-    modeName: interfaceClass(catalogue, mode)?.name ?? mode,
+    // A measured disk on a bus Plumb could not name keeps the speed it was measured at.
+    modeName:
+      interfaceClass(catalogue, mode)?.name ??
+      (mode === 'measured' ? 'the connection it was measured on' : mode),
     ceilingBytesPerSecond: ceiling,
     writeCeilingBytesPerSecond: ceiling,
     usable,

@@ -19,6 +19,7 @@ import { capped, resolveLink } from './link.js';
 import { optionPrices } from './price.js';
 import { firstShortYear, spaceOverYears } from './space.js';
 import { enduranceBytes, wearLifeYears } from './wear.js';
+import { yearsWords } from '../../common/plan-words.js';
 
 /** What a disk of an option needs for the chart and the recommendation, beyond the contract. */
 export interface DiskModel {
@@ -265,7 +266,8 @@ export function evaluateOption(
       });
     const timings = series(now.freeBytes);
     const atHorizon = series(end.freeBytes);
-    if (burst.size * burst.repeat > now.freeBytes) {
+    const fits = burst.size * burst.repeat <= now.freeBytes;
+    if (!fits) {
       warnings.push({
         code: 'burst-does-not-fit',
         message: `"${burst.name}" (${formatGb(burst.size * burst.repeat)}) does not fit in the ${disk.result.role} disk's free space.`,
@@ -287,6 +289,7 @@ export function evaluateOption(
       name: burst.name,
       bytes: burst.size,
       disk: disk.result.role,
+      fits,
       seconds: timings.map((t) => t.seconds),
       totalSeconds: sum(timings),
       totalSecondsAtHorizon: sum(atHorizon),
@@ -302,7 +305,7 @@ export function evaluateOption(
     if (life !== null && life < scenario.horizonYears) {
       warnings.push({
         code: `${disk.result.role}-wear`,
-        message: `At ${formatGb(disk.result.dailyWriteBytes)} a day the ${disk.result.role} disk reaches its rated endurance in about ${life.toFixed(1)} years, within your ${scenario.horizonYears}-year horizon.`,
+        message: `At ${formatGb(disk.result.dailyWriteBytes)} a day the ${disk.result.role} disk reaches its rated endurance in about ${yearsWords(life)}, within your ${scenario.horizonYears}-year horizon.`,
         source: disk.result.tbwAssumed
           ? catalogue.rules.tbwPerCapacityProxy.source
           : (disk.device.sources.tbwBytes ?? null),

@@ -9,6 +9,7 @@ import { resultSchemaVersions } from '../../contract/bench-result.js';
 import { PlumbError } from '../../contract/errors.js';
 import type { DeviceProfile, InterfaceId } from '../../contract/planner.js';
 import { headlineRates } from '../../common/headline-rate.js';
+import { quickRunLabel, quickRunNote } from '../../common/quick-run.js';
 import { withHeadline } from '../analysis/headline-rate.js';
 
 const direction = z.enum(['write', 'read']);
@@ -83,6 +84,7 @@ function volumeLabel(folder: string): string {
 function measuredName(result: {
   name?: string | undefined;
   startedAt: string;
+  scale?: unknown;
   plan: { name: string };
   environment: { volume: { path: string } };
 }): string {
@@ -90,7 +92,8 @@ function measuredName(result: {
     ? `${result.startedAt.slice(0, 10)} ${result.startedAt.slice(11, 16)} UTC`
     : result.startedAt;
   const what = result.name ?? volumeLabel(result.environment.volume.path);
-  const tail = ` · ${when} · ${result.plan.name} plan`;
+  const quick = quickRunLabel(result);
+  const tail = ` · ${when} · ${result.plan.name} plan${quick ? ` · ${quick}` : ''}`;
   // The contract keeps names to 120 characters: shorten what was measured, never the date.
   return `${what.length + tail.length > 120 ? `${what.slice(0, 119 - tail.length)}…` : what}${tail}`;
 }
@@ -151,6 +154,8 @@ export function profileFromResult(resultDocument: unknown): DeviceProfile {
       ? `Write cliff after ${(cliff.atBytes / 1e9).toFixed(1)} GB with ${(volume.freeBytes / 1e9).toFixed(0)} GB free.`
       : `No cliff within the ${(written / 1e9).toFixed(1)} GB written.`,
   ];
+  const quick = quickRunNote(result);
+  if (quick) notes.push(quick);
   if (result.environment.cacheMode === 'buffered') {
     notes.push('Measured through the OS cache (buffered): rates may be optimistic.');
   }

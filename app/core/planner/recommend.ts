@@ -5,6 +5,7 @@
 import type { Catalogue, Crossover, Evaluation, Scenario } from '../../contract/planner.js';
 import type { OptionModel } from './option.js';
 import { formatSeconds, formatSize, formatUsdRange } from '../../common/format.js';
+import { yearsWords } from '../../common/plan-words.js';
 
 /** An option's cost for ranking; only priced options are ranked, so null never reaches here. */
 const costOf = (model: OptionModel) => model.result.costUsd ?? Number.POSITIVE_INFINITY;
@@ -134,7 +135,9 @@ export function recommend(
         ? `; ${formatSize(burst.afterCacheBytes)} of it is written after the cache is full`
         : '';
     reasons.push(
-      `"${burst.name}" takes ${formatSeconds(burst.totalSeconds)}${comparison}${cliff}.`,
+      burst.fits
+        ? `"${burst.name}" takes ${formatSeconds(burst.totalSeconds)}${comparison}${cliff}.`
+        : `"${burst.name}" does not fit in the ${burst.disk} disk's free space.`,
     );
   }
 
@@ -147,7 +150,7 @@ export function recommend(
   }
   const lives = best.result.disks
     .filter((d) => d.wearLifeYears !== null)
-    .map((d) => `${Math.round(d.wearLifeYears!)} years on the ${d.role} disk`);
+    .map((d) => `${yearsWords(d.wearLifeYears!)} on the ${d.role} disk`);
   if (lives.length > 0)
     reasons.push(`Rated endurance lasts about ${lives.join(' and ')} at your daily writes.`);
 

@@ -4,7 +4,7 @@
  * the next copy into that folder (as the benchmark removes its stale plumb-test-* folders).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { link, lstat, open, readdir, unlink } from '../os-fs.js';
+import { link, lstat, open, readdir, stat, unlink } from '../os-fs.js';
 import os from 'node:os';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
@@ -91,7 +91,16 @@ export async function copySparse(
     throw new PlumbError('EEXIST', `${target} already exists; choose a new name for the copy.`);
   }
   await requireRegularFile(source);
-  await removeStaleCopies(path.dirname(target));
+  // Said of the folder the user named, before a temporary name beside the copy could be.
+  const folder = path.dirname(target);
+  const folderStats = await stat(folder).catch(() => null);
+  if (!folderStats?.isDirectory()) {
+    throw new PlumbError(
+      folderStats ? 'ENOTDIR' : 'ENOENT',
+      `The folder ${folder} ${folderStats ? 'is a file, not a folder' : 'does not exist'}: create it first, or choose another place for the copy.`,
+    );
+  }
+  await removeStaleCopies(folder);
   const native = loadNative();
   const map = await native.dataRanges(source);
   const temp = copyTempPathFor(target);

@@ -2,7 +2,8 @@
  * Sparse files: list them with their data/hole map, create one, and turn whole blocks of zeros
  * into holes (a dry run unless applied; copies keeping holes are sparse-copy.ts).
  */
-import { chmod, lstat, stat } from '../os-fs.js';
+import { chmod, lstat, stat, statfs } from '../os-fs.js';
+import { formatBytes } from '../../common/format.js';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
 import type { PunchReport, SparseFile, SparseListProgress } from '../../contract/space.js';
@@ -16,6 +17,9 @@ import { pathsUnder, sparseSearchCancelled } from './scan.js';
 export const punchWarning =
   'Holes save space only while the file stays sparse: an app that does not know sparse files may ' +
   'rewrite it in full and take all of its logical size at once, and copies made by such apps are not sparse.';
+
+/** Allocated this far below its length, a file is sparse (the scan's kSparseGapBytes). */
+export const sparseGapBytes = 64 * 1024;
 
 export async function describeSparse(file: string): Promise<SparseFile> {
   const map = await loadNative().dataRanges(file);
@@ -44,7 +48,12 @@ export async function listSparse(
   const { signal, onProgress } = hooks;
   const resolved = path.resolve(target);
   const stats = await lstat(resolved);
-  if (stats.isFile()) return [await describeSparse(resolved)];
+  if (stats.isFile()) {
+    // One file is listed by the walk's own rule (native/src/scan/scan.cc, kSparseGapBytes): at
+    // least 64 KiB fewer allocated than its length. An 11-byte note is no "1 sparse file".
+    const file = await describeSparse(resolved);
+    return file.logicalBytes - file.allocatedBytes >= sparseGapBytes ? [file] : [];
+  }
   const started = performance.now();
   let walked = { files: 0, bytes: 0 };
   const emit = (
@@ -87,13 +96,26 @@ export async function listSparse(
   );
 }
 
-export async function createSparse(file: string, bytes: number): Promise<SparseFile> {
+/**
+ * Makes a sparse file of `bytes`. One longer than its whole disk is allowed (disk images are
+ * made so) but never silent: `warning` says it can never be filled there.
+ */
+export async function createSparse(
+  file: string,
+  bytes: number,
+): Promise<SparseFile & { warning: string | null }> {
   const resolved = path.resolve(file);
   await loadNative().createSparseFile(resolved, bytes);
   // The addon makes every new file 0600 (it also makes copies' temporaries); this one is the
   // user's, so it gets the mode any new file of theirs gets.
   await chmod(resolved, 0o666 & ~process.umask());
-  return describeSparse(resolved);
+  const disk = await statfs(path.dirname(resolved));
+  const diskBytes = disk.blocks * disk.bsize;
+  const warning =
+    bytes > diskBytes
+      ? `It is longer than its whole disk (${formatBytes(diskBytes)}): it can never be filled there, and writing into it fails once the disk is full.`
+      : null;
+  return { ...(await describeSparse(resolved)), warning };
 }
 
 /** Runs of whole blocks that read as zeros inside the data ranges, as [offset, length]. */

@@ -47,16 +47,22 @@ bool IsUnder(const std::string& path, const std::string& mount) {
 }
 
 // The mount whose device matches st_dev; among bind mounts, the deepest one above the path.
+// btrfs gives each subvolume an anonymous st_dev that mountinfo never lists (its line names the
+// file system's own device number), so with no match the deepest mount above the path is taken:
+// the path resolved, that mount is the one it lives on.
 std::optional<MountEntry> FindMount(const std::string& realPath, dev_t dev) {
   std::ifstream in("/proc/self/mountinfo");
   std::string line;
-  std::optional<MountEntry> best;
+  std::optional<MountEntry> sameDevice;
+  std::optional<MountEntry> deepest;
   const std::string wanted = std::to_string(major(dev)) + ":" + std::to_string(minor(dev));
+  const auto deeper = [](const std::optional<MountEntry>& best, const MountEntry& entry) {
+    return !best || entry.mountPoint.size() > best->mountPoint.size();
+  };
   while (std::getline(in, line)) {
     std::istringstream fields(line);
     std::string id, parent, majmin, root, mountPoint;
     fields >> id >> parent >> majmin >> root >> mountPoint;
-    if (majmin != wanted) continue;
     std::string token;
     while (fields >> token && token != "-") {
     }
@@ -65,9 +71,10 @@ std::optional<MountEntry> FindMount(const std::string& realPath, dev_t dev) {
     fields >> entry.fsType >> entry.source;
     entry.source = Unescape(entry.source);
     if (!IsUnder(realPath, entry.mountPoint)) continue;
-    if (!best || entry.mountPoint.size() > best->mountPoint.size()) best = entry;
+    if (majmin == wanted && deeper(sameDevice, entry)) sameDevice = entry;
+    if (deeper(deepest, entry)) deepest = entry;
   }
-  return best;
+  return sameDevice ? sameDevice : deepest;
 }
 
 // XFS_IOC_FSGEOMETRY (v5 geometry, Linux 5.1+): its flags say whether reflink is on.

@@ -121,8 +121,10 @@ export function TestSetup({
   const warnings = warningsFor(plan);
   const standard = builtins.find((p) => p.name === 'standard');
   const quickRefusal = reserveInvalid
-    ? 'Give the space to keep free as a size, like 2 GB.'
-    : (warningsFor(standard).find((w) => w.level === 'danger')?.message ?? null);
+    ? { message: 'Give the space to keep free as a size, like 2 GB.' }
+    : (warningsFor(standard).find((w) => w.level === 'danger') ?? null);
+  const keepFree = (bytes: number) =>
+    setChoices((now) => ({ ...now, reserveText: formatBytes(bytes) }));
   const gridProblem = planIs(plan, 'presets')
     ? gridSizeProblem(plan, scale, scaleLabel(scale), formatBytes)
     : null;
@@ -234,6 +236,7 @@ export function TestSetup({
         refusal={target ? quickRefusal : null}
         starting={starting}
         onRun={() => standard && void launch(standard, true)}
+        onKeepFree={keepFree}
       />
 
       <SetupStep id="step-what" number={2} title="What to measure">
@@ -288,6 +291,7 @@ export function TestSetup({
         onNotNow={() => setConfirming(false)}
         blocked={blocked}
         starting={starting}
+        onKeepFree={keepFree}
       />
     </form>
   );

@@ -17,6 +17,8 @@ export type WarningLevel = 'caution' | 'danger';
 export interface TargetWarning {
   level: WarningLevel;
   message: string;
+  /** A reserve that would let the refused test run: offered as one click. */
+  keepFreeBytes?: number;
 }
 
 /** A run that writes this much is one to confirm first. */
@@ -67,6 +69,7 @@ export function targetWarnings(
     ].filter((w): w is string => w !== null);
     warnings.push({
       level: 'danger',
+      ...(advice.reserveBytes !== null ? { keepFreeBytes: advice.reserveBytes } : {}),
       message: `Not enough free space: this test needs ${formatBytes(estimate.spaceBytes)}, and Plumb keeps ${formatBytes(estimate.reserveBytes)} free here, which leaves ${formatBytes(estimate.allowanceBytes)}. To run it: ${ways.join('; or ')}.`,
     });
   }

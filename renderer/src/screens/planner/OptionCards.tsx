@@ -4,13 +4,8 @@ import type {
   OptionResult,
   Source,
 } from '../../../../app/contract/planner.js';
-import {
-  formatGbPerSecond,
-  formatSeconds,
-  formatSize,
-  formatUsd,
-  formatUsdRange,
-} from '../../../../app/common/format.js';
+import { formatGbPerSecond, formatSeconds, formatSize } from '../../../../app/common/format.js';
+import { costWords, yearsWords } from '../../../../app/common/plan-words.js';
 
 const statusText: Record<DiskResult['space'][number]['status'], string> = {
   comfortable: 'Comfortable',
@@ -86,7 +81,7 @@ function DiskBlock({
         <span>
           {disk.wearLifeYears === null
             ? 'No daily writes: no wear to speak of'
-            : `Wear life about ${disk.wearLifeYears >= 100 ? '100+' : Math.round(disk.wearLifeYears)} years`}
+            : `Wear life about ${yearsWords(disk.wearLifeYears)}`}
           {disk.wearLifeYears !== null && disk.tbwAssumed ? ' (endurance assumed)' : ''}
         </span>
         {disk.sources.some((id) => sources.some((s) => s.id === id)) ? (
@@ -98,6 +93,15 @@ function DiskBlock({
           </span>
         ) : null}
       </div>
+    </div>
+  );
+}
+
+function OptionCost({ cost }: { cost: { figure: string; detail: string } }) {
+  return (
+    <div className="plan-cost">
+      <span className="figure">{cost.figure}</span>
+      <span className="figure-label">{cost.detail}</span>
     </div>
   );
 }
@@ -142,20 +146,15 @@ function OptionCard({
           </span>
         </div>
       ) : (
-        <div className="plan-cost">
-          <span className="figure">{formatUsdRange(option.costRangeUsd)}</span>
-          <span className="figure-label">
-            {option.costPerAddedTbUsd === null
-              ? 'no added capacity'
-              : `${formatUsd(option.costPerAddedTbUsd)} per added TB`}
-          </span>
-        </div>
+        <OptionCost cost={costWords(option.costRangeUsd, option.costPerAddedTbUsd)} />
       )}
       <ul className="plan-bursts" aria-label="Burst times">
         {option.bursts.map((burst) => (
           <li key={burst.name}>
             <span className="plan-burst-name">{burst.name}</span>
-            <span className="plan-burst-time">{formatSeconds(burst.totalSeconds)}</span>
+            <span className="plan-burst-time">
+              {burst.fits ? formatSeconds(burst.totalSeconds) : 'Does not fit'}
+            </span>
             <span className="plan-burst-detail">
               {[
                 burst.seconds.length > 1
@@ -164,7 +163,7 @@ function OptionCard({
                 burst.afterCacheBytes > 0 && burst.cacheBytesAvailable !== null
                   ? `${formatSize(burst.afterCacheBytes)} after the cache`
                   : '',
-                Math.abs(burst.totalSecondsAtHorizon - burst.totalSeconds) > 0.05
+                burst.fits && Math.abs(burst.totalSecondsAtHorizon - burst.totalSeconds) > 0.05
                   ? `${formatSeconds(burst.totalSecondsAtHorizon)} in year ${horizon}`
                   : '',
               ]

@@ -12,6 +12,7 @@ import type {
 import type { PlumbClient } from '../../client.js';
 import { ExportPdfButton } from '../../report/ExportPdfButton.js';
 import { CrossoverChart } from './CrossoverChart.js';
+import { keepDraft, readDraft } from './draft.js';
 import { MyDevices } from './MyDevices.js';
 import { plannerInputError } from './input-errors.js';
 import { OptionCards } from './OptionCards.js';
@@ -36,6 +37,9 @@ export function PlannerScreen({ client }: { client: PlumbClient }) {
   const [ownStatus, setOwnStatus] = useState<string | null>(null);
   const latest = useRef(0);
   const [currentId, setCurrentId] = useState<string | null>(null);
+  // The scenario as last saved or opened: what differs from it is an unsaved edit.
+  const [base, setBase] = useState<string | null>(null);
+  const dirty = scenario !== null && base !== null && JSON.stringify(scenario) !== base;
   // The user's own SSDs travel in every scenario Plumb evaluates, saves or prints; an opened file's
   // own devices stay with it unless one saved here has the same id.
   const ownRef = useRef<DeviceProfile[]>([]);
@@ -79,13 +83,23 @@ export function PlannerScreen({ client }: { client: PlumbClient }) {
         if (cancelled) return;
         ownRef.current = saved.devices;
         setOwn(saved.devices);
+        const draft = readDraft();
+        const notes = saved.problem ? [...defaults.notes, saved.problem] : defaults.notes;
         setLoaded({
           catalogue,
           measured: defaults.measuredDevices,
-          notes: saved.problem ? [...defaults.notes, saved.problem] : defaults.notes,
+          notes: draft
+            ? [
+                `Your unsaved changes to "${draft.scenario.name}" from last time are back: Save keeps them, opening another scenario leaves them.`,
+                ...notes,
+              ]
+            : notes,
         });
-        setScenario(defaults.scenario);
-        void evaluate(defaults.scenario);
+        const start = draft?.scenario ?? defaults.scenario;
+        setScenario(start);
+        setCurrentId(draft?.currentId ?? null);
+        setBase(draft?.base ?? JSON.stringify(defaults.scenario));
+        void evaluate(start);
       },
       (caught: Error) => !cancelled && setError(caught.message),
     );
@@ -103,8 +117,15 @@ export function PlannerScreen({ client }: { client: PlumbClient }) {
     timer.current = window.setTimeout(() => void evaluate(next), 350);
   };
 
+  // Unsaved edits are kept as they are made, so a reload or a closed window loses none.
+  useEffect(() => {
+    if (scenario === null || base === null) return;
+    keepDraft(dirty ? { scenario, currentId, base } : null);
+  }, [scenario, currentId, base, dirty]);
+
   const opened = (next: Scenario, id: string | null) => {
     setCurrentId(id);
+    setBase(JSON.stringify(next));
     setScenario(next);
     window.clearTimeout(timer.current);
     void evaluate(next);
@@ -200,8 +221,13 @@ export function PlannerScreen({ client }: { client: PlumbClient }) {
             client={client}
             scenario={withOwn(scenario)}
             currentId={currentId}
+            dirty={dirty}
             onOpen={opened}
-            onSaved={setCurrentId}
+            onSaved={(id) => {
+              setCurrentId(id);
+              setBase(JSON.stringify(scenario));
+            }}
+            onRename={(name) => change({ ...scenario, name })}
           />
           <ScenarioForm
             scenario={scenario}

@@ -13,16 +13,21 @@ export interface ScenarioFilesProps {
   scenario: Scenario;
   /** The saved scenario on screen, if it came from or went to the list. */
   currentId: string | null;
+  /** Whether what is on screen differs from what was last saved or opened. */
+  dirty: boolean;
   onOpen: (scenario: Scenario, id: string | null) => void;
   onSaved: (id: string | null) => void;
+  onRename: (name: string) => void;
 }
 
 export function ScenarioFiles({
   client,
   scenario,
   currentId,
+  dirty,
   onOpen,
   onSaved,
+  onRename,
 }: ScenarioFilesProps) {
   const [saved, setSaved] = useState<SavedScenario[]>([]);
   const [examples, setExamples] = useState<ExampleScenario[]>([]);
@@ -31,6 +36,8 @@ export function ScenarioFiles({
   const [working, setWorking] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const openId = useId();
+  const nameId = useId();
+  const nameProblem = scenario.name.trim() === '' ? 'Give the scenario a name to save it.' : null;
   const titleId = useId();
 
   useEffect(() => {
@@ -69,15 +76,18 @@ export function ScenarioFiles({
       onOpen(reply.scenario, from === 'saved' ? id : null);
       return `Opened ${reply.scenario.name}.`;
     });
-  const save = () =>
+  /** Saves over the open scenario, or as a new one (`asNew`, or when none is open). */
+  const save = (asNew: boolean) =>
     act(async () => {
+      const over = !asNew && currentId && saved.some((s) => s.id === currentId);
       const reply = await client.call('planner.scenarios.save', {
-        ...(currentId && saved.some((s) => s.id === currentId) ? { id: currentId } : {}),
+        ...(over ? { id: currentId } : {}),
         scenario,
       });
       setSaved(reply.saved);
       onSaved(reply.entry.id);
-      return `Saved ${reply.entry.name}.`;
+      // The line below names the saved scenario; this only says what was done.
+      return over ? 'Changes saved.' : 'Saved as a new scenario.';
     });
   const duplicate = (id: string) =>
     act(async () => {
@@ -157,9 +167,34 @@ export function ScenarioFiles({
             ))}
           </optgroup>
         </select>
-        <button type="button" className="button" disabled={working} onClick={() => void save()}>
-          {current ? 'Save' : 'Save as new'}
+        <label htmlFor={nameId}>Name</label>
+        <input
+          id={nameId}
+          type="text"
+          className="plan-files-name"
+          value={scenario.name}
+          maxLength={120}
+          aria-invalid={nameProblem ? true : undefined}
+          onChange={(event) => onRename(event.target.value)}
+        />
+        <button
+          type="button"
+          className="button"
+          disabled={working || nameProblem !== null || (current !== undefined && !dirty)}
+          onClick={() => void save(false)}
+        >
+          Save
         </button>
+        {current ? (
+          <button
+            type="button"
+            className="button"
+            disabled={working || nameProblem !== null}
+            onClick={() => void save(true)}
+          >
+            Save as new
+          </button>
+        ) : null}
         <button
           type="button"
           className="button"
@@ -201,9 +236,12 @@ export function ScenarioFiles({
           Export file
         </button>
       </div>
-      <p className="muted plan-files-status" role="status">
-        {current ? `Saved scenario: ${current.name}. ` : ''}
-        {status ?? ''}
+      <p className="muted plan-files-status" role="status" data-testid="plan-current">
+        {current
+          ? `Open: ${current.name}${dirty ? ', with unsaved changes' : ', saved'}.`
+          : 'Not saved yet.'}
+        {status ? ` ${status}` : ''}
+        {nameProblem ? ` ${nameProblem}` : ''}
       </p>
       {failure ? (
         <div className="banner banner-error" role="alert">

@@ -4,6 +4,8 @@
  */
 import { formatBytes, formatDuration } from '../../../../../app/common/format.js';
 import type { PlanEstimate } from '../estimates.js';
+import type { TargetWarning } from '../target-warnings.js';
+import { KeepFreeButton } from './StartArea.js';
 
 export function QuickTest({
   estimate,
@@ -11,14 +13,16 @@ export function QuickTest({
   refusal,
   starting,
   onRun,
+  onKeepFree,
 }: {
   /** The standard plan's estimate here, once a folder is chosen. */
   estimate: PlanEstimate | null;
   scaleText: string;
-  /** Why it cannot run here, in words; null when it can. */
-  refusal: string | null;
+  /** Why it cannot run here, in words (and a reserve that would fix it); null when it can. */
+  refusal: Pick<TargetWarning, 'message' | 'keepFreeBytes'> | null;
   starting: boolean;
   onRun: () => void;
+  onKeepFree: (bytes: number) => void;
 }) {
   const what = estimate
     ? `Writes ${formatBytes(estimate.writeBytes)} and reads it back, about ${formatDuration(estimate.seconds)}.`
@@ -31,8 +35,11 @@ export function QuickTest({
         </h3>
         <p className="muted" id="quick-test-what">
           The standard test at {scaleText.toLowerCase()} scale, for one read and one write figure.{' '}
-          {refusal ?? what} Or choose a test below.
+          {refusal?.message ?? what} Or choose a test below.
         </p>
+        {refusal?.keepFreeBytes !== undefined ? (
+          <KeepFreeButton bytes={refusal.keepFreeBytes} onKeepFree={onKeepFree} />
+        ) : null}
       </div>
       <button
         type="button"

@@ -1,7 +1,13 @@
 /** Advanced: how much free space a test must leave on the disk (the free-space guard). */
 import { useId } from 'react';
 import { formatBytes } from '../../../../../app/common/format.js';
-import { reserveBytes, reserveFloor, uiReserveBytes } from '../../../../../app/common/reserve.js';
+import { parseSizeInput } from '../../../../../app/common/units.js';
+import {
+  defaultReserveText,
+  reserveBytes,
+  reserveFloor,
+  uiReserveBytes,
+} from '../../../../../app/common/reserve.js';
 
 export function ReserveOption({
   volumeBytes,
@@ -19,6 +25,9 @@ export function ReserveOption({
   const hintId = useId();
   const standard = volumeBytes === null ? null : uiReserveBytes(volumeBytes);
   const floor = volumeBytes === null ? null : reserveBytes(volumeBytes, reserveFloor);
+  const typed = text.trim() ? parseSizeInput(text) : null;
+  // A figure under the floor is raised to it: said here, not done silently.
+  const raised = typed !== null && floor !== null && typed < floor;
   return (
     <details className="advanced-options" open={text.trim() !== '' || undefined}>
       <summary>Advanced</summary>
@@ -37,9 +46,11 @@ export function ReserveOption({
       <p id={hintId} className="muted option-hint">
         {invalid
           ? 'Type a size such as 2 GB or 500MB.'
-          : standard !== null && floor !== null
-            ? `A test stops before the disk has less than this free: by default ${formatBytes(standard)} here (10 % of the disk, at least 1 GB). You can lower it to ${formatBytes(floor)}, not below.`
-            : 'A test stops before the disk has less than this free.'}
+          : raised
+            ? `${formatBytes(typed)} is less than Plumb leaves free on this disk: tests keep ${formatBytes(floor)} free.`
+            : standard !== null && floor !== null
+              ? `A test stops before the disk has less than this free: by default ${formatBytes(standard)} here (${defaultReserveText}). You can lower it to ${formatBytes(floor)}, not below.`
+              : 'A test stops before the disk has less than this free.'}
       </p>
     </details>
   );

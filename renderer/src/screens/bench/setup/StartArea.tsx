@@ -6,6 +6,21 @@ import type { TargetWarning } from '../target-warnings.js';
 import { planStory, readFolderStory } from '../plan-catalogue.js';
 import type { SetupMessage } from './use-setup-lists.js';
 
+/** The one click that fixes a refusal for want of space: keep less free (never under the floor). */
+export function KeepFreeButton({
+  bytes,
+  onKeepFree,
+}: {
+  bytes: number;
+  onKeepFree: (bytes: number) => void;
+}) {
+  return (
+    <button type="button" className="button banner-action" onClick={() => onKeepFree(bytes)}>
+      Keep {formatBytes(bytes)} free instead
+    </button>
+  );
+}
+
 export function StartArea({
   warnings,
   message,
@@ -14,6 +29,7 @@ export function StartArea({
   onNotNow,
   blocked,
   starting,
+  onKeepFree,
 }: {
   warnings: TargetWarning[];
   message: SetupMessage | null;
@@ -24,6 +40,8 @@ export function StartArea({
   onNotNow: () => void;
   blocked: boolean;
   starting: boolean;
+  /** Sets "Keep free on the disk" to the figure a refusal offers. */
+  onKeepFree: (bytes: number) => void;
 }) {
   return (
     <div className="start-area" aria-live="polite">
@@ -33,6 +51,9 @@ export function StartArea({
           className={`banner ${warning.level === 'danger' ? 'banner-error' : 'banner-warning'}`}
         >
           {warning.message}
+          {warning.keepFreeBytes !== undefined ? (
+            <KeepFreeButton bytes={warning.keepFreeBytes} onKeepFree={onKeepFree} />
+          ) : null}
         </div>
       ))}
       {message ? (

@@ -1,6 +1,6 @@
 /** "Your computer": kind, port, dock, horizon and what matters most. */
 import type { HostKind, PortKind, Scenario } from '../../../../../app/contract/planner.js';
-import { clampWhole, Field } from './fields.js';
+import { Field, NumberInput } from './fields.js';
 import { hostKinds, ports } from './host.js';
 
 export function ComputerFields({
@@ -58,13 +58,11 @@ export function ComputerFields({
       </div>
       <Field label="Years to plan for">
         {(id) => (
-          <input
+          <NumberInput
             id={id}
-            type="number"
-            min={1}
-            max={10}
             value={scenario.horizonYears}
-            onChange={(e) => set({ horizonYears: clampWhole(e.target.value, 1, 10) })}
+            rule={{ min: 1, max: 10, whole: true }}
+            onChange={(years) => set({ horizonYears: years })}
           />
         )}
       </Field>

@@ -6,7 +6,7 @@ import type {
   Scenario,
 } from '../../../../../app/contract/planner.js';
 import { formatSize, formatUsd } from '../../../../../app/common/format.js';
-import { Field, GbInput } from './fields.js';
+import { Field, GbInput, NumberInput } from './fields.js';
 
 type Option = Scenario['options'][number];
 type PriceTier = Catalogue['internalPriceTiers'][number];
@@ -172,7 +172,7 @@ function OptionRow({
               id={id}
               min={1}
               bytes={option.internalCapacity}
-              onChange={(b) => onChange({ internalCapacity: Math.max(b, 1e9) })}
+              onChange={(internalCapacity) => onChange({ internalCapacity })}
             />
           )
         }
@@ -210,7 +210,13 @@ function OptionRow({
         label="External price (USD)"
         missing={missing.find((m) => m.disk === 'external')}
         disabled={!option.external}
-        placeholder={device?.priceUsd !== null && device ? String(device.priceUsd) : undefined}
+        fallback={
+          device?.priceUsd === undefined || device.priceUsd === null
+            ? undefined
+            : device.origin === 'measured'
+              ? 'you own it, $0'
+              : `the catalogue's ${formatUsd(device.priceUsd)}`
+        }
         value={option.external?.priceUsd}
         onChange={(usd) =>
           option.external && onChange({ external: { ...option.external, priceUsd: usd } })
@@ -229,12 +235,15 @@ function OptionRow({
   );
 }
 
-/** A price in dollars; empty means "not given", and a price the planner needs says so. */
+/**
+ * A price in dollars; empty means "not given" (the catalogue's price, said beside the field, is used
+ * then), and a price the planner needs says so.
+ */
 function PriceField({
   label,
   missing,
   hint,
-  placeholder,
+  fallback,
   disabled = false,
   value,
   onChange,
@@ -242,26 +251,29 @@ function PriceField({
   label: string;
   missing: MissingPrice | undefined;
   hint?: string;
-  placeholder?: string | undefined;
+  /** What an empty field stands for, in words ("the catalogue's $129"). */
+  fallback?: string | undefined;
   disabled?: boolean;
   value: number | undefined;
   onChange: (usd: number | undefined) => void;
 }) {
+  const words = missing
+    ? 'Needed: Plumb does not know this price'
+    : fallback && value === undefined && !disabled
+      ? `Empty: ${fallback} is used`
+      : hint;
   return (
-    <Field label={label} hint={missing ? 'Needed: Plumb does not know this price' : hint}>
+    <Field label={label} hint={words}>
       {(id) => (
-        <input
+        <NumberInput<number | undefined>
           id={id}
-          type="number"
-          min={0}
           disabled={disabled}
-          aria-invalid={missing ? true : undefined}
+          invalid={missing !== undefined}
           className={missing ? 'plan-price-needed' : undefined}
-          placeholder={missing ? 'required' : (placeholder ?? '')}
-          value={value ?? ''}
-          onChange={(e) =>
-            onChange(e.target.value === '' ? undefined : Math.max(0, Number(e.target.value)))
-          }
+          placeholder={missing ? 'required' : undefined}
+          rule={{ min: 0, optional: true }}
+          value={value}
+          onChange={onChange}
         />
       )}
     </Field>

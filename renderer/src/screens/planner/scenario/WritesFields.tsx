@@ -1,6 +1,6 @@
 /** "Your writes": the bursts written in a row, and the daily writes to each kind of data. */
 import type { Scenario } from '../../../../../app/contract/planner.js';
-import { clampWhole, Field, GbField, GbInput } from './fields.js';
+import { Field, GbField, GbInput, NumberInput } from './fields.js';
 
 type Workload = Scenario['workload'];
 type Burst = Workload['bursts'][number];
@@ -86,34 +86,26 @@ function BurstRow({
       </Field>
       <Field label="Size">
         {(id) => (
-          <GbInput
-            id={id}
-            min={1}
-            bytes={burst.size}
-            onChange={(b) => onChange({ size: Math.max(b, 1e9) })}
-          />
+          <GbInput id={id} min={1} bytes={burst.size} onChange={(size) => onChange({ size })} />
         )}
       </Field>
       <Field label="Times in a row">
         {(id) => (
-          <input
+          <NumberInput
             id={id}
-            type="number"
-            min={1}
-            max={100}
             value={burst.repeat}
-            onChange={(e) => onChange({ repeat: clampWhole(e.target.value, 1, 100) })}
+            rule={{ min: 1, max: 100, whole: true }}
+            onChange={(repeat) => onChange({ repeat })}
           />
         )}
       </Field>
-      <Field label="Pause between (s)">
+      <Field label="Pause between">
         {(id) => (
-          <input
+          <NumberInput
             id={id}
-            type="number"
-            min={0}
             value={burst.gapSeconds}
-            onChange={(e) => onChange({ gapSeconds: Math.max(0, Number(e.target.value) || 0) })}
+            rule={{ min: 0, unit: 's' }}
+            onChange={(gapSeconds) => onChange({ gapSeconds })}
           />
         )}
       </Field>

@@ -18,7 +18,7 @@ export function CreateForm({ client, onDone }: { client: PlumbClient; onDone: ()
       await client.call('session.choosePath', { path: path.trim() });
       const file = await client.call('space.sparse.create', { path: path.trim(), bytes });
       onDone();
-      return `Created ${file.path}: ${formatBytes(file.logicalBytes)} long, ${formatBytes(file.allocatedBytes)} on disk.`;
+      return `Created ${file.path}: ${formatBytes(file.logicalBytes)} long, ${formatBytes(file.allocatedBytes)} on disk.${file.warning ? ` ${file.warning}` : ''}`;
     });
   };
 
