@@ -15,7 +15,7 @@ export interface AnalyzeJob {
 }
 
 /** Levels of the document opened to find its large arrays: files, and summary.write.bySize. */
-const documentLevels = 3;
+const documentLevels = 4;
 
 serveJob(async ({ file, options, json }: AnalyzeJob, send) => {
   const document = await analyzeFile(file, options);
