@@ -34,6 +34,26 @@ function textAt(value: unknown, depth: number, compact: boolean): string {
   return text.slice(head, text.length - tail);
 }
 
+/**
+ * An array whose items are made only when written: `make(start, end)` makes items start…end-1.
+ * Written piece by piece as a JSON array, it is never held whole; JSON.stringify writes it whole.
+ */
+export class LazyItems<T> {
+  constructor(
+    readonly length: number,
+    private readonly make: (start: number, end: number) => T[],
+  ) {}
+
+  /** Items start…end-1, as Array.slice gives them. */
+  slice(start: number, end = this.length): T[] {
+    return this.make(start, Math.min(end, this.length));
+  }
+
+  toJSON(): T[] {
+    return this.slice(0);
+  }
+}
+
 function isOpenable(value: unknown): value is object {
   return (
     value !== null &&
@@ -53,12 +73,12 @@ export function* jsonPieces(
   compact = false,
   depth = 0,
 ): Generator<string> {
-  if (levels <= 0 || !isOpenable(value)) {
+  if (levels <= 0 || !(value instanceof LazyItems || isOpenable(value))) {
     yield textAt(value, depth, compact);
     return;
   }
   const breakAt = (level: number) => (compact ? '' : `\n${indentOf(level)}`);
-  if (Array.isArray(value)) {
+  if (Array.isArray(value) || value instanceof LazyItems) {
     if (value.length === 0) {
       yield '[]';
       return;

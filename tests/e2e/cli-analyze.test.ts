@@ -4,7 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ResultDocument } from '../../app/contract/bench-result.js';
+import { analyzeCsvText } from '../../app/core/bench/analyze.js';
+import { seededRandom } from '../../app/core/bench/seeded-random.js';
+import { appVersion } from '../../app/core/version.js';
 import { runPlumb } from '../helpers/cli.js';
+import { transferRows } from '../helpers/transfer-rows.js';
 
 let dir: string;
 before(async () => {
@@ -51,6 +55,19 @@ describe('plumb analyze', () => {
     assert.equal(document.files.length, 40);
     const cliff = document.findings.find((f) => f.kind === 'cliff');
     assert.ok(cliff && cliff.kind === 'cliff' && Math.abs(cliff.atBytes - 12e9) < 0.05 * 12e9);
+  });
+
+  it('--json streams exactly the document made whole, files and size curve in pieces', async () => {
+    // Rows of many sizes: their files and their rate-vs-size curve are each many pieces.
+    const csv = transferRows(3000, 'varied', seededRandom(24));
+    const file = path.join(dir, 'rows.csv');
+    await writeFile(file, csv);
+    const result = runPlumb(['analyze', file, '--json']);
+    assert.equal(result.status, 0, result.stderr);
+    const whole = analyzeCsvText(csv, { appVersion: appVersion(), source: 'rows.csv' });
+    const at = (text: string) => text.replace(/"startedAt": "[^"]*"/, '"startedAt": "…"');
+    assert.ok(whole.summary.write.bySize.length > 1000);
+    assert.equal(at(result.stdout), at(`${JSON.stringify(whole, null, 2)}\n`));
   });
 
   it('re-analyses a results JSON, and checks against a chosen interface', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
-import { jsonBatches, jsonPieces, writeJson } from '../../app/core/json-out.js';
+import { jsonBatches, jsonPieces, LazyItems, writeJson } from '../../app/core/json-out.js';
 
 const file = (i: number) => ({
   path: `/data/d${i % 7}/f${i} "quoted" \\ é 😀\n.bin`,
@@ -30,6 +30,13 @@ const documents: unknown[] = [
     skipped: { symlinks: 0, unreadable: 2 },
   },
   { scan: { groups: [file(1)], totals: { a: 1 } }, dedupe: { actions: [], counts: { done: 0 } } },
+  // Items made only as they are written (a CSV's files held as columns).
+  {
+    files: new LazyItems(100, (start, end) =>
+      Array.from({ length: end - start }, (_, k) => file(start + k)),
+    ),
+    none: new LazyItems(0, () => []),
+  },
   [],
   {},
   'text',

@@ -1,3 +1,4 @@
+import { transferColumns, type TransferColumns } from './transfer-columns.js';
 import type { Transfer } from './transfer-rate.js';
 
 /**
@@ -5,11 +6,16 @@ import type { Transfer } from './transfer-rate.js';
  * mean, so a few quick small files cannot flatter it). Null when no time was measured.
  */
 export function aggregateRate(transfers: readonly Transfer[]): number | null {
+  return aggregateRateOf(transferColumns(transfers));
+}
+
+/** aggregateRate of transfers held as columns. */
+export function aggregateRateOf(files: TransferColumns): number | null {
   let bytes = 0;
   let seconds = 0;
-  for (const transfer of transfers) {
-    bytes += transfer.bytes;
-    seconds += transfer.seconds;
+  for (let i = 0; i < files.bytes.length; i += 1) {
+    bytes += files.bytes[i]!;
+    seconds += files.seconds[i]!;
   }
   return seconds > 0 ? bytes / seconds : null;
 }

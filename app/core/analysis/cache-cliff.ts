@@ -1,5 +1,6 @@
 import { median } from 'simple-statistics';
 import { RunningMedian } from './running-median.js';
+import { columnRates, phaseColumns, selectRows, type SeriesColumns } from './transfer-columns.js';
 
 /** One file of a phase, in the order it was transferred. */
 export interface SeriesPoint {
@@ -47,7 +48,7 @@ interface SideCosts {
  * values[k..n): running medians forward and backward, O(n log n) for all splits at once. In typed
  * arrays: two objects per split were 200 MB a million files.
  */
-function splitCosts(values: readonly number[]): { before: SideCosts; after: SideCosts } {
+function splitCosts(values: Float64Array): { before: SideCosts; after: SideCosts } {
   const n = values.length;
   const side = (): SideCosts => ({ level: new Float64Array(n + 1), cost: new Float64Array(n + 1) });
   const before = side();
@@ -83,18 +84,16 @@ function fastShare(bytes: number, seconds: number, fast: number, slow: number): 
  * deviation) and consistent (≥ minConfidence of the files on each side lie beyond the midpoint).
  * Its position is interpolated inside the file that straddles it, from the two rates.
  */
-export function cacheCliff(
-  points: readonly SeriesPoint[],
-  options: CliffOptions = {},
-): CacheCliff | null {
+export function cacheCliffOf(series: SeriesColumns, options: CliffOptions = {}): CacheCliff | null {
   const minSegment = Math.max(2, options.minSegment ?? 3);
   const minDrop = options.minDrop ?? 0.15;
   const minConfidence = options.minConfidence ?? 0.75;
   const minScore = options.minScore ?? 6;
-  const usable = points.filter((p) => p.seconds > 0 && p.bytes > 0);
-  const n = usable.length;
+  const usable = selectRows(series, (i) => series.seconds[i]! > 0 && series.bytes[i]! > 0);
+  const n = usable.bytes.length;
   if (n < 2 * minSegment) return null;
-  const logs = usable.map((p) => Math.log(p.bytes / p.seconds));
+  const rates = columnRates(usable);
+  const logs = rates.map(Math.log);
 
   const costs = splitCosts(logs);
   let best: { k: number; cost: number; before: number; after: number } | null = null;
@@ -109,44 +108,58 @@ export function cacheCliff(
 
   const { k } = best;
   const residuals = logs.map((y, i) => Math.abs(y - (i < k ? best.before : best.after)));
-  const sigma = Math.max(1.4826 * median(residuals), 0.005);
+  const sigma = Math.max(1.4826 * median(residuals as unknown as number[]), 0.005);
   const step = best.before - best.after;
   const score = (step / sigma) * Math.sqrt((k * (n - k)) / n);
   if (1 - Math.exp(-step) < minDrop || score < minScore) return null;
 
   const midpoint = (best.before + best.after) / 2;
-  const above = logs.slice(0, k).filter((y) => y > midpoint).length / k;
-  const below = logs.slice(k).filter((y) => y < midpoint).length / (n - k);
-  const confidence = Math.min(above, below);
+  let [above, below] = [0, 0];
+  for (let i = 0; i < n; i += 1) {
+    if (i < k && logs[i]! > midpoint) above += 1;
+    if (i >= k && logs[i]! < midpoint) below += 1;
+  }
+  const confidence = Math.min(above / k, below / (n - k));
   if (confidence < minConfidence) return null;
 
   // The fall happened inside the last "before" file or the first "after" one; the file whose
   // time is most between the two rates is the one that straddles it.
   const fast = Math.exp(best.before);
   const slow = Math.exp(best.after);
-  const last = usable[k - 1]!;
-  const first = usable[k]!;
-  const lastShare = fastShare(last.bytes, last.seconds, fast, slow);
-  const firstShare = fastShare(first.bytes, first.seconds, fast, slow);
-  const lastGap = (1 - lastShare) * last.bytes;
-  const firstGap = firstShare * first.bytes;
+  const { bytes, seconds, cumulativeBytes, t } = usable;
+  const lastShare = fastShare(bytes[k - 1]!, seconds[k - 1]!, fast, slow);
+  const firstShare = fastShare(bytes[k]!, seconds[k]!, fast, slow);
+  const lastGap = (1 - lastShare) * bytes[k - 1]!;
+  const firstGap = firstShare * bytes[k]!;
   const straddling = lastGap > firstGap ? k - 1 : k;
-  const file = usable[straddling]!;
   const share = straddling === k - 1 ? lastShare : firstShare;
-  const fastBytes = share * file.bytes;
-  const atBytes = file.cumulativeBytes - file.bytes + fastBytes;
-  const atSeconds = typeof file.t === 'number' ? file.t - file.seconds + fastBytes / fast : null;
+  const fastBytes = share * bytes[straddling]!;
+  const atBytes = cumulativeBytes[straddling]! - bytes[straddling]! + fastBytes;
+  const endSeconds = t[straddling]!;
+  const atSeconds = Number.isNaN(endSeconds)
+    ? null
+    : endSeconds - seconds[straddling]! + fastBytes / fast;
 
   const straddles = share > 0.05 && share < 0.95;
-  const rates = usable.map((p) => p.bytes / p.seconds);
-  const beforeRates = rates.slice(0, k).filter((_, i) => !(straddles && i === straddling));
-  const afterRates = rates.slice(k).filter((_, i) => !(straddles && i + k === straddling));
+  const medianOf = (values: Float64Array) => median(values as unknown as number[]);
+  const beforeAll = rates.subarray(0, k);
+  const afterAll = rates.subarray(k);
+  const beforeRates = straddles && straddling < k ? beforeAll.slice(0, k - 1) : beforeAll;
+  const afterRates = straddles && straddling === k ? afterAll.slice(1) : afterAll;
   return {
     atBytes,
     atSeconds,
-    beforeRate: median(beforeRates.length ? beforeRates : rates.slice(0, k)),
-    afterRate: median(afterRates.length ? afterRates : rates.slice(k)),
+    beforeRate: medianOf(beforeRates.length ? beforeRates : beforeAll),
+    afterRate: medianOf(afterRates.length ? afterRates : afterAll),
     confidence,
     index: straddling === k && straddles ? k + 1 : k,
   };
+}
+
+/** cacheCliffOf for points given one object each. */
+export function cacheCliff(
+  points: readonly SeriesPoint[],
+  options: CliffOptions = {},
+): CacheCliff | null {
+  return cacheCliffOf(phaseColumns(points), options);
 }

@@ -1,14 +1,21 @@
 import { median } from 'simple-statistics';
 import { formatBytes, formatRate } from '../../common/format.js';
 import { driveRateMinBytes } from '../../common/headline-rate.js';
-import { cacheCliff, type SeriesPoint } from './cache-cliff.js';
+import { cacheCliffOf, type SeriesPoint } from './cache-cliff.js';
 import { dropCause, type DropCause, type EarlierDrop } from './drop-cause.js';
 import { anySsdCeiling, ceilingToCheck, type InterfaceCeiling } from './interface-ceiling.js';
 import type { PhaseSamples } from '../../common/phase-samples.js';
 import { rateShape } from './rate-shape.js';
-import { sizeAdjustedRatios, sizeAdjustedSpread } from './size-adjusted-spread.js';
+import { sizeAdjustedRatiosOf, sizeAdjustedSpreadOf } from './size-adjusted-spread.js';
 import { theilSenOf } from './theil-sen.js';
-import { transferRate } from './transfer-rate.js';
+import {
+  columnRates,
+  phaseColumns,
+  ratedRows,
+  selectValues,
+  type PhaseColumns,
+  type SeriesColumns,
+} from './transfer-columns.js';
 import { isBimodal, twoModes } from './two-modes.js';
 
 export type Phase = 'write' | 'read';
@@ -55,8 +62,12 @@ export type Finding = FindingBase &
     | { kind: 'unstable'; spread: number }
   );
 
-export interface FindingsInput {
+export interface FindingsInput extends FindingsOptions {
   files: readonly PhaseFile[];
+}
+
+/** What findings read besides the files. */
+export interface FindingsOptions {
   cacheMode: 'direct' | 'buffered';
   /** The interface the data crossed, when known or chosen (else rates are checked against any SSD's). */
   ceiling?: InterfaceCeiling;
@@ -151,8 +162,8 @@ function sampledDrop(phase: Phase, samples: PhaseSamples): PhaseDrop | null | un
 }
 
 /** The phase's drop from its per-file rates (results without samples). */
-function fileDrop(phase: Phase, files: readonly SeriesPoint[]): PhaseDrop | null {
-  const cliff = cacheCliff(files);
+function fileDrop(files: SeriesColumns): PhaseDrop | null {
+  const cliff = cacheCliffOf(files);
   if (!cliff) return null;
   return {
     atBytes: cliff.atBytes,
@@ -171,11 +182,12 @@ function fileDrop(phase: Phase, files: readonly SeriesPoint[]): PhaseDrop | null
  */
 export function phaseDrop(
   phase: Phase,
-  files: readonly SeriesPoint[],
+  files: readonly SeriesPoint[] | SeriesColumns,
   samples?: PhaseSamples,
 ): PhaseDrop | null {
   const fromSamples = samples ? sampledDrop(phase, samples) : undefined;
-  return fromSamples === undefined ? fileDrop(phase, files) : fromSamples;
+  if (fromSamples !== undefined) return fromSamples;
+  return fileDrop(Array.isArray(files) ? phaseColumns(files) : (files as SeriesColumns));
 }
 
 /** Files under this size show rates that mean little on fast SSDs (DESIGN.md); the headline's line. */
@@ -183,11 +195,27 @@ export const smallFileBytes = driveRateMinBytes;
 /** Size-adjusted spread above which a phase is called unstable. */
 const unstableSpread = 0.5;
 
-function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: FindingsInput): Finding[] {
+/** The files with a temperature, as dropCause reads them (a million rows have none). */
+function heatedFiles(files: PhaseColumns, rates: Float64Array) {
+  const { temperatureC, t } = files;
+  if (!temperatureC) return [];
+  const heated: { temperatureC: number; rate: number; t: number | null }[] = [];
+  temperatureC.forEach((temperature, i) => {
+    if (Number.isNaN(temperature)) return;
+    heated.push({
+      temperatureC: temperature,
+      rate: rates[i]!,
+      t: Number.isNaN(t[i]) ? null : t[i]!,
+    });
+  });
+  return heated;
+}
+
+function phaseFindings(phase: Phase, files: PhaseColumns, input: FindingsOptions): Finding[] {
   const found: Finding[] = [];
-  const rated = files.filter((f) => transferRate(f.bytes, f.seconds) !== null);
-  const rates = rated.map((f) => f.bytes / f.seconds);
-  if (rated.length === 0) return found;
+  const rated = ratedRows(files);
+  const rates = columnRates(rated);
+  if (rates.length === 0) return found;
 
   const drop = phaseDrop(phase, rated, input.samples?.[phase]);
   if (drop) {
@@ -195,10 +223,7 @@ function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: Finding
       phase,
       atBytes: drop.atBytes,
       atSeconds: drop.atSeconds,
-      // Only the files with a temperature tell heat (a million rows have none).
-      files: rated
-        .filter((f) => typeof f.temperatureC === 'number')
-        .map((f) => ({ temperatureC: f.temperatureC!, rate: f.bytes / f.seconds, t: f.t ?? null })),
+      files: heatedFiles(rated, rates),
       earlier: input.earlierDrops?.[phase],
       recoverySeconds: phase === 'write' ? input.recoverySeconds : undefined,
       repeating: drop.repeating,
@@ -242,22 +267,20 @@ function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: Finding
   }
 
   // Two groups of speed that file size does not explain (small files are slower by nature).
-  const fit = theilSenOf(
-    Float64Array.from(rated, (f) => f.bytes),
-    Float64Array.from(rated, (f) => f.seconds),
-  );
-  const ratios = sizeAdjustedRatios(rated, fit);
-  const kept = rated.filter((_, i) => ratios[i] !== null);
-  const logRatios = ratios.filter((r): r is number => r !== null).map((r) => Math.log(r));
+  const fit = theilSenOf(rated.bytes, rated.seconds);
+  const ratios = sizeAdjustedRatiosOf(rated, fit);
+  const hasRatio = (i: number) => !Number.isNaN(ratios[i]);
+  const keptRates = selectValues(rates, hasRatio);
+  const logRatios = selectValues(ratios, hasRatio).map(Math.log);
   const modes = twoModes(logRatios);
   const bimodal = isBimodal(modes);
   if (modes && bimodal) {
     const split = (modes.low.center + modes.high.center) / 2;
     // A low time ratio is the fast group.
-    const fast = kept.filter((_, i) => logRatios[i]! <= split).map((f) => f.bytes / f.seconds);
-    const slow = kept.filter((_, i) => logRatios[i]! > split).map((f) => f.bytes / f.seconds);
-    const fastRate = median(fast);
-    const slowRate = median(slow);
+    const fast = selectValues(keptRates, (i) => logRatios[i]! <= split);
+    const slow = selectValues(keptRates, (i) => logRatios[i]! > split);
+    const fastRate = median(fast as unknown as number[]);
+    const slowRate = median(slow as unknown as number[]);
     found.push({
       kind: 'bimodal',
       phase,
@@ -270,7 +293,7 @@ function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: Finding
     });
   }
 
-  const small = files.filter((f) => f.bytes < smallFileBytes).length;
+  const small = files.bytes.filter((bytes) => bytes < smallFileBytes).length;
   if (small > 0) {
     found.push({
       kind: 'small-files',
@@ -282,7 +305,7 @@ function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: Finding
   }
 
   if (!drop && !bimodal) {
-    const spread = sizeAdjustedSpread(rated, fit);
+    const spread = sizeAdjustedSpreadOf(rated, fit);
     if (spread !== null && spread > unstableSpread) {
       found.push({
         kind: 'unstable',
@@ -301,6 +324,18 @@ function phaseFindings(phase: Phase, files: readonly PhaseFile[], input: Finding
  * that the OS cache could not be bypassed.
  */
 export function findings(input: FindingsInput): Finding[] {
+  const phases = {
+    write: phaseColumns(input.files.filter((f) => f.phase === 'write')),
+    read: phaseColumns(input.files.filter((f) => f.phase === 'read')),
+  };
+  return findingsOfPhases(phases, input);
+}
+
+/** findings for the files of each phase held as columns. */
+export function findingsOfPhases(
+  phases: Record<Phase, PhaseColumns>,
+  input: FindingsOptions,
+): Finding[] {
   const all: Finding[] = [];
   if (input.cacheMode === 'buffered') {
     all.push({
@@ -310,9 +345,7 @@ export function findings(input: FindingsInput): Finding[] {
         'Direct (uncached) I/O was not available, so files went through the OS cache with flushes and drop-cache hints: rates may be higher than the drive delivers.',
     });
   }
-  for (const phase of ['write', 'read'] as const) {
-    const files = input.files.filter((f) => f.phase === phase);
-    all.push(...phaseFindings(phase, files, input));
-  }
+  for (const phase of ['write', 'read'] as const)
+    all.push(...phaseFindings(phase, phases[phase], input));
   return all;
 }

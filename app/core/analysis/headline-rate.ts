@@ -17,16 +17,21 @@
  * - A queue-depth grid (no files): the fastest sequential run of the direction, else the fastest
  *   random one.
  */
-import { max, min } from 'simple-statistics';
 import {
   driveRateMinBytes,
   type Direction,
   type Headline,
   type HeadlineHolder,
 } from '../../common/headline-rate.js';
-import { aggregateRate } from './aggregate-rate.js';
+import { aggregateRateOf } from './aggregate-rate.js';
 import { lineRate } from './line-rate.js';
 import { theilSenOf } from './theil-sen.js';
+import {
+  columnRates,
+  selectRows,
+  transferColumns,
+  type TransferColumns,
+} from './transfer-columns.js';
 
 export interface HeadlineSource {
   /** The run's findings: a cliff or throttling in a phase makes its headline the whole phase's rate. */
@@ -46,13 +51,11 @@ const slopeSpan = 2;
 /** How far outside its files' rates a slope may lie and still be the headline. */
 const headlineRateTolerance = 0.1;
 
-/** The slowest and the fastest rate of the files (bytes/s). */
-function rateRange(files: readonly { bytes: number; seconds: number }[]): {
-  slowest: number;
-  fastest: number;
-} {
-  const rates = files.map((f) => f.bytes / f.seconds);
-  return { slowest: min(rates), fastest: max(rates) };
+/** The smallest and the largest of the values. */
+function range(values: Float64Array): { least: number; most: number } {
+  let [least, most] = [values[0]!, values[0]!];
+  for (const value of values) [least, most] = [Math.min(least, value), Math.max(most, value)];
+  return { least, most };
 }
 
 function fromQueueRuns(runs: NonNullable<HeadlineSource['runs']>, phase: Direction): Headline {
@@ -65,6 +68,11 @@ function fromQueueRuns(runs: NonNullable<HeadlineSource['runs']>, phase: Directi
   return { rate: null, basis: `no ${phase} run` };
 }
 
+/** Whether a cliff or throttling was found in the phase (its headline is then the whole phase's). */
+export function rateChanged(findings: NonNullable<HeadlineSource['findings']>, phase: Direction) {
+  return findings.some((f) => f.phase === phase && (f.kind === 'cliff' || f.kind === 'throttling'));
+}
+
 /** The headline of one direction, by the rule above. */
 export function computeHeadline(source: HeadlineSource, phase: Direction): Headline {
   if (source.files.length === 0 && source.runs?.length) return fromQueueRuns(source.runs, phase);
@@ -72,36 +80,49 @@ export function computeHeadline(source: HeadlineSource, phase: Direction): Headl
   const own = source.files.filter(
     (f) => f.phase === phase && (!paired || (f.target === 'a' && f.stage !== 'together')),
   );
-  const large = own.filter((f) => f.bytes >= driveRateMinBytes && f.seconds > 0);
-  if (large.length === 0) {
-    return {
-      rate: null,
-      basis: own.length ? `no ${phase} file of 2 MB or more` : `no ${phase} files`,
-    };
-  }
-  const whose = paired ? 'folder A alone, ' : '';
-  const files = `${large.length} ${large.length === 1 ? 'file' : 'files'} of 2 MB or more`;
   const changed = source.findings?.some(
     (f) => f.phase === phase && (f.kind === 'cliff' || f.kind === 'throttling'),
   );
-  if (changed) return { rate: aggregateRate(large), basis: `${whose}${files}, the whole phase` };
-  const sizes = large.map((f) => f.bytes);
-  if (max(sizes) >= slopeSpan * min(sizes)) {
-    const line = lineRate(
-      theilSenOf(
-        Float64Array.from(large, (f) => f.bytes),
-        Float64Array.from(large, (f) => f.seconds),
-      ),
-    );
-    const { slowest, fastest } = rateRange(large);
+  return filesHeadline(
+    transferColumns(own),
+    phase,
+    changed === true,
+    paired ? 'folder A alone, ' : '',
+  );
+}
+
+/**
+ * The headline of one direction from the files that may set it (`own`, as columns), by the rule
+ * above; `changed` when a cliff or throttling was found in the phase, `whose` leads the basis.
+ */
+export function filesHeadline(
+  own: TransferColumns,
+  phase: Direction,
+  changed: boolean,
+  whose = '',
+): Headline {
+  const large = selectRows(own, (i) => own.bytes[i]! >= driveRateMinBytes && own.seconds[i]! > 0);
+  const count = large.bytes.length;
+  if (count === 0) {
+    return {
+      rate: null,
+      basis: own.bytes.length ? `no ${phase} file of 2 MB or more` : `no ${phase} files`,
+    };
+  }
+  const files = `${count} ${count === 1 ? 'file' : 'files'} of 2 MB or more`;
+  if (changed) return { rate: aggregateRateOf(large), basis: `${whose}${files}, the whole phase` };
+  const sizes = range(large.bytes);
+  if (sizes.most >= slopeSpan * sizes.least) {
+    const line = lineRate(theilSenOf(large.bytes, large.seconds));
+    const rates = range(columnRates(large));
     const withinRates =
       line.rate !== null &&
-      line.rate >= (1 - headlineRateTolerance) * slowest &&
-      line.rate <= (1 + headlineRateTolerance) * fastest;
+      line.rate >= (1 - headlineRateTolerance) * rates.least &&
+      line.rate <= (1 + headlineRateTolerance) * rates.most;
     if (withinRates && line.latency !== null && line.latency >= 0)
       return { rate: line.rate, basis: `${whose}steady rate of ${files}` };
   }
-  return { rate: aggregateRate(large), basis: `${whose}${files}` };
+  return { rate: aggregateRateOf(large), basis: `${whose}${files}` };
 }
 
 /** The document with its headline (computed when it has none: results saved before it). */

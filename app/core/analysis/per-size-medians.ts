@@ -1,5 +1,11 @@
 import { argsort } from './argsort.js';
-import { transferRate, type Transfer } from './transfer-rate.js';
+import {
+  columnRates,
+  ratedRows,
+  transferColumns,
+  type TransferColumns,
+} from './transfer-columns.js';
+import type { Transfer } from './transfer-rate.js';
 
 export interface SizeMedian {
   bytes: number;
@@ -9,7 +15,7 @@ export interface SizeMedian {
 }
 
 /** The median of values[start..end), which are sorted: the middle one, or the mean of the two. */
-function sortedMedian(values: Float64Array, start: number, end: number): number {
+export function sortedMedian(values: Float64Array, start: number, end: number): number {
   const middle = (end - start - 1) / 2;
   const low = values[start + Math.floor(middle)]!;
   if (Number.isInteger(middle)) return low;
@@ -22,16 +28,11 @@ function sortedMedian(values: Float64Array, start: number, end: number): number 
  * increasing size. Sizes whose transfers all took no measurable time are left out. One sort by
  * size then rate, not a list per size (a million sizes were a million lists).
  */
-export function perSizeMedians(transfers: readonly Transfer[]): SizeMedian[] {
-  const sizes: number[] = [];
-  const rates: number[] = [];
-  for (const { bytes, seconds } of transfers) {
-    const rate = transferRate(bytes, seconds);
-    if (rate === null) continue;
-    sizes.push(bytes);
-    rates.push(rate);
-  }
-  const order = argsort([Float64Array.from(sizes), Float64Array.from(rates)]);
+export function perSizeMediansOf(files: TransferColumns): SizeMedian[] {
+  const rated = ratedRows(files);
+  const sizes = rated.bytes;
+  const rates = columnRates(rated);
+  const order = argsort([sizes, rates]);
   const sortedSizes = new Float64Array(order.length);
   const sortedRates = new Float64Array(order.length);
   order.forEach((index, position) => {
@@ -50,4 +51,9 @@ export function perSizeMedians(transfers: readonly Transfer[]): SizeMedian[] {
     start = end;
   }
   return curve;
+}
+
+/** perSizeMediansOf for transfers given one object each. */
+export function perSizeMedians(transfers: readonly Transfer[]): SizeMedian[] {
+  return perSizeMediansOf(transferColumns(transfers));
 }

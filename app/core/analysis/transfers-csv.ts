@@ -15,22 +15,33 @@ function cell(text: string): number {
   return decimal.test(trimmed) ? Number(trimmed) : Number.NaN;
 }
 
+/** The transfers of a CSV as columns, in the order they happened. */
+export interface CsvColumns {
+  count: number;
+  bytes: Float64Array;
+  seconds: Float64Array;
+  cumulativeBytes: Float64Array;
+}
+
+/** A column twice as long, its first `count` values kept. */
+function grown(column: Float64Array<ArrayBuffer>, count: number): Float64Array<ArrayBuffer> {
+  const longer = new Float64Array(column.length * 2);
+  longer.set(column.subarray(0, count));
+  return longer;
+}
+
 /**
  * Reads `bytes,seconds[,cumulativeBytes]` lines from any tool, one transfer per line, in the order
  * they happened; a header line, blank lines and `#` comments are allowed. Without the third column
- * the cumulative bytes are the running sum. Each transfer becomes `toRecord(...)` as it is read, so
- * a million lines are never also a million intermediate objects. Throws EINVAL naming the first bad
- * line.
+ * the cumulative bytes are the running sum. Into columns, 24 bytes a line: a million lines are
+ * never a million objects. Throws EINVAL naming the first bad line.
  */
-export function parseTransfersCsv<T = CsvTransfer>(
-  text: string,
-  toRecord: (bytes: number, seconds: number, cumulativeBytes: number) => T = (
-    bytes,
-    seconds,
-    cumulativeBytes,
-  ) => ({ bytes, seconds, cumulativeBytes }) as T,
-): T[] {
-  const records: T[] = [];
+export function readTransferColumns(text: string): CsvColumns {
+  let capacity = 1024;
+  let bytesColumn = new Float64Array(capacity);
+  let secondsColumn = new Float64Array(capacity);
+  let cumulativeColumn = new Float64Array(capacity);
+  let count = 0;
   let running = 0;
   // Lines as String.split(/\r?\n/) gives them, without holding them all at once.
   for (let start = 0, index = 0; start <= text.length; index += 1) {
@@ -54,10 +65,39 @@ export function parseTransfersCsv<T = CsvTransfer>(
     if (cumulative !== undefined && !Number.isFinite(cumulative)) throw bad();
     if (bytes <= 0 || seconds < 0 || (cumulative !== undefined && cumulative < bytes)) throw bad();
     running += bytes;
-    records.push(toRecord(bytes, seconds, cumulative ?? running));
+    if (count === capacity) {
+      bytesColumn = grown(bytesColumn, count);
+      secondsColumn = grown(secondsColumn, count);
+      cumulativeColumn = grown(cumulativeColumn, count);
+      capacity *= 2;
+    }
+    bytesColumn[count] = bytes;
+    secondsColumn[count] = seconds;
+    cumulativeColumn[count] = cumulative ?? running;
+    count += 1;
   }
-  if (records.length === 0) {
+  if (count === 0) {
     throw new PlumbError('EINVAL', 'The CSV holds no transfers: expected lines of bytes,seconds.');
   }
-  return records;
+  return {
+    count,
+    bytes: bytesColumn.slice(0, count),
+    seconds: secondsColumn.slice(0, count),
+    cumulativeBytes: cumulativeColumn.slice(0, count),
+  };
+}
+
+/** The transfers of a CSV (readTransferColumns), each made `toRecord(...)`. */
+export function parseTransfersCsv<T = CsvTransfer>(
+  text: string,
+  toRecord: (bytes: number, seconds: number, cumulativeBytes: number) => T = (
+    bytes,
+    seconds,
+    cumulativeBytes,
+  ) => ({ bytes, seconds, cumulativeBytes }) as T,
+): T[] {
+  const { count, bytes, seconds, cumulativeBytes } = readTransferColumns(text);
+  return Array.from({ length: count }, (_, i) =>
+    toRecord(bytes[i]!, seconds[i]!, cumulativeBytes[i]!),
+  );
 }

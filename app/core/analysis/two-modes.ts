@@ -23,7 +23,7 @@ export interface TwoModes {
  * equal. One sorted copy of the values is all it holds: a million files' ratios are 8 MB, where
  * Ckmeans' matrices held a hundred.
  */
-export function twoModes(values: readonly number[]): TwoModes | null {
+export function twoModes(values: readonly number[] | Float64Array): TwoModes | null {
   const n = values.length;
   if (n < 4 || values.every((value) => value === values[0])) return null;
   const sorted = Float64Array.from(values).sort();

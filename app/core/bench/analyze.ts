@@ -8,6 +8,7 @@ import {
   ResultDocument,
   resultSchemaVersion,
   resultSchemaVersions,
+  type FileRecord,
   type Phase,
 } from '../../contract/bench-result.js';
 import { readInputFile } from '../input-file.js';
@@ -18,9 +19,13 @@ import {
   recordedCeiling,
   type InterfaceCeiling,
 } from '../analysis/interface-ceiling.js';
-import { parseTransfersCsv } from '../analysis/transfers-csv.js';
-import { analyzeFiles, fileFindings, phaseSummaries } from './build-result.js';
-import { withHeadline } from '../analysis/headline-rate.js';
+import { readTransferColumns } from '../analysis/transfers-csv.js';
+import { analyzeFiles } from './build-result.js';
+import { filesHeadline, rateChanged, withHeadline } from '../analysis/headline-rate.js';
+import { findingsOfPhases } from '../analysis/findings.js';
+import { phaseSummaryOf } from '../analysis/phase-summary.js';
+import type { PhaseColumns } from '../analysis/transfer-columns.js';
+import { LazyItems } from '../json-out.js';
 
 export interface AnalyzeOptions {
   phase?: Phase;
@@ -30,21 +35,53 @@ export interface AnalyzeOptions {
   source?: string;
 }
 
-/** A results document for transfers read from CSV; `t` is the running sum of seconds. */
-export function analyzeCsvText(csv: string, options: AnalyzeOptions): ResultDocument {
+/**
+ * A results document whose files are held as columns, made into objects only as they are written
+ * (a CSV's: a million files as objects were most of the analysis's memory).
+ */
+export type ColumnsDocument = {
+  [K in keyof ResultDocument as K extends 'files' ? never : K]: ResultDocument[K];
+} & { files: LazyItems<FileRecord> };
+
+const noFiles: PhaseColumns = {
+  bytes: new Float64Array(0),
+  seconds: new Float64Array(0),
+  cumulativeBytes: new Float64Array(0),
+  t: new Float64Array(0),
+};
+
+/**
+ * A results document for transfers read from CSV, its files held as columns from the parse
+ * through findings and summary; `t` is the running sum of seconds.
+ */
+export function analyzeCsvColumns(csv: string, options: AnalyzeOptions): ColumnsDocument {
   const phase = options.phase ?? 'write';
   const id = `csv-${createHash('sha256').update(csv).digest('hex').slice(0, 12)}`;
-  let t = 0;
-  const files = parseTransfersCsv(csv, (bytes, seconds, cumulativeBytes) => {
-    t += seconds;
-    return { phase, bytes, seconds, cumulativeBytes, t, temperatureC: null };
-  });
-  const findings = fileFindings(files, { cacheMode: 'direct', ceiling: options.ceiling });
-  // The headline (its rule may read the findings) before the summary, whose rate-vs-size curve
-  // for a million files of many sizes need not be held meanwhile.
-  const analysed = { files, findings };
-  const { headline } = withHeadline(analysed);
-  const summary = phaseSummaries(files);
+  const { count, bytes, seconds, cumulativeBytes } = readTransferColumns(csv);
+  const t = new Float64Array(count);
+  for (let i = 0, sum = 0; i < count; i += 1) t[i] = sum += seconds[i]!;
+  const rows: PhaseColumns = { bytes, seconds, cumulativeBytes, t };
+  const phases =
+    phase === 'write' ? { write: rows, read: noFiles } : { write: noFiles, read: rows };
+  const findings = findingsOfPhases(phases, { cacheMode: 'direct', ceiling: options.ceiling });
+  const headline = {
+    write: filesHeadline(phases.write, 'write', rateChanged(findings, 'write')),
+    read: filesHeadline(phases.read, 'read', rateChanged(findings, 'read')),
+  };
+  const summary = { write: phaseSummaryOf(phases.write), read: phaseSummaryOf(phases.read) };
+  const files = new LazyItems<FileRecord>(count, (start, end) =>
+    Array.from({ length: end - start }, (_, k) => {
+      const i = start + k;
+      return {
+        phase,
+        bytes: bytes[i]!,
+        seconds: seconds[i]!,
+        cumulativeBytes: cumulativeBytes[i]!,
+        t: t[i]!,
+        temperatureC: null,
+      };
+    }),
+  );
   return {
     schema: resultSchemaVersion,
     scale: 1,
@@ -64,6 +101,12 @@ export function analyzeCsvText(csv: string, options: AnalyzeOptions): ResultDocu
     findings,
     headline,
   };
+}
+
+/** A results document for transfers read from CSV (analyzeCsvColumns, its files made objects). */
+export function analyzeCsvText(csv: string, options: AnalyzeOptions): ResultDocument {
+  const document = analyzeCsvColumns(csv, options);
+  return { ...document, files: document.files.toJSON() };
 }
 
 /** The document with its summary and findings computed afresh (by this version of Plumb). */
@@ -87,6 +130,17 @@ export function reanalyzeDocument(
 
 /** Reads a results JSON or a CSV file and analyses it. */
 export async function analyzeFile(file: string, options: AnalyzeOptions): Promise<ResultDocument> {
+  const document = await analyzeFileColumns(file, options);
+  return document.files instanceof LazyItems
+    ? { ...document, files: document.files.toJSON() }
+    : (document as ResultDocument);
+}
+
+/** analyzeFile, a CSV's files held as columns (ColumnsDocument). */
+export async function analyzeFileColumns(
+  file: string,
+  options: AnalyzeOptions,
+): Promise<ResultDocument | ColumnsDocument> {
   let text: string;
   try {
     text = await readInputFile(file);
@@ -114,5 +168,5 @@ export async function analyzeFile(file: string, options: AnalyzeOptions): Promis
     }
     return reanalyzeDocument(parsed.data, options.ceiling);
   }
-  return analyzeCsvText(text, { ...options, source: path.basename(file) });
+  return analyzeCsvColumns(text, { ...options, source: path.basename(file) });
 }

@@ -74,6 +74,45 @@ export function theilSenOf(xs: Float64Array, ys: Float64Array): LineFit | null {
 }
 `,
   );
+  // Today's findings hold the files as columns; the old detector and ratios, called from columns.
+  appendFileSync(
+    path.join(overlay, 'app/core/analysis/cache-cliff.ts'),
+    `
+export function cacheCliffOf(
+  s: { bytes: Float64Array; seconds: Float64Array; cumulativeBytes: Float64Array; t: Float64Array },
+  options?: CliffOptions,
+): CacheCliff | null {
+  return cacheCliff(
+    Array.from(s.bytes, (bytes, i) => ({
+      bytes,
+      seconds: s.seconds[i]!,
+      cumulativeBytes: s.cumulativeBytes[i]!,
+      t: Number.isNaN(s.t[i]) ? null : s.t[i]!,
+    })),
+    options,
+  );
+}
+`,
+  );
+  appendFileSync(
+    path.join(overlay, 'app/core/analysis/size-adjusted-spread.ts'),
+    `
+const rows = (s: { bytes: Float64Array; seconds: Float64Array }) =>
+  Array.from(s.bytes, (bytes, i) => ({ bytes, seconds: s.seconds[i]! }));
+export function sizeAdjustedRatiosOf(
+  s: { bytes: Float64Array; seconds: Float64Array },
+  fit: LineFit | null,
+): Float64Array {
+  return Float64Array.from(sizeAdjustedRatios(rows(s), fit), (r) => r ?? Number.NaN);
+}
+export function sizeAdjustedSpreadOf(
+  s: { bytes: Float64Array; seconds: Float64Array },
+  fit: LineFit | null,
+): number | null {
+  return sizeAdjustedSpread(rows(s), fit);
+}
+`,
+  );
   symlinkSync(path.join(repoRoot, 'node_modules'), path.join(overlay, 'node_modules'));
   ({ analyzeCsvText: analyzeBefore } = (await import(
     path.join(overlay, 'app/core/bench/analyze.ts')
