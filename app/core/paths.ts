@@ -1,8 +1,8 @@
 /**
- * Where Plumb keeps what it makes, named in one place: the built renderer, the data folder
- * (results, kept scans, devices, scenarios) and the state folder (dedupe journals, Trash
- * batches). The data and state folders hold lists of the user's file paths, so they are private:
- * 0700 folders and 0600 files, whatever the umask.
+ * Where Plumb keeps what it makes, named in one place (no other module computes a folder): the
+ * built renderer, the data folder (results, kept scans, devices, scenarios) and the state folder
+ * (dedupe journals, Trash batches). The data and state folders hold lists of the user's file
+ * paths, so they are private: 0700 folders and 0600 files, whatever the umask.
  */
 import { existsSync } from 'node:fs';
 import { chmod, lstat, mkdir } from 'node:fs/promises';
@@ -58,6 +58,47 @@ export function stateDir(
     return path.join(env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local'), 'Plumb');
   }
   return path.join(env.XDG_STATE_HOME ?? path.join(home, '.local', 'state'), 'plumb');
+}
+
+/** Every folder and file of Plumb's own, by what it holds. */
+export interface PlumbFolders {
+  /** The data folder: what the user made and keeps. */
+  data: string;
+  /** The state folder: what carries an unfinished operation over to the next run. */
+  state: string;
+  /** Benchmark results, one document per run (results/). */
+  results: string;
+  /** The last scan of each folder and the scan engine's digest caches (space-scans/). */
+  spaceScans: string;
+  /** The planner's own devices, one JSON file (planner-devices.json). */
+  plannerDevices: string;
+  /** Saved planner scenarios, one file each (planner-scenarios/). */
+  plannerScenarios: string;
+  /** Dedupe and punch journals, read back after a crash (space-journal/). */
+  spaceJournal: string;
+  /** Batches moved to the Trash, so they can be put back (space-trash/). */
+  spaceTrash: string;
+}
+
+/** Plumb's folders for this environment (PLUMB_DATA_DIR and PLUMB_STATE_DIR move them). */
+export function plumbFolders(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = os.homedir(),
+): PlumbFolders {
+  const data = dataDir(env, platform, home);
+  const state = stateDir(env, platform, home);
+  const join = (platform === 'win32' ? path.win32 : path).join;
+  return {
+    data,
+    state,
+    results: join(data, 'results'),
+    spaceScans: join(data, 'space-scans'),
+    plannerDevices: join(data, 'planner-devices.json'),
+    plannerScenarios: join(data, 'planner-scenarios'),
+    spaceJournal: join(state, 'space-journal'),
+    spaceTrash: join(state, 'space-trash'),
+  };
 }
 
 function isInside(folder: string, target: string): boolean {

@@ -13,7 +13,7 @@ import type { ResultDocument } from '../../app/contract/bench-result.js';
 import { planSchemaVersion } from '../../app/contract/plan.js';
 import type { Reply } from '../../app/contract/index.js';
 import type { ReportModel } from '../../app/contract/report.js';
-import { resultsDir } from '../../app/core/bench/results-dir.js';
+import { plumbFolders } from '../../app/core/paths.js';
 import { ResultsStore } from '../../app/core/bench/results-store.js';
 import { runBenchmark } from '../../app/core/bench/runner.js';
 import { contentWidthPx } from '../../app/core/report/page-setup.js';
@@ -160,7 +160,7 @@ before(async () => {
       },
       appVersion: 'test',
       signal: new AbortController().signal,
-      store: new ResultsStore(resultsDir()),
+      store: new ResultsStore(plumbFolders().results),
       reserve: { fraction: 0.1, minBytes: 0 },
     },
     new FakeDrive({ fastRate: 1e9, readRate: 2e9 }),

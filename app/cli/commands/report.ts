@@ -7,7 +7,7 @@ import {
 import { PlumbError } from '../../contract/errors.js';
 import type { Scenario } from '../../contract/planner.js';
 import { Paper } from '../../contract/report.js';
-import { resultsDir } from '../../core/bench/results-dir.js';
+import { plumbFolders } from '../../core/paths.js';
 import { resultCsv, ResultsStore } from '../../core/bench/results-store.js';
 import { checkOutput, isStandardOutput, writeOutput } from '../../core/output-file.js';
 import { parseScenario } from '../../core/planner/scenario-file.js';
@@ -130,7 +130,7 @@ export const reportCommand: Command = {
     const say = onStdout > 0 ? io.stderr : io.stdout;
     const written = { stdout: io.stdout, signal: io.signal };
 
-    const store = new ResultsStore(resultsDir());
+    const store = new ResultsStore(plumbFolders().results);
     const sources: Source[] = [];
     for (const argument of positionals) sources.push(await readSource(argument, store));
     const model = await reportModel(contentOf(sources), paper.data);

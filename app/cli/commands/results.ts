@@ -1,4 +1,4 @@
-import { resultsDir } from '../../core/bench/results-dir.js';
+import { plumbFolders } from '../../core/paths.js';
 import { resultCsv, ResultsStore } from '../../core/bench/results-store.js';
 import { formatRate } from '../../common/format.js';
 import { capacityCheckLabel } from '../../common/capacity-check.js';
@@ -31,7 +31,7 @@ export const resultsCommand: Command = {
       return exitCode.ok;
     }
     const [action, id, ...rest] = positionals;
-    const store = new ResultsStore(resultsDir());
+    const store = new ResultsStore(plumbFolders().results);
     const needId = () => {
       if (!id) throw new UsageError(`Give a result id: plumb results ${action} ID`);
       return id;

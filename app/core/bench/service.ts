@@ -12,7 +12,7 @@ import { PlumbError } from '../../contract/errors.js';
 import { analyzeCsvOffThread } from './analyze-off-thread.js';
 import { nativeBenchIO, type BenchIO } from './bench-io.js';
 import { builtinPlans } from './builtin-plans.js';
-import { resultsDir } from './results-dir.js';
+import { plumbFolders } from '../paths.js';
 import { newResultId, resultCsv, ResultsStore } from './results-store.js';
 import { RunTracker } from './run-tracker.js';
 import { reserveFloor } from '../../common/reserve.js';
@@ -35,7 +35,7 @@ type BenchOperation =
 const running = new Map<string, { controller: AbortController; tracker: RunTracker }>();
 
 export function benchHandlers(
-  store = new ResultsStore(resultsDir()),
+  store = new ResultsStore(plumbFolders().results),
   io: () => BenchIO = nativeBenchIO,
   hub: EventHub = eventHub,
 ): Pick<Handlers, BenchOperation> {

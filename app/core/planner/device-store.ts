@@ -4,12 +4,10 @@
  * the new one. Figures the user typed carry no catalogue source: the planner marks them as theirs.
  */
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
 import { PlumbError } from '../../contract/errors.js';
 import { DeviceProfile, maxOwnDevices } from '../../contract/planner.js';
-import { resultsDir } from '../bench/results-dir.js';
-import { writePrivateFile } from '../paths.js';
+import { plumbFolders, writePrivateFile } from '../paths.js';
 
 const schema = 'plumb.devices/1';
 
@@ -18,9 +16,8 @@ const DevicesDocument = z.object({
   devices: z.array(DeviceProfile).max(maxOwnDevices),
 });
 
-/** planner-devices.json in the folder that holds results/. */
-export function devicesFile(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(path.dirname(resultsDir(env)), 'planner-devices.json');
+function devicesFile(): string {
+  return plumbFolders().plannerDevices;
 }
 
 /**

@@ -3,7 +3,7 @@
  * measurements becomes a device the planner can use; the others are left out.
  */
 import type { DeviceProfile, Evaluation, Scenario } from '../../contract/planner.js';
-import { resultsDir } from '../bench/results-dir.js';
+import { plumbFolders } from '../paths.js';
 import { ResultsStore } from '../bench/results-store.js';
 import { builtInCatalogue } from './catalogue.js';
 import { evaluateScenario } from './evaluate.js';
@@ -17,7 +17,7 @@ export interface MeasuredProfiles {
 
 /** Profiles from every stored result, newest first. */
 export async function measuredProfiles(
-  store: ResultsStore = new ResultsStore(resultsDir()),
+  store: ResultsStore = new ResultsStore(plumbFolders().results),
 ): Promise<MeasuredProfiles> {
   const devices: DeviceProfile[] = [];
   const unreadable: string[] = [];

@@ -10,13 +10,11 @@ import path from 'node:path';
 import { slugOf } from '../../common/format.js';
 import { PlumbError } from '../../contract/errors.js';
 import { ScenarioId, type SavedScenario, type Scenario } from '../../contract/planner.js';
-import { resultsDir } from '../bench/results-dir.js';
-import { writePrivateFile } from '../paths.js';
+import { plumbFolders, writePrivateFile } from '../paths.js';
 import { parseScenarioText, scenarioText } from './scenario-file.js';
 
-/** planner-scenarios/ in the folder that holds results/. */
-function scenariosDir(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(path.dirname(resultsDir(env)), 'planner-scenarios');
+function scenariosDir(): string {
+  return plumbFolders().plannerScenarios;
 }
 
 /** How many scenarios a user can keep: the list stays one a person can read. */

@@ -5,7 +5,7 @@
  */
 import { PlumbError } from '../../contract/errors.js';
 import type { Paper, ReportModel, ReportRequest } from '../../contract/report.js';
-import { resultsDir } from '../bench/results-dir.js';
+import { plumbFolders } from '../paths.js';
 import { ResultsStore } from '../bench/results-store.js';
 import type { Handlers } from '../dispatch.js';
 import type { ResultDocument } from '../../contract/bench-result.js';
@@ -25,7 +25,7 @@ export interface ReportSources {
 }
 
 function defaultReportSources(): ReportSources {
-  return { store: new ResultsStore(resultsDir()), measured: measuredProfiles };
+  return { store: new ResultsStore(plumbFolders().results), measured: measuredProfiles };
 }
 
 /** The model a request asks for, from the stored results or the planner. */

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { DeviceProfile, type DeviceProfileInput } from '../../../app/contract/planner.js';
 import { createDispatcher } from '../../../app/core/dispatch.js';
-import { resultsDir } from '../../../app/core/bench/results-dir.js';
-import { DeviceStore, devicesFile } from '../../../app/core/planner/device-store.js';
+import { DeviceStore } from '../../../app/core/planner/device-store.js';
+import { plumbFolders } from '../../../app/core/paths.js';
 import { plannerHandlers } from '../../../app/core/planner/service.js';
 import { createHandlers } from '../../../app/core/services.js';
 
@@ -37,11 +37,12 @@ const device = (id: string, patch: Partial<DeviceProfileInput> = {}) =>
   });
 
 test('the file sits beside results/ in the data folder; PLUMB_DATA_DIR moves both', () => {
-  const env = { PLUMB_DATA_DIR: '/data/plumb' };
-  assert.equal(devicesFile(env), path.join('/data/plumb', 'planner-devices.json'));
-  assert.equal(path.dirname(devicesFile(env)), path.dirname(resultsDir(env)));
-  const linux = devicesFile({ XDG_DATA_HOME: '/x' });
-  assert.equal(path.dirname(linux), path.dirname(resultsDir({ XDG_DATA_HOME: '/x' })));
+  const moved = plumbFolders({ PLUMB_DATA_DIR: '/data/plumb' });
+  assert.equal(moved.plannerDevices, path.join('/data/plumb', 'planner-devices.json'));
+  assert.equal(path.dirname(moved.plannerDevices), path.dirname(moved.results));
+  const linux = plumbFolders({ XDG_DATA_HOME: '/x' }, 'linux', '/home/ann');
+  assert.equal(linux.plannerDevices, '/x/plumb/planner-devices.json');
+  assert.equal(path.dirname(linux.plannerDevices), path.dirname(linux.results));
 });
 
 test('save, edit and delete survive a restart, and leave no temporary files', async () => {
