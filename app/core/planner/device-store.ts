@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { PlumbError } from '../../contract/errors.js';
 import { DeviceProfile, maxOwnDevices } from '../../contract/planner.js';
-import { plumbFolders, writePrivateFile } from '../paths.js';
+import { writePrivateFile } from '../paths.js';
 
 const schema = 'plumb.devices/1';
 
@@ -15,10 +15,6 @@ const DevicesDocument = z.object({
   schema: z.literal(schema),
   devices: z.array(DeviceProfile).max(maxOwnDevices),
 });
-
-function devicesFile(): string {
-  return plumbFolders().plannerDevices;
-}
 
 /**
  * A device as it is kept: the user's own, with only the sources they gave; external, or internal
@@ -32,7 +28,7 @@ export class DeviceStore {
   /** Saves and deletes run one after another, so none undoes another's change. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly file: string = devicesFile()) {}
+  constructor(readonly file: string) {}
 
   async list(): Promise<DeviceProfile[]> {
     let text: string;
@@ -106,7 +102,7 @@ export class DeviceStore {
 const stores = new Map<string, DeviceStore>();
 
 /** One store per file, so saves from every window of this process queue up together. */
-export function deviceStore(file: string = devicesFile()): DeviceStore {
+export function deviceStore(file: string): DeviceStore {
   let store = stores.get(file);
   if (!store) {
     store = new DeviceStore(file);

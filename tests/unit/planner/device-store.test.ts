@@ -11,8 +11,8 @@ import { DeviceProfile, type DeviceProfileInput } from '../../../app/contract/pl
 import { createDispatcher } from '../../../app/core/dispatch.js';
 import { DeviceStore } from '../../../app/core/planner/device-store.js';
 import { plumbFolders } from '../../../app/core/paths.js';
-import { plannerHandlers } from '../../../app/core/planner/service.js';
 import { createHandlers } from '../../../app/core/services.js';
+import { testContext } from '../../helpers/context.js';
 
 let dir = '';
 before(async () => {
@@ -107,15 +107,8 @@ test('refusals: unknown id, too many devices, measured ids, a damaged file', asy
 });
 
 test('the contract operations list, save and delete through the dispatcher', async () => {
-  const store = new DeviceStore(path.join(dir, 'contract', 'planner-devices.json'));
-  const handlers = {
-    ...createHandlers('web'),
-    ...plannerHandlers(
-      async () => ({ devices: [], unreadable: [] }),
-      () => store,
-    ),
-  };
-  const dispatcher = createDispatcher(handlers);
+  const app = testContext(path.join(dir, 'contract'));
+  const dispatcher = createDispatcher(createHandlers(app, 'web'));
   const context = { emit: () => undefined };
   const saved = (await dispatcher.call(
     'planner.devices.save',
