@@ -127,6 +127,25 @@ export default tseslint.config(
     files: ['app/core/**/*.ts'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', coreRestrictions] },
   },
+  {
+    // fio's os/os-*.h: what differs per OS lives in app/core/os/, one module per OS.
+    files: ['app/core/**/*.ts'],
+    ignores: ['app/core/os/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...[
+          ['process', 'platform'],
+          ['os', 'platform'],
+        ].map(([object, property]) => ({
+          object,
+          property,
+          message:
+            'What differs per OS belongs to its OS module: use hostOs or osModule(platform) from app/core/os/.',
+        })),
+      ],
+    },
+  },
   ...coreDomainBoundaries.map(({ domain, never, why }) => ({
     files: [`app/core/${domain}/**/*.ts`],
     rules: {

@@ -41,7 +41,7 @@ function createUnguardedHandlers(
   frontDoor: FrontDoorHandlers,
 ): Omit<Handlers, 'session.choosePath'> {
   return {
-    'app.about': async () => about(transport),
+    'app.about': async () => about(transport, context.os),
     ...benchHandlers(context.results),
     ...plannerHandlers({
       measured: () => measuredProfiles(context.results),

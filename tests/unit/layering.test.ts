@@ -123,3 +123,23 @@ test('planner and space never import bench, and still may not import a front doo
   const report = 'app/core/report/__layering_probe.ts';
   assert.deepEqual(await restrictedImports(report, fromBench('../')), []);
 });
+
+test('only the OS modules of core read process.platform', async () => {
+  const platformRule = async (file: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: path.join(repoRoot, file) });
+    return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-properties');
+  };
+  const reads = [
+    "export const mac = process.platform === 'darwin';\n",
+    'export const { platform } = process;\n',
+    "import os from 'node:os';\nexport const name = os.platform();\n",
+  ];
+  for (const code of reads) {
+    const [message, ...more] = await platformRule('app/core/space/__layering_probe.ts', code);
+    assert.match(message?.message ?? '', /OS module/, code);
+    assert.deepEqual(more, []);
+    assert.deepEqual(await platformRule('app/core/os/__layering_probe.ts', code), [], code);
+  }
+  const asked = "import { hostOs } from '../os/index.js';\nexport const mac = hostOs.platform;\n";
+  assert.deepEqual(await platformRule('app/core/space/__layering_probe.ts', asked), []);
+});

@@ -5,6 +5,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Handlers } from '../dispatch.js';
+import { hostOs } from '../os/index.js';
 import { volumeInfo } from '../volume.js';
 import { builtInCatalogue } from './catalogue.js';
 import { defaultScenario } from './defaults.js';
@@ -66,7 +67,7 @@ export function plannerHandlers(sources: PlannerSources): Pick<Handlers, Planner
         usedBytesOfHome(),
       ]);
       const defaults = defaultScenario({
-        platform: process.platform,
+        platform: hostOs.platform,
         arch: process.arch,
         usedBytes,
         measured: devices,
