@@ -1,5 +1,7 @@
 import { parseSize } from '../common/units.js';
 import { PlumbError } from '../contract/errors.js';
+import type { AppContext } from '../core/context.js';
+import type { PlumbFolders } from '../core/paths.js';
 
 /** A `plumb` sub-command: parses its own arguments and returns an exit code. */
 export interface Command {
@@ -14,6 +16,13 @@ export interface CommandIO {
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   /** Fires on Ctrl-C / SIGTERM so long commands can cancel cleanly. */
   signal: AbortSignal;
+  /** Plumb's folders for this run (PLUMB_DATA_DIR and PLUMB_STATE_DIR move them). */
+  folders: PlumbFolders;
+  /**
+   * The app context on those folders, made on first use: its stores load the benchmark's and the
+   * planner's code, which a space command never needs.
+   */
+  context: () => Promise<AppContext>;
 }
 
 /**

@@ -2,6 +2,8 @@
  * The `plumb` command. Each sub-command lives in commands/ and calls app/core directly.
  */
 import { toErrorPayload } from '../contract/errors.js';
+import type { AppContext } from '../core/context.js';
+import { plumbFolders } from '../core/paths.js';
 import { appVersion } from '../core/version.js';
 import { finished } from 'node:stream/promises';
 import { exitCode, UsageError, type Command, type CommandIO } from './command.js';
@@ -130,7 +132,17 @@ export async function runCli(): Promise<void> {
   process.on('SIGTERM', onSignal);
   const stdout = new CutOffOutput(process.stdout);
   const stderr = new CutOffOutput(process.stderr);
-  let code = await main(process.argv.slice(2), { stdout, stderr, signal: controller.signal });
+  // The CLI's composition root: the folders named once, the context made when a command asks.
+  const folders = plumbFolders();
+  let context: Promise<AppContext> | undefined;
+  let code = await main(process.argv.slice(2), {
+    stdout,
+    stderr,
+    signal: controller.signal,
+    folders,
+    context: () =>
+      (context ??= import('../core/context.js').then((m) => m.createAppContext(folders))),
+  });
   await Promise.all([stdout, stderr].map((stream) => finished(stream.end())));
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);

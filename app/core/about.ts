@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import type { AppAbout } from '../contract/app.js';
 import { loadNative } from './native/load.js';
+import { hostOs, type OsModule } from './os/index.js';
 import { appVersion } from './version.js';
 
 function nativeAvailable(): boolean {
@@ -13,12 +14,12 @@ function nativeAvailable(): boolean {
   }
 }
 
-export function about(transport: AppAbout['transport']): AppAbout {
+export function about(transport: AppAbout['transport'], system: OsModule = hostOs): AppAbout {
   const home = os.homedir();
   return {
     name: 'Plumb',
     version: appVersion(),
-    platform: process.platform,
+    platform: system.platform,
     arch: process.arch,
     transport,
     nativeAvailable: nativeAvailable(),

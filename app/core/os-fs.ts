@@ -8,8 +8,9 @@
 import type { PathLike } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { keepsBytes, pathFromBytes, pathToBytes } from '../common/path-text.js';
+import { hostOs } from './os/index.js';
 
-const bytesNamed = process.platform !== 'win32';
+const { bytesNamed } = hostOs;
 
 /** The path as Node's fs takes it: the string itself, or the name's bytes where it keeps some. */
 function osPath(path: PathLike): PathLike {

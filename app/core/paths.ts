@@ -1,8 +1,8 @@
 /**
- * Where Plumb keeps what it makes, named in one place: the built renderer, the data folder
- * (results, kept scans, devices, scenarios) and the state folder (dedupe journals, Trash
- * batches). The data and state folders hold lists of the user's file paths, so they are private:
- * 0700 folders and 0600 files, whatever the umask.
+ * Where Plumb keeps what it makes, named in one place (no other module computes a folder): the
+ * built renderer, the data folder (results, kept scans, devices, scenarios) and the state folder
+ * (dedupe journals, Trash batches). The data and state folders hold lists of the user's file
+ * paths, so they are private: 0700 folders and 0600 files, whatever the umask.
  */
 import { existsSync } from 'node:fs';
 import { chmod, lstat, mkdir } from 'node:fs/promises';
@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from './atomic-file.js';
+import { hostOs, osModule } from './os/index.js';
 
 /** The folder holding the built renderer (dist/renderer), from the sources or from dist/. */
 export function rendererDir(): string {
@@ -31,33 +32,60 @@ export function rendererDir(): string {
  */
 export function dataDir(
   env: NodeJS.ProcessEnv = process.env,
-  platform: NodeJS.Platform = process.platform,
+  platform: NodeJS.Platform = hostOs.platform,
   home: string = os.homedir(),
 ): string {
-  if (env.PLUMB_DATA_DIR) return env.PLUMB_DATA_DIR;
-  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Plumb');
-  if (platform === 'win32') {
-    return path.win32.join(env.APPDATA ?? path.win32.join(home, 'AppData', 'Roaming'), 'Plumb');
-  }
-  const dataHome =
-    env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME)
-      ? env.XDG_DATA_HOME
-      : path.join(home, '.local', 'share');
-  return path.join(dataHome, 'plumb');
+  return env.PLUMB_DATA_DIR || osModule(platform).dataDir(env, home);
 }
 
 /** Where Plumb keeps state between runs; PLUMB_STATE_DIR overrides (tests, portable installs). */
 export function stateDir(
   env: NodeJS.ProcessEnv = process.env,
-  platform: NodeJS.Platform = process.platform,
+  platform: NodeJS.Platform = hostOs.platform,
   home: string = os.homedir(),
 ): string {
-  if (env.PLUMB_STATE_DIR) return env.PLUMB_STATE_DIR;
-  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Plumb');
-  if (platform === 'win32') {
-    return path.join(env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local'), 'Plumb');
-  }
-  return path.join(env.XDG_STATE_HOME ?? path.join(home, '.local', 'state'), 'plumb');
+  return env.PLUMB_STATE_DIR || osModule(platform).stateDir(env, home);
+}
+
+/** Every folder and file of Plumb's own, by what it holds. */
+export interface PlumbFolders {
+  /** The data folder: what the user made and keeps. */
+  data: string;
+  /** The state folder: what carries an unfinished operation over to the next run. */
+  state: string;
+  /** Benchmark results, one document per run (results/). */
+  results: string;
+  /** The last scan of each folder and the scan engine's digest caches (space-scans/). */
+  spaceScans: string;
+  /** The planner's own devices, one JSON file (planner-devices.json). */
+  plannerDevices: string;
+  /** Saved planner scenarios, one file each (planner-scenarios/). */
+  plannerScenarios: string;
+  /** Dedupe and punch journals, read back after a crash (space-journal/). */
+  spaceJournal: string;
+  /** Batches moved to the Trash, so they can be put back (space-trash/). */
+  spaceTrash: string;
+}
+
+/** Plumb's folders for this environment (PLUMB_DATA_DIR and PLUMB_STATE_DIR move them). */
+export function plumbFolders(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = hostOs.platform,
+  home: string = os.homedir(),
+): PlumbFolders {
+  const data = dataDir(env, platform, home);
+  const state = stateDir(env, platform, home);
+  const { join } = osModule(platform).path;
+  return {
+    data,
+    state,
+    results: join(data, 'results'),
+    spaceScans: join(data, 'space-scans'),
+    plannerDevices: join(data, 'planner-devices.json'),
+    plannerScenarios: join(data, 'planner-scenarios'),
+    spaceJournal: join(state, 'space-journal'),
+    spaceTrash: join(state, 'space-trash'),
+  };
 }
 
 function isInside(folder: string, target: string): boolean {
@@ -77,7 +105,7 @@ const madePrivate = new Set<string>();
 export async function privateFolder(folder: string): Promise<void> {
   const root = [dataDir(), stateDir()].find((dir) => isInside(dir, folder)) ?? folder;
   await mkdir(folder, { recursive: true, mode: 0o700 });
-  if (process.platform === 'win32') return;
+  if (!hostOs.ownerModes) return;
   for (const dir of new Set([root, folder])) {
     if (madePrivate.has(dir)) continue;
     const info = await lstat(dir);
@@ -97,5 +125,5 @@ export async function writePrivateFile(
   await privateFolder(path.dirname(file));
   await writeFileAtomic(file, data);
   // A new file takes the umask's mode in writeFileAtomic; a rewrite keeps the file's own.
-  if (process.platform !== 'win32') await chmod(file, 0o600);
+  if (hostOs.ownerModes) await chmod(file, 0o600);
 }

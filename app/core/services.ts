@@ -5,10 +5,12 @@
 import type { AppAbout } from '../contract/app.js';
 import { PlumbError } from '../contract/errors.js';
 import { about } from './about.js';
+import type { AppContext } from './context.js';
 import { benchHandlers } from './bench/service.js';
 import type { Handlers } from './dispatch.js';
+import { measuredProfiles } from './planner/measured.js';
 import { plannerHandlers } from './planner/service.js';
-import { reportHandlers } from './report/service.js';
+import { reportHandlers, reportSources } from './report/service.js';
 import { spaceHandlers } from './space/service.js';
 import { guardHandlers, UserChoices } from './user-choices.js';
 import { volumeInfo } from './volume.js';
@@ -20,27 +22,34 @@ export type FrontDoorHandlers = Partial<
 >;
 
 /**
- * Every handler, guarded by what the user chose in this session (one `choices` per Electron app
- * or per browser session; a fresh one, with nothing chosen, when not given).
+ * Every handler, on the front door's app context, guarded by what the user chose in this session
+ * (one `choices` per Electron app or per browser session; a fresh one, with nothing chosen, when
+ * not given).
  */
 export function createHandlers(
+  context: AppContext,
   transport: AppAbout['transport'],
   frontDoor: FrontDoorHandlers = {},
   choices: UserChoices = new UserChoices(),
 ): Handlers {
-  return guardHandlers(createUnguardedHandlers(transport, frontDoor), choices);
+  return guardHandlers(createUnguardedHandlers(context, transport, frontDoor), choices);
 }
 
 function createUnguardedHandlers(
+  context: AppContext,
   transport: AppAbout['transport'],
   frontDoor: FrontDoorHandlers,
 ): Omit<Handlers, 'session.choosePath'> {
   return {
-    'app.about': async () => about(transport),
-    ...benchHandlers(),
-    ...plannerHandlers(),
-    ...reportHandlers(),
-    ...spaceHandlers(),
+    'app.about': async () => about(transport, context.os),
+    ...benchHandlers(context.results),
+    ...plannerHandlers({
+      measured: () => measuredProfiles(context.results),
+      devices: context.devices,
+      scenarios: context.scenarios,
+    }),
+    ...reportHandlers(() => reportSources(context)),
+    ...spaceHandlers(context.folders),
     'volume.info': async ({ path }) => volumeInfo(path),
     'volumes.list': async () => ({ volumes: await listVolumes() }),
     'dialog.chooseFolder': async () => {

@@ -11,6 +11,8 @@ import { createDispatcher, type CallContext, type Dispatcher } from '../core/dis
 import { eventHub, type EventHub } from '../core/event-hub.js';
 import { rendererDir } from '../core/paths.js';
 import { contentSecurityPolicy } from '../core/security/csp.js';
+import { createAppContext, type AppContext } from '../core/context.js';
+import { prepareReport, reportSources } from '../core/report/service.js';
 import { createHandlers } from '../core/services.js';
 import { contentTypeOf, resolveStatic } from '../core/static-files.js';
 import { menuTemplate, type MenuItem } from './menu.js';
@@ -222,7 +224,12 @@ function hardenContents(contents: WebContentsLike, electron: Pick<ElectronLike, 
   });
 }
 
-export function startDesktop(electron: ElectronLike, preloadPath: string): void {
+/** The desktop app on `context` (built here once; by default this environment's folders). */
+export function startDesktop(
+  electron: ElectronLike,
+  preloadPath: string,
+  context: AppContext = createAppContext(),
+): void {
   const { app, BrowserWindow, ipcMain, protocol, session, Menu, nativeTheme, screen } = electron;
   protocol.registerSchemesAsPrivileged([
     { scheme: appScheme, privileges: { standard: true, secure: true, supportFetchAPI: true } },
@@ -254,7 +261,7 @@ export function startDesktop(electron: ElectronLike, preloadPath: string): void 
     const reports = new ReportShelf();
     protocol.handle(appScheme, (request) => serveAppRequest(request.url, root, reports));
     const dispatcher = createDispatcher(
-      createHandlers('electron', {
+      createHandlers(context, 'electron', {
         'dialog.chooseFolder': async ({ title }) => {
           const choice = await electron.dialog.showOpenDialog({
             title: title ?? 'Choose a folder',
@@ -266,7 +273,9 @@ export function startDesktop(electron: ElectronLike, preloadPath: string): void 
           electron.shell.showItemInFolder(file);
           return {};
         },
-        'report.savePdf': savePdfHandler(electron, reports),
+        'report.savePdf': savePdfHandler(electron, reports, (request, paper) =>
+          prepareReport(request, paper, reportSources(context)),
+        ),
       }),
     );
     const handleCall = createIpcHandler(dispatcher);

@@ -19,7 +19,6 @@ import {
   modelTokenOf,
   reportPagePath,
 } from '../core/report/page-setup.js';
-import { prepareReport } from '../core/report/service.js';
 import { appOrigin, secureWebPreferences } from './security.js';
 
 export interface PrintContentsLike {
@@ -143,7 +142,7 @@ export async function printInHiddenWindow(
 export function savePdfHandler(
   electron: ReportPrinterElectron,
   shelf: ReportShelf,
-  prepare: (request: ReportRequest, paper: Paper) => Promise<ReportModel> = prepareReport,
+  prepare: (request: ReportRequest, paper: Paper) => Promise<ReportModel>,
 ): Handlers['report.savePdf'] {
   return async ({ request, paper }) => {
     const model = await prepare(request, paper);

@@ -17,6 +17,7 @@ import { jsonBatches } from '../core/json-out.js';
 import { rendererDir } from '../core/paths.js';
 import { contentSecurityPolicy } from '../core/security/csp.js';
 import { createHandlers } from '../core/services.js';
+import { createAppContext, type AppContext } from '../core/context.js';
 import { UserChoices } from '../core/user-choices.js';
 import { checkAccess, sessionCookie, signInParam } from './access.js';
 import { SignInBook, type MintOptions } from './sign-in.js';
@@ -26,6 +27,8 @@ export interface ServeOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
   staticRoot?: string;
+  /** The app context every connection works in (by default, this environment's folders). */
+  context?: AppContext;
 }
 
 export interface RunningServer {
@@ -63,7 +66,7 @@ function isCallMessage(value: unknown): value is CallMessage {
   return !!m && m.type === 'call' && Number.isSafeInteger(m.id) && typeof m.name === 'string';
 }
 
-function serveConnection(socket: WebSocket, choices: UserChoices): void {
+function serveConnection(socket: WebSocket, choices: UserChoices, app: AppContext): void {
   // A malformed frame (bad UTF-8, RSV bits, an unmasked frame, a bad close code, too large) makes
   // ws emit 'error' and close the socket; without a listener that error would end the process.
   socket.on('error', () => undefined);
@@ -90,7 +93,7 @@ function serveConnection(socket: WebSocket, choices: UserChoices): void {
     // What only this page awaited (an analysis) stops with it.
     closed.abort();
   });
-  const dispatcher = createDispatcher(createHandlers('web', {}, choices));
+  const dispatcher = createDispatcher(createHandlers(app, 'web', {}, choices));
   socket.on('message', (data, isBinary) => {
     let message: unknown;
     try {
@@ -112,6 +115,7 @@ function serveConnection(socket: WebSocket, choices: UserChoices): void {
 
 export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
   const staticRoot = options.staticRoot ?? rendererDir();
+  const app = options.context ?? createAppContext();
   // One set of choices per signed-in browser: its tabs and reloads share what the user chose.
   const book = new SignInBook(() => new UserChoices());
   let port = 0;
@@ -188,7 +192,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
         socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
         return;
       }
-      sockets.handleUpgrade(request, socket, head, (ws) => serveConnection(ws, choices));
+      sockets.handleUpgrade(request, socket, head, (ws) => serveConnection(ws, choices, app));
     } catch {
       socket.destroy();
     }

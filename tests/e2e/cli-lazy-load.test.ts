@@ -58,12 +58,9 @@ test('plumb space scan loads no zod, ws, benchmark engine or planner', () => {
     sources.some((s) => s.includes('core/space/scan.ts')),
     'the scan itself is among them',
   );
-  // Two small path helpers of core/bench are shared (where the data folder is, whether a process
-  // that left a temporary file is alive); the benchmark engine itself must stay unloaded.
-  const sharedHelpers = ['core/bench/results-dir.ts', 'core/bench/test-folder.ts'];
   for (const unwanted of ['node_modules/zod/', 'node_modules/ws/', 'core/bench/', 'core/planner/'])
     assert.deepEqual(
-      sources.filter((s) => s.includes(unwanted) && !sharedHelpers.some((h) => s.includes(h))),
+      sources.filter((s) => s.includes(unwanted)),
       [],
       `${unwanted} is not loaded`,
     );

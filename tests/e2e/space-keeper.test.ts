@@ -22,6 +22,7 @@ after(() => rmSync(state, { recursive: true, force: true }));
 const { SpaceEvent } = await import('../../app/contract/space.js');
 const { createDispatcher } = await import('../../app/core/dispatch.js');
 const { createHandlers } = await import('../../app/core/services.js');
+const { createAppContext } = await import('../../app/core/context.js');
 const { loadNative } = await import('../../app/core/native/load.js');
 const { dedupeGroups } = await import('../../app/core/space/dedupe.js');
 const { scanFolder } = await import('../../app/core/space/scan.js');
@@ -130,7 +131,7 @@ describe('the chosen keeper in clone mode (xfs reflink)', { skip: loopSkipReason
   test('through the contract: space.dedupe with keepers, as the app sends it', async () => {
     const root = path.join(fs.dir, 'contract');
     const { original, copies } = threeCopies(root);
-    const dispatcher = createDispatcher(createHandlers('web'));
+    const dispatcher = createDispatcher(createHandlers(createAppContext(), 'web'));
     const quiet = { emit: () => undefined };
     await dispatcher.call('session.choosePath', { path: root }, quiet);
     let finished!: (scanId: string) => void;

@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { ResultDocument } from '../../app/contract/bench-result.js';
 import { planSchemaVersion } from '../../app/contract/plan.js';
-import { resultsDir } from '../../app/core/bench/results-dir.js';
+import { plumbFolders } from '../../app/core/paths.js';
 import { resultCsv, ResultsStore } from '../../app/core/bench/results-store.js';
 import { runBenchmark } from '../../app/core/bench/runner.js';
 import { formatRate } from '../../app/common/format.js';
@@ -47,7 +47,7 @@ describe('exports from the browser UI', { skip }, () => {
     downloads = path.join(ui.work, 'downloads');
     mkdirSync(downloads);
     const target = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-report-target-'));
-    const store = new ResultsStore(resultsDir());
+    const store = new ResultsStore(plumbFolders().results);
     // Two runs of the engine against pretend drives: one with a write cache that runs out.
     for (const [name, drive] of [
       ['USB drive', new FakeDrive({ fastRate: 0.9e9, readRate: 1e9 })],

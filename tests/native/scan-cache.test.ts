@@ -13,6 +13,7 @@ import { after, before, test } from 'node:test';
 import type { ScanResult } from '../../app/contract/space.js';
 import { hashCachePath, loadLastScan } from '../../app/core/space/last-scan.js';
 import { scanFolder } from '../../app/core/space/scan.js';
+import { plumbFolders } from '../../app/core/paths.js';
 import { spaceHandlers } from '../../app/core/space/service.js';
 import type { EventSink } from '../../app/core/dispatch.js';
 import { plainCopy, randomFile } from '../helpers/space-files.js';
@@ -115,7 +116,7 @@ test('a damaged or foreign cache is ignored: everything is read again, nothing e
 });
 
 test('the last scan of a folder is kept with its time, and the view can act on it', async () => {
-  const handlers = spaceHandlers();
+  const handlers = spaceHandlers(plumbFolders());
   let finished: (result: ScanResult) => void = () => undefined;
   const done = new Promise<ScanResult>((resolve) => (finished = resolve));
   const context = {

@@ -20,9 +20,10 @@ import type { SparseListProgress } from '../../app/contract/space.js';
 import { followSparseJob } from '../helpers/sparse-progress.js';
 import { createDispatcher, type CallContext } from '../../app/core/dispatch.js';
 import { createHandlers } from '../../app/core/services.js';
+import { testContext } from '../helpers/context.js';
 
 const MiB = 1024 * 1024;
-const dispatcher = createDispatcher(createHandlers('web'));
+const dispatcher = createDispatcher(createHandlers(testContext(), 'web'));
 const root = mkdtempSync(path.join(tmpdir(), 'plumb-sparse-candidates-progress-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 await dispatcher.call('session.choosePath', { path: root }, { emit: () => undefined });

@@ -10,10 +10,11 @@ import { after, test } from 'node:test';
 import type { SparseListProgress } from '../../app/contract/space.js';
 import { createDispatcher, type CallContext } from '../../app/core/dispatch.js';
 import { createHandlers } from '../../app/core/services.js';
+import { testContext } from '../helpers/context.js';
 import { holeFile } from '../helpers/space-files.js';
 import { followSparseJob } from '../helpers/sparse-progress.js';
 
-const dispatcher = createDispatcher(createHandlers('web'));
+const dispatcher = createDispatcher(createHandlers(testContext(), 'web'));
 const root = mkdtempSync(path.join(tmpdir(), 'plumb-sparse-list-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 // As the UI does when the user submits the folder: listings run only inside chosen paths.

@@ -4,6 +4,7 @@ import { operations } from '../../app/contract/index.js';
 import { createDispatcher } from '../../app/core/dispatch.js';
 import { loadNative } from '../../app/core/native/load.js';
 import { createHandlers } from '../../app/core/services.js';
+import { testContext } from '../helpers/context.js';
 
 function nativeMissing(): string | undefined {
   try {
@@ -17,7 +18,7 @@ function nativeMissing(): string | undefined {
 test('volumes.list names the volume that holds the working folder, with its facts', async (t) => {
   const reason = nativeMissing();
   if (reason) return t.skip(reason);
-  const dispatcher = createDispatcher(createHandlers('web'));
+  const dispatcher = createDispatcher(createHandlers(testContext(), 'web'));
   const value = await dispatcher.call('volumes.list', {}, { emit: () => undefined });
   const { volumes } = operations['volumes.list'].output.parse(value);
   assert.ok(volumes.length >= 1);

@@ -13,13 +13,13 @@ import type { ResultDocument } from '../../app/contract/bench-result.js';
 import { planSchemaVersion } from '../../app/contract/plan.js';
 import type { Reply } from '../../app/contract/index.js';
 import type { ReportModel } from '../../app/contract/report.js';
-import { resultsDir } from '../../app/core/bench/results-dir.js';
-import { ResultsStore } from '../../app/core/bench/results-store.js';
+import type { AppContext } from '../../app/core/context.js';
 import { runBenchmark } from '../../app/core/bench/runner.js';
 import { contentWidthPx } from '../../app/core/report/page-setup.js';
 import { startDesktop, type ElectronLike, type IpcInvokeEvent } from '../../app/desktop/app.js';
 import { printInHiddenWindow, ReportShelf } from '../../app/desktop/print-report.js';
 import { FakeDrive } from '../helpers/fake-bench-io.js';
+import { testContext } from '../helpers/context.js';
 
 /** What the fake report page does once loaded: fetch its model, then say it drew (or failed). */
 type PageBehaviour = (model: ReportModel) => { error?: string };
@@ -137,14 +137,14 @@ function fakeElectron(
 
 const trustedFrame = { url: 'plumb://app/index.html', parent: null };
 let dataDir: string;
+let app: AppContext;
 let outDir: string;
 let result: ResultDocument;
-const previousDataDir = process.env.PLUMB_DATA_DIR;
 
 before(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-desktop-report-'));
   outDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-desktop-out-'));
-  process.env.PLUMB_DATA_DIR = dataDir;
+  app = testContext(dataDir);
   const target = mkdtempSync(path.join(os.tmpdir(), 'plumb-desktop-target-'));
   result = await runBenchmark(
     {
@@ -160,7 +160,7 @@ before(async () => {
       },
       appVersion: 'test',
       signal: new AbortController().signal,
-      store: new ResultsStore(resultsDir()),
+      store: app.results,
       reserve: { fraction: 0.1, minBytes: 0 },
     },
     new FakeDrive({ fastRate: 1e9, readRate: 2e9 }),
@@ -168,15 +168,13 @@ before(async () => {
   rmSync(target, { recursive: true, force: true });
 });
 after(() => {
-  if (previousDataDir === undefined) delete process.env.PLUMB_DATA_DIR;
-  else process.env.PLUMB_DATA_DIR = previousDataDir;
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(outDir, { recursive: true, force: true });
 });
 
 async function started(answers: { savePath: string | null; page: PageBehaviour }) {
   const fake = fakeElectron(dataDir, answers);
-  startDesktop(fake.electron, '/app/dist/desktop/preload.cjs');
+  startDesktop(fake.electron, '/app/dist/desktop/preload.cjs', app);
   fake.ready();
   await new Promise((resolve) => setTimeout(resolve, 20));
   const call = (name: string, input: unknown) =>

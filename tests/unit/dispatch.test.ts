@@ -3,12 +3,13 @@ import { test } from 'node:test';
 import { operations } from '../../app/contract/index.js';
 import { createDispatcher, type CallContext } from '../../app/core/dispatch.js';
 import { createHandlers } from '../../app/core/services.js';
+import { testContext } from '../helpers/context.js';
 
 const context: CallContext = { emit: () => undefined };
-const dispatcher = createDispatcher(createHandlers('web'));
+const dispatcher = createDispatcher(createHandlers(testContext(), 'web'));
 
 test('every contract operation has a handler', () => {
-  const handlers = createHandlers('web');
+  const handlers = createHandlers(testContext(), 'web');
   assert.deepEqual(Object.keys(handlers).sort(), Object.keys(operations).sort());
 });
 

@@ -105,3 +105,41 @@ test('core may not import Electron or a front door', async () => {
     1,
   );
 });
+
+test('planner and space never import bench, and still may not import a front door', async () => {
+  const fromBench = (up: string) =>
+    `import { ResultsStore } from '${up}bench/results-store.js';\nexport default ResultsStore;\n`;
+  for (const domain of ['planner', 'space']) {
+    const file = `app/core/${domain}/__layering_probe.ts`;
+    const [message, ...more] = await restrictedImports(file, fromBench('../'));
+    assert.match(message ?? '', new RegExp(`app/core/${domain} never imports app/core/bench`));
+    assert.deepEqual(more, []);
+    const frontDoor = "import { main } from '../../cli/main.js';\nexport default main;\n";
+    assert.equal((await restrictedImports(file, frontDoor)).length, 1, `${domain} → cli`);
+    const paths = "import { plumbFolders } from '../paths.js';\nexport default plumbFolders;\n";
+    assert.deepEqual(await restrictedImports(file, paths), [], `${domain} → paths`);
+  }
+  // Other domains of core may still use the bench (the report prints stored results).
+  const report = 'app/core/report/__layering_probe.ts';
+  assert.deepEqual(await restrictedImports(report, fromBench('../')), []);
+});
+
+test('only the OS modules of core read process.platform', async () => {
+  const platformRule = async (file: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: path.join(repoRoot, file) });
+    return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-properties');
+  };
+  const reads = [
+    "export const mac = process.platform === 'darwin';\n",
+    'export const { platform } = process;\n',
+    "import os from 'node:os';\nexport const name = os.platform();\n",
+  ];
+  for (const code of reads) {
+    const [message, ...more] = await platformRule('app/core/space/__layering_probe.ts', code);
+    assert.match(message?.message ?? '', /OS module/, code);
+    assert.deepEqual(more, []);
+    assert.deepEqual(await platformRule('app/core/os/__layering_probe.ts', code), [], code);
+  }
+  const asked = "import { hostOs } from '../os/index.js';\nexport const mac = hostOs.platform;\n";
+  assert.deepEqual(await platformRule('app/core/space/__layering_probe.ts', asked), []);
+});

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { interfaceCeilingForBus } from '../../app/core/analysis/interface-ceiling.js';
 import { analyzeCsvText, reanalyzeDocument } from '../../app/core/bench/analyze.js';
 import { seededRandom } from '../../app/core/bench/seeded-random.js';
-import { macBus, parseDiskutilInfo, parsePlist } from '../../app/core/mac-bus.js';
+import { macBus, parseDiskutilInfo, parsePlist } from '../../app/core/os/darwin/mac-bus.js';
 import { interfaceOfBus } from '../../app/core/planner/profile-from-result.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'mac-bus');

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { interfaceCeilingForBus } from '../../app/core/analysis/interface-ceiling.js';
-import { macVolumeFacts, parseDiskutilInfo } from '../../app/core/mac-bus.js';
+import { macVolumeFacts, parseDiskutilInfo } from '../../app/core/os/darwin/mac-bus.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'mac-bus');
 const read = (file: string) => readFileSync(path.join(fixtures, file), 'utf8');

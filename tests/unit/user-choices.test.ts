@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { operations } from '../../app/contract/index.js';
 import { createDispatcher } from '../../app/core/dispatch.js';
 import { createHandlers } from '../../app/core/services.js';
+import { testContext } from '../helpers/context.js';
 import { guardedOperations, resolveForChoice, UserChoices } from '../../app/core/user-choices.js';
 
 const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'plumb-choices-')));
@@ -62,7 +63,9 @@ test('the desktop picker counts as a choice; a typed path needs session.choosePa
   const picked = mkdtempSync(path.join(root, 'picked-'));
   const typed = mkdtempSync(path.join(root, 'typed-'));
   const dispatcher = createDispatcher(
-    createHandlers('electron', { 'dialog.chooseFolder': async () => ({ path: picked }) }),
+    createHandlers(testContext(), 'electron', {
+      'dialog.chooseFolder': async () => ({ path: picked }),
+    }),
   );
   await assert.rejects(dispatcher.call('space.sparse.list', { path: picked }, quiet), {
     code: 'ENOTCHOSEN',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseProcMounts, volumeName } from '../../app/core/volumes.js';
+import { parseProcMounts } from '../../app/core/os/linux.js';
+import { volumeName } from '../../app/core/volumes.js';
 
 const mounts = [
   'proc /proc proc rw,relatime 0 0',

@@ -12,8 +12,6 @@ import { checkOutput } from '../../core/output-file.js';
 import { writeResultJson } from '../bench/result-output.js';
 import { nativeBenchIO } from '../../core/bench/bench-io.js';
 import { loadPlan, scalePlan } from '../../core/bench/plans.js';
-import { resultsDir } from '../../core/bench/results-dir.js';
-import { ResultsStore } from '../../core/bench/results-store.js';
 import { prepareBenchRun } from '../../core/bench/start.js';
 import { parseCommandArgs } from '../args.js';
 import { ProgressView } from '../bench/progress.js';
@@ -133,7 +131,7 @@ export const benchCommand: Command = {
     if (totalBytes === 0) throw new UsageError('--total takes a size above 0, e.g. 64GB.');
     // Said before the run, not after it: a mistyped --json folder must not cost the benchmark.
     if (values.json !== undefined) await checkOutput(values.json);
-    const store = new ResultsStore(resultsDir());
+    const store = (await io.context()).results;
     const progress = new ProgressView(io.stderr);
     const prepared = await prepareBenchRun(
       {

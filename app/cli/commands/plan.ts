@@ -1,7 +1,7 @@
 import type { DiskResult, Evaluation, OptionResult, Scenario } from '../../contract/planner.js';
 import { builtInCatalogue } from '../../core/planner/catalogue.js';
-import { deviceStore } from '../../core/planner/device-store.js';
-import { evaluateWithSavedResults } from '../../core/planner/measured.js';
+import type { DeviceStore } from '../../core/planner/device-store.js';
+import { evaluateWithSavedResults, measuredProfiles } from '../../core/planner/measured.js';
 import { formatGbPerSecond, formatSeconds, formatSize } from '../../common/format.js';
 import { costWords, yearsWords } from '../../common/plan-words.js';
 import { loadScenarioFile } from '../../core/planner/scenario-file.js';
@@ -97,7 +97,10 @@ export function planReport(evaluation: Evaluation): string {
  * The devices saved in the app (Planner → your own SSDs) that the scenario's options name by id
  * but the file does not define, added to it; the file's own definitions win.
  */
-export async function withSavedDevices(scenario: Scenario): Promise<Scenario> {
+export async function withSavedDevices(
+  scenario: Scenario,
+  devices: DeviceStore,
+): Promise<Scenario> {
   const defined = new Set([
     ...scenario.devices.map((d) => d.id),
     ...builtInCatalogue().devices.map((d) => d.id),
@@ -108,7 +111,7 @@ export async function withSavedDevices(scenario: Scenario): Promise<Scenario> {
       .filter((id): id is string => id !== undefined && !defined.has(id)),
   );
   if (missing.size === 0) return scenario;
-  const saved = (await deviceStore().list()).filter((d) => missing.has(d.id));
+  const saved = (await devices.list()).filter((d) => missing.has(d.id));
   return saved.length === 0 ? scenario : { ...scenario, devices: [...scenario.devices, ...saved] };
 }
 
@@ -124,8 +127,14 @@ export const planCommand: Command = {
     }
     if (positionals.length !== 1)
       throw new UsageError('Give one scenario file: plumb plan SCENARIO.json');
-    const scenario = await withSavedDevices(await loadScenarioFile(positionals[0]!));
-    const evaluation = await evaluateWithSavedResults(scenario);
+    const context = await io.context();
+    const scenario = await withSavedDevices(
+      await loadScenarioFile(positionals[0]!),
+      context.devices,
+    );
+    const evaluation = await evaluateWithSavedResults(scenario, () =>
+      measuredProfiles(context.results),
+    );
     io.stdout.write(
       values.json ? `${JSON.stringify(evaluation, null, 2)}\n` : planReport(evaluation),
     );

@@ -1,6 +1,4 @@
 import { nativeBenchIO } from '../../core/bench/bench-io.js';
-import { resultsDir } from '../../core/bench/results-dir.js';
-import { ResultsStore } from '../../core/bench/results-store.js';
 import { checkOutput } from '../../core/output-file.js';
 import { writeResultJson } from '../bench/result-output.js';
 import { prepareBenchRun } from '../../core/bench/start.js';
@@ -24,7 +22,7 @@ export const readCommand: Command = {
     }
     if (positionals.length !== 1) throw new UsageError('Give one folder: plumb read DIR');
     if (values.json !== undefined) await checkOutput(values.json);
-    const store = new ResultsStore(resultsDir());
+    const store = (await io.context()).results;
     const progress = new ProgressView(io.stderr);
     const prepared = await prepareBenchRun(
       {

@@ -7,12 +7,11 @@ import {
 import { PlumbError } from '../../contract/errors.js';
 import type { Scenario } from '../../contract/planner.js';
 import { Paper } from '../../contract/report.js';
-import { resultsDir } from '../../core/bench/results-dir.js';
-import { resultCsv, ResultsStore } from '../../core/bench/results-store.js';
+import { resultCsv, type ResultsStore } from '../../core/bench/results-store.js';
 import { checkOutput, isStandardOutput, writeOutput } from '../../core/output-file.js';
 import { parseScenario } from '../../core/planner/scenario-file.js';
 import { printReportPdf } from '../../core/report/print-pdf.js';
-import { reportModel, type ReportContent } from '../../core/report/service.js';
+import { reportModel, reportSources, type ReportContent } from '../../core/report/service.js';
 import { formatBytes } from '../../common/format.js';
 import { parseCommandArgs } from '../args.js';
 import { exitCode, UsageError, type Command } from '../command.js';
@@ -130,10 +129,14 @@ export const reportCommand: Command = {
     const say = onStdout > 0 ? io.stderr : io.stdout;
     const written = { stdout: io.stdout, signal: io.signal };
 
-    const store = new ResultsStore(resultsDir());
+    const context = await io.context();
     const sources: Source[] = [];
-    for (const argument of positionals) sources.push(await readSource(argument, store));
-    const model = await reportModel(contentOf(sources), paper.data);
+    for (const argument of positionals) sources.push(await readSource(argument, context.results));
+    const model = await reportModel(
+      contentOf(sources),
+      paper.data,
+      reportSources(context).measured,
+    );
 
     if (values.csv) {
       if (model.kind !== 'result')

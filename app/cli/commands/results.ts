@@ -1,5 +1,4 @@
-import { resultsDir } from '../../core/bench/results-dir.js';
-import { resultCsv, ResultsStore } from '../../core/bench/results-store.js';
+import { resultCsv } from '../../core/bench/results-store.js';
 import { formatRate } from '../../common/format.js';
 import { capacityCheckLabel } from '../../common/capacity-check.js';
 import { quickRunLabel } from '../../common/quick-run.js';
@@ -31,7 +30,7 @@ export const resultsCommand: Command = {
       return exitCode.ok;
     }
     const [action, id, ...rest] = positionals;
-    const store = new ResultsStore(resultsDir());
+    const store = (await io.context()).results;
     const needId = () => {
       if (!id) throw new UsageError(`Give a result id: plumb results ${action} ID`);
       return id;

@@ -27,7 +27,7 @@ export const serveCommand: Command = {
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
       throw new UsageError(`--port must be a whole number from 0 to 65535, not "${values.port}".`);
     }
-    const server = await serve({ port });
+    const server = await serve({ port, context: await io.context() });
     // Each printed link signs in one browser once; when it is used, the next one is printed.
     const nextLink = (): string => server.signInUrl({ onUsed: printNextLink });
     const printNextLink = () =>

@@ -110,7 +110,10 @@ export async function emptyTrashCommand(
       `"${batchId}" is not a batch id: use the one \`plumb space trash --apply\` printed.`,
     );
   }
-  const report = await emptyTrashBatch(batchId, { apply: values.apply === true });
+  const report = await emptyTrashBatch(batchId, {
+    apply: values.apply === true,
+    batchDir: io.folders.spaceTrash,
+  });
   if (values.json) await writeJson(io.stdout, report, 2);
   else printEmpty(report, io);
   return report.counts.failed > 0 ? exitCode.failed : exitCode.ok;
@@ -127,6 +130,7 @@ export async function trashCommand(
     apply: values.apply === true,
     signal: io.signal,
     sharingSupported: result.sharingSupported,
+    batchDir: io.folders.spaceTrash,
     onAction: values.json
       ? undefined
       : (action) => {

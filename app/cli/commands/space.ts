@@ -162,7 +162,7 @@ function method(value: string | undefined): DedupeMethod | undefined {
 }
 
 async function printRecovery(io: CommandIO): Promise<void> {
-  for (const step of await recoverOnce()) {
+  for (const step of await recoverOnce(io.folders.spaceJournal)) {
     io.stderr.write(
       `${printableLine(`recovered an interrupted dedupe: ${step.target}: ${step.outcome} (${step.detail})`)}\n`,
     );
@@ -242,6 +242,7 @@ export const spaceCommand: Command = {
       method: chosen,
       signal: io.signal,
       sharingSupported: result.sharingSupported,
+      journalDir: io.folders.spaceJournal,
       onAction: values.json
         ? undefined
         : (action) => {

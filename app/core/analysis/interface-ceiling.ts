@@ -109,7 +109,8 @@ function linkCeiling(name: string): InterfaceCeiling | undefined {
  * The interface ceiling implied by the bus the OS reports: the slowest of what the name says.
  * Linux and Windows name the kind only ("sata", "usb", "thunderbolt": the fastest of that kind is
  * assumed, USB4 drives tunnel PCIe and show up as NVMe); macOS names the link too ("thunderbolt 5",
- * "usb 3.2 gen 2", "sata over usb 3.2 gen 1", "apple fabric (apple m1)", app/core/mac-bus.ts).
+ * "usb 3.2 gen 2", "sata over usb 3.2 gen 1", "apple fabric (apple m1)",
+ * app/core/os/darwin/mac-bus.ts).
  * Other buses (NVMe on PCIe, virtual disks) have no ceiling a single drive is known to reach.
  */
 export function interfaceCeilingForBus(bus: string | null): InterfaceCeiling | undefined {

@@ -13,7 +13,7 @@ import type {
 import type { QueueRunSpec } from '../../contract/plan.js';
 import { PlumbError } from '../../contract/errors.js';
 import { loadNative } from '../native/load.js';
-import { completeVolumeFacts } from '../volume.js';
+import { hostOs } from '../os/index.js';
 import type { TransferSamples } from './sample-columns.js';
 
 export type CacheMode = 'direct' | 'buffered';
@@ -141,7 +141,7 @@ export function nativeBenchIO(): BenchIO {
   };
   return {
     async volume(dir) {
-      const info = await completeVolumeFacts(await native().volumeInfo(dir));
+      const info = await hostOs.completeVolumeFacts(await native().volumeInfo(dir));
       return {
         path: info.path,
         fsType: info.fsType,

@@ -12,8 +12,7 @@ import { PlumbError } from '../../contract/errors.js';
 import { analyzeCsvOffThread } from './analyze-off-thread.js';
 import { nativeBenchIO, type BenchIO } from './bench-io.js';
 import { builtinPlans } from './builtin-plans.js';
-import { resultsDir } from './results-dir.js';
-import { newResultId, resultCsv, ResultsStore } from './results-store.js';
+import { newResultId, resultCsv, type ResultsStore } from './results-store.js';
 import { RunTracker } from './run-tracker.js';
 import { reserveFloor } from '../../common/reserve.js';
 import { benchPlan, chosenCeiling, prepareBenchRun } from './start.js';
@@ -35,7 +34,7 @@ type BenchOperation =
 const running = new Map<string, { controller: AbortController; tracker: RunTracker }>();
 
 export function benchHandlers(
-  store = new ResultsStore(resultsDir()),
+  store: ResultsStore,
   io: () => BenchIO = nativeBenchIO,
   hub: EventHub = eventHub,
 ): Pick<Handlers, BenchOperation> {

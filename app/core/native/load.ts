@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { PlumbNative } from '../../../native/index.js';
 import { PlumbError } from '../../contract/errors.js';
 import { computerName, engineBinaryOfFile, engineFits } from './engine-binary.js';
+import { hostOs } from '../os/index.js';
 
 const require = createRequire(import.meta.url);
 
@@ -33,7 +34,7 @@ export function addonCandidates(fromDir: string): string[] {
  */
 export function findEngine(
   candidates: readonly string[],
-  platform: string = process.platform,
+  platform: string = hostOs.platform,
   arch: string = process.arch,
 ): string {
   const here = computerName(platform, arch);

@@ -4,11 +4,9 @@
  * the new one. Figures the user typed carry no catalogue source: the planner marks them as theirs.
  */
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
 import { PlumbError } from '../../contract/errors.js';
 import { DeviceProfile, maxOwnDevices } from '../../contract/planner.js';
-import { resultsDir } from '../bench/results-dir.js';
 import { writePrivateFile } from '../paths.js';
 
 const schema = 'plumb.devices/1';
@@ -17,11 +15,6 @@ const DevicesDocument = z.object({
   schema: z.literal(schema),
   devices: z.array(DeviceProfile).max(maxOwnDevices),
 });
-
-/** planner-devices.json in the folder that holds results/. */
-export function devicesFile(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(path.dirname(resultsDir(env)), 'planner-devices.json');
-}
 
 /**
  * A device as it is kept: the user's own, with only the sources they gave; external, or internal
@@ -35,7 +28,7 @@ export class DeviceStore {
   /** Saves and deletes run one after another, so none undoes another's change. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly file: string = devicesFile()) {}
+  constructor(readonly file: string) {}
 
   async list(): Promise<DeviceProfile[]> {
     let text: string;
@@ -109,7 +102,7 @@ export class DeviceStore {
 const stores = new Map<string, DeviceStore>();
 
 /** One store per file, so saves from every window of this process queue up together. */
-export function deviceStore(file: string = devicesFile()): DeviceStore {
+export function deviceStore(file: string): DeviceStore {
   let store = stores.get(file);
   if (!store) {
     store = new DeviceStore(file);

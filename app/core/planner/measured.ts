@@ -2,9 +2,8 @@
  * Saved benchmark results as planner profiles: every result in the results folder that has write
  * measurements becomes a device the planner can use; the others are left out.
  */
+import type { ResultDocument } from '../../contract/bench-result.js';
 import type { DeviceProfile, Evaluation, Scenario } from '../../contract/planner.js';
-import { resultsDir } from '../bench/results-dir.js';
-import { ResultsStore } from '../bench/results-store.js';
 import { builtInCatalogue } from './catalogue.js';
 import { evaluateScenario } from './evaluate.js';
 import { profileFromResult } from './profile-from-result.js';
@@ -15,10 +14,14 @@ export interface MeasuredProfiles {
   unreadable: string[];
 }
 
+/** The saved results the planner reads (the results store of the app context). */
+export interface SavedResults {
+  list(): Promise<readonly { id: string }[]>;
+  get(id: string): Promise<ResultDocument>;
+}
+
 /** Profiles from every stored result, newest first. */
-export async function measuredProfiles(
-  store: ResultsStore = new ResultsStore(resultsDir()),
-): Promise<MeasuredProfiles> {
+export async function measuredProfiles(store: SavedResults): Promise<MeasuredProfiles> {
   const devices: DeviceProfile[] = [];
   const unreadable: string[] = [];
   for (const item of await store.list()) {
@@ -38,7 +41,7 @@ export async function measuredProfiles(
  */
 export async function evaluateWithSavedResults(
   scenario: Scenario,
-  measured: () => Promise<MeasuredProfiles> = measuredProfiles,
+  measured: () => Promise<MeasuredProfiles>,
 ): Promise<Evaluation> {
   const { devices } = await measured();
   return evaluateScenario(scenario, builtInCatalogue(), devices);

@@ -10,14 +10,8 @@ import path from 'node:path';
 import { slugOf } from '../../common/format.js';
 import { PlumbError } from '../../contract/errors.js';
 import { ScenarioId, type SavedScenario, type Scenario } from '../../contract/planner.js';
-import { resultsDir } from '../bench/results-dir.js';
 import { writePrivateFile } from '../paths.js';
 import { parseScenarioText, scenarioText } from './scenario-file.js';
-
-/** planner-scenarios/ in the folder that holds results/. */
-function scenariosDir(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(path.dirname(resultsDir(env)), 'planner-scenarios');
-}
 
 /** How many scenarios a user can keep: the list stays one a person can read. */
 const maxSavedScenarios = 200;
@@ -37,7 +31,7 @@ export class ScenarioStore {
   /** Saves and deletes run one after another, so none undoes another's change. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly dir: string = scenariosDir()) {}
+  constructor(readonly dir: string) {}
 
   private file(id: string): string {
     // The id comes from the contract's pattern; checked again here because the path is built from it.
@@ -144,7 +138,7 @@ export class ScenarioStore {
 const stores = new Map<string, ScenarioStore>();
 
 /** One store per folder, so saves from every window of this process queue up together. */
-export function scenarioStore(dir: string = scenariosDir()): ScenarioStore {
+export function scenarioStore(dir: string): ScenarioStore {
   let store = stores.get(dir);
   if (!store) {
     store = new ScenarioStore(dir);

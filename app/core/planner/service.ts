@@ -5,14 +5,15 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Handlers } from '../dispatch.js';
+import { hostOs } from '../os/index.js';
 import { volumeInfo } from '../volume.js';
 import { builtInCatalogue } from './catalogue.js';
 import { defaultScenario } from './defaults.js';
-import { deviceStore, type DeviceStore } from './device-store.js';
-import { evaluateWithSavedResults, measuredProfiles } from './measured.js';
+import type { DeviceStore } from './device-store.js';
+import { evaluateWithSavedResults, type MeasuredProfiles } from './measured.js';
 import { exampleScenario, exampleScenarios } from './examples.js';
 import { parseScenario, parseScenarioText, scenarioText } from './scenario-file.js';
-import { scenarioStore, type ScenarioStore } from './scenario-store.js';
+import type { ScenarioStore } from './scenario-store.js';
 import { slugOf } from '../../common/format.js';
 
 type PlannerOperation =
@@ -46,11 +47,17 @@ function unreadableNote(ids: readonly string[]): string {
   return `The planner left out ${which}: it could not be read as a Plumb result. Open Results to look at it, or delete it there.`;
 }
 
-export function plannerHandlers(
-  measured = measuredProfiles,
-  ownDevices: () => DeviceStore = () => deviceStore(),
-  scenarios: () => ScenarioStore = () => scenarioStore(),
-): Pick<Handlers, PlannerOperation> {
+/** What the planner reads and keeps: the app context's results, devices and scenarios. */
+export interface PlannerSources {
+  measured: () => Promise<MeasuredProfiles>;
+  devices: DeviceStore;
+  scenarios: ScenarioStore;
+}
+
+export function plannerHandlers(sources: PlannerSources): Pick<Handlers, PlannerOperation> {
+  const { measured } = sources;
+  const ownDevices = () => sources.devices;
+  const scenarios = () => sources.scenarios;
   const lists = async () => ({ saved: await scenarios().list(), examples: exampleScenarios() });
   return {
     'planner.catalogue': async () => builtInCatalogue(),
@@ -60,7 +67,7 @@ export function plannerHandlers(
         usedBytesOfHome(),
       ]);
       const defaults = defaultScenario({
-        platform: process.platform,
+        platform: hostOs.platform,
         arch: process.arch,
         usedBytes,
         measured: devices,

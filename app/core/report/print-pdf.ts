@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Page, Route } from 'playwright-core';
 import { PlumbError } from '../../contract/errors.js';
 import type { ReportModel } from '../../contract/report.js';
+import { hostOs } from '../os/index.js';
 import { rendererDir } from '../paths.js';
 import { contentSecurityPolicy } from '../security/csp.js';
 import { contentTypeOf, resolveStatic } from '../static-files.js';
@@ -45,7 +46,7 @@ function launchArgs(): string[] {
     '--no-first-run',
     '--disable-extensions',
   ];
-  if (process.platform === 'linux' && process.getuid?.() === 0) args.push('--no-sandbox');
+  if (hostOs.chromiumNeedsNoSandbox()) args.push('--no-sandbox');
   return args;
 }
 

@@ -5,8 +5,8 @@
  */
 import { PlumbError } from '../../contract/errors.js';
 import type { Paper, ReportModel, ReportRequest } from '../../contract/report.js';
-import { resultsDir } from '../bench/results-dir.js';
-import { ResultsStore } from '../bench/results-store.js';
+import type { ResultsStore } from '../bench/results-store.js';
+import type { AppContext } from '../context.js';
 import type { Handlers } from '../dispatch.js';
 import type { ResultDocument } from '../../contract/bench-result.js';
 import type { Scenario } from '../../contract/planner.js';
@@ -21,25 +21,30 @@ import { printReportPdf, type PrintOptions } from './print-pdf.js';
 
 export interface ReportSources {
   store: ResultsStore;
-  measured: typeof measuredProfiles;
+  measured: () => Promise<MeasuredProfiles>;
 }
 
-function defaultReportSources(): ReportSources {
-  return { store: new ResultsStore(resultsDir()), measured: measuredProfiles };
+/** A report's sources in the app context: its saved results, read as results and as devices. */
+export function reportSources(context: Pick<AppContext, 'results'>): ReportSources {
+  return { store: context.results, measured: () => measuredProfiles(context.results) };
 }
 
 /** The model a request asks for, from the stored results or the planner. */
 export async function prepareReport(
   request: ReportRequest,
   paper: Paper,
-  sources: ReportSources = defaultReportSources(),
+  sources: ReportSources,
 ): Promise<ReportModel> {
   switch (request.kind) {
     case 'result':
-      return reportModel({ kind: 'result', document: await sources.store.get(request.id) }, paper);
+      return reportModel(
+        { kind: 'result', document: await sources.store.get(request.id) },
+        paper,
+        sources.measured,
+      );
     case 'comparison': {
       const documents = await Promise.all(request.ids.map((id) => sources.store.get(id)));
-      return reportModel({ kind: 'comparison', documents }, paper);
+      return reportModel({ kind: 'comparison', documents }, paper, sources.measured);
     }
     case 'planner':
       return reportModel(request, paper, sources.measured);
@@ -55,7 +60,7 @@ export type ReportContent =
 export async function reportModel(
   content: ReportContent,
   paper: Paper,
-  measured: () => Promise<MeasuredProfiles> = measuredProfiles,
+  measured: () => Promise<MeasuredProfiles>,
 ): Promise<ReportModel> {
   const common = { paper, appVersion: appVersion() };
   switch (content.kind) {
@@ -71,7 +76,7 @@ export async function reportModel(
 }
 
 export function reportHandlers(
-  sources: () => ReportSources = defaultReportSources,
+  sources: () => ReportSources,
   print: (model: ReportModel, options?: PrintOptions) => Promise<Buffer> = printReportPdf,
 ): Pick<Handlers, 'report.pdf' | 'report.savePdf'> {
   return {

@@ -21,6 +21,7 @@ import type {
   DuplicateGroup,
 } from '../../contract/space.js';
 import { loadNative } from '../native/load.js';
+import { hostOs, osModule } from '../os/index.js';
 import { privateFolder } from '../paths.js';
 import {
   applyEach,
@@ -60,8 +61,8 @@ export interface DedupeOptions {
   onAction?: (action: DedupeAction) => void;
 }
 
-export function defaultMethod(platform: NodeJS.Platform = process.platform): DedupeMethod {
-  return platform === 'linux' ? 'dedupe-range' : 'clone-rename';
+export function defaultMethod(platform: NodeJS.Platform = hostOs.platform): DedupeMethod {
+  return osModule(platform).dedupeMethod;
 }
 
 async function folderTimes(dir: string): Promise<FolderTimes> {

@@ -8,7 +8,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { lstat, open, readdir, readFile, rename, unlink } from '../os-fs.js';
 import path from 'node:path';
 import { loadNative } from '../native/load.js';
-import { privateFolder, stateDir } from '../paths.js';
+import { plumbFolders, privateFolder } from '../paths.js';
 import { otherProcessAlive } from '../process-alive.js';
 
 export interface FolderTimes {
@@ -50,7 +50,7 @@ type Record =
   | { type: 'done'; id: number };
 
 export function journalDir(): string {
-  return path.join(stateDir(), 'space-journal');
+  return plumbFolders().spaceJournal;
 }
 
 /**

@@ -8,11 +8,11 @@ import { createHash } from 'node:crypto';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SavedScan, ScanResult } from '../../contract/space.js';
-import { dataDir, writePrivateFile } from '../paths.js';
+import { plumbFolders, writePrivateFile } from '../paths.js';
 import { jsonBatches } from '../json-out.js';
 
 export function spaceScansDir(): string {
-  return path.join(dataDir(), 'space-scans');
+  return plumbFolders().spaceScans;
 }
 
 function keyOf(folder: string): string {

@@ -12,6 +12,7 @@ import { PlumbError } from '../../contract/errors.js';
 import type { ScanOptions, ScanProgress, ScanResult } from '../../contract/space.js';
 import { checkFolder } from '../folder.js';
 import { loadNative } from '../native/load.js';
+import { hostOs } from '../os/index.js';
 import { privateFolder } from '../paths.js';
 import { cancelFollowing } from '../native/cancel.js';
 import { hashCachePath } from './last-scan.js';
@@ -128,7 +129,7 @@ async function runScan(options: ScanOptions, hooks: ScanHooks): Promise<ScanResu
     hooks,
   );
   // The digests name every file scanned: the user's alone, like the rest of the data folder.
-  if (cacheUsable && process.platform !== 'win32') await chmod(hashCache, 0o600).catch(() => {});
+  if (cacheUsable && hostOs.ownerModes) await chmod(hashCache, 0o600).catch(() => {});
   return result;
 }
 

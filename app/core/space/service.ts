@@ -6,8 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { PlumbError, toErrorPayload } from '../../contract/errors.js';
 import type { ScanResult } from '../../contract/space.js';
 import type { CallContext, Handlers } from '../dispatch.js';
+import type { PlumbFolders } from '../paths.js';
 import { dedupeGroups } from './dedupe.js';
-import { journalDir, recoverInterrupted, type RecoveryStep } from './journal.js';
+import { recoverInterrupted, type RecoveryStep } from './journal.js';
 import { loadLastScan, saveLastScan } from './last-scan.js';
 import { scanFolder } from './scan.js';
 import { copySparse } from './sparse-copy.js';
@@ -72,7 +73,7 @@ async function followed<T>(
 let recovery: Promise<RecoveryStep[]> | undefined;
 
 /** Replays journals of interrupted dedupes once per process, before any space work. */
-export function recoverOnce(dir = journalDir()): Promise<RecoveryStep[]> {
+export function recoverOnce(dir: string): Promise<RecoveryStep[]> {
   recovery ??= recoverInterrupted(dir);
   return recovery;
 }
@@ -102,10 +103,12 @@ function chosenGroups(result: ScanResult, groupIds: readonly string[] | undefine
   return wanted ? result.groups.filter((g) => wanted.has(g.id)) : result.groups;
 }
 
-export function spaceHandlers(): Pick<Handlers, SpaceOperation> {
+export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperation> {
+  const journalDir = folders.spaceJournal;
+  const batchDir = folders.spaceTrash;
   return {
     'space.scan': async (input, context) => {
-      await recoverOnce();
+      await recoverOnce(journalDir);
       const scanId = randomUUID();
       const entry: ScanEntry = { controller: new AbortController(), result: null };
       remember(scanId, entry);
@@ -148,18 +151,29 @@ export function spaceHandlers(): Pick<Handlers, SpaceOperation> {
       return saved;
     },
     'space.dedupe': async ({ scanId, groupIds, keepers, apply }) => {
-      await recoverOnce();
+      await recoverOnce(journalDir);
       const result = finishedScan(scanId);
       const { sharingSupported } = result;
-      return dedupeGroups(chosenGroups(result, groupIds), { apply, keepers, sharingSupported });
+      return dedupeGroups(chosenGroups(result, groupIds), {
+        apply,
+        keepers,
+        sharingSupported,
+        journalDir,
+      });
     },
-    'space.recover': async () => recoverOnce(),
+    'space.recover': async () => recoverOnce(journalDir),
     'space.trash': async ({ scanId, groupIds, keepers, apply }) => {
       const result = finishedScan(scanId);
       const { sharingSupported } = result;
-      return trashCopies(chosenGroups(result, groupIds), { apply, keepers, sharingSupported });
+      return trashCopies(chosenGroups(result, groupIds), {
+        apply,
+        keepers,
+        sharingSupported,
+        batchDir,
+      });
     },
-    'space.trash.empty': async ({ batchId, apply }) => emptyTrashBatch(batchId, { apply }),
+    'space.trash.empty': async ({ batchId, apply }) =>
+      emptyTrashBatch(batchId, { apply, batchDir }),
     'space.sparse.list': async ({ path, listId }, context) =>
       followed(listId, context, (hooks) => listSparse(path, hooks)),
     'space.sparse.cancel': async ({ listId }) => {

@@ -9,6 +9,7 @@ import { PlumbError } from '../../contract/errors.js';
 import type { PunchReport, SparseFile, SparseListProgress } from '../../contract/space.js';
 import type { NativePunchResult } from '../../../native/index.js';
 import { loadNative } from '../native/load.js';
+import { hostOs, type PunchMethod } from '../os/index.js';
 import { openForReading } from './content.js';
 import { replaceWithReshapedClone } from './dedupe.js';
 import { pathsUnder, sparseSearchCancelled } from './scan.js';
@@ -190,16 +191,11 @@ const stoppedBecause: Record<NativePunchResult['outcome'], string | null> = {
 };
 
 /**
- * How holes are made without losing a write. guarded-in-place (Linux, Windows): the addon reads
- * and punches each block under a guard that holds every other program off the file (space.h).
- * clone-rename (macOS, which has no such guard; testable on Linux): a clone of the file is
- * punched and swapped in by the dedupe's guarded, journalled replace.
+ * How holes are made without losing a write (os/os-module.ts): guarded-in-place on Linux and
+ * Windows (the addon's guard, space.h), clone-rename on macOS, which has no such guard (testable
+ * on Linux).
  */
-export type PunchMethod = 'guarded-in-place' | 'clone-rename';
-
-function defaultPunchMethod(platform: NodeJS.Platform = process.platform): PunchMethod {
-  return platform === 'darwin' ? 'clone-rename' : 'guarded-in-place';
-}
+export type { PunchMethod };
 
 export interface PunchOptions extends ZeroReadHooks {
   method?: PunchMethod;
@@ -214,7 +210,7 @@ async function punchGuarded(
   options: PunchOptions,
 ): Promise<{ inUse: boolean; punchedBytes: number; stopped: string | null }> {
   const native = loadNative();
-  if ((options.method ?? defaultPunchMethod()) === 'guarded-in-place') {
+  if ((options.method ?? hostOs.punchMethod) === 'guarded-in-place') {
     const result = await native.punchZeros(file, ranges, blockBytes);
     return {
       inUse: result.outcome === 'in-use',

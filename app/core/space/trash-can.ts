@@ -21,6 +21,7 @@ import path from 'node:path';
 import { pathToBytes } from '../../common/path-text.js';
 import { PlumbError } from '../../contract/errors.js';
 import { loadNative } from '../native/load.js';
+import { hostOs } from '../os/index.js';
 
 /** S_ISVTX (Node's fs.constants does not name it). */
 const stickyBit = 0o1000;
@@ -100,7 +101,7 @@ async function ownFolder(dir: string, why: string, create: boolean): Promise<voi
   }
   const s = await lstat(dir);
   if (!s.isDirectory() || s.isSymbolicLink()) throw noTrash(`${why}: ${dir} is not a folder.`);
-  if (process.platform !== 'win32' && s.uid !== uid()) {
+  if (hostOs.ownerModes && s.uid !== uid()) {
     throw noTrash(`${why}: ${dir} belongs to another user.`);
   }
 }
@@ -142,11 +143,11 @@ async function sharedVolumeTrash(top: string): Promise<string | null> {
  */
 export async function trashFor(file: string, create = true): Promise<TrashCan> {
   const dev = (await lstat(file)).dev;
-  if (process.platform === 'win32') {
+  if (hostOs.trashKind === 'recycle-bin') {
     return { kind: 'recycle-bin', dir: path.parse(path.resolve(file)).root };
   }
   const home = homedir();
-  if (process.platform === 'darwin') {
+  if (hostOs.trashKind === 'macos') {
     const homeTrash = path.join(home, '.Trash');
     if ((await deviceOf(homeTrash)) === dev) {
       return usableTrash(

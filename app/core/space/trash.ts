@@ -9,7 +9,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { lstat } from '../os-fs.js';
-import path from 'node:path';
 import { PlumbError, toErrorPayload } from '../../contract/errors.js';
 import type {
   DuplicateFile,
@@ -31,7 +30,7 @@ import {
   Skip,
   sumKnown,
 } from './apply-steps.js';
-import { stateDir } from '../paths.js';
+import { plumbFolders } from '../paths.js';
 import {
   BatchRecord,
   readBatch,
@@ -54,7 +53,7 @@ export interface TrashOptions {
 }
 
 function trashBatchDir(): string {
-  return path.join(stateDir(), 'space-trash');
+  return plumbFolders().spaceTrash;
 }
 
 export interface Frees {

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { resultSchemaVersion, type ResultDocument } from '../../../app/contract/bench-result.js';
 import { phaseSummary } from '../../../app/core/analysis/phase-summary.js';
-import { resultsDir } from '../../../app/core/bench/results-dir.js';
 import { newResultId, resultCsv, ResultsStore } from '../../../app/core/bench/results-store.js';
+import { plumbFolders } from '../../../app/core/paths.js';
 import { reserveBytes, uiReserveBytes, writeAllowance } from '../../../app/common/reserve.js';
 import { cacheGuessBytes } from '../../../app/common/run-sizes.js';
 import { whatWouldWork, guardMessage } from '../../../app/core/bench/space-guard.js';
@@ -78,8 +78,10 @@ describe('space guard', () => {
   });
 });
 
-describe('resultsDir', () => {
+describe('the results folder', () => {
   const home = '/home/ann';
+  const resultsDir = (env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: string) =>
+    plumbFolders(env, platform, home).results;
   it('uses PLUMB_DATA_DIR first', () => {
     assert.equal(resultsDir({ PLUMB_DATA_DIR: '/tmp/x' }, 'linux', home), '/tmp/x/results');
   });

@@ -9,10 +9,10 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { DeviceProfile, type DeviceProfileInput } from '../../../app/contract/planner.js';
 import { createDispatcher } from '../../../app/core/dispatch.js';
-import { resultsDir } from '../../../app/core/bench/results-dir.js';
-import { DeviceStore, devicesFile } from '../../../app/core/planner/device-store.js';
-import { plannerHandlers } from '../../../app/core/planner/service.js';
+import { DeviceStore } from '../../../app/core/planner/device-store.js';
+import { plumbFolders } from '../../../app/core/paths.js';
 import { createHandlers } from '../../../app/core/services.js';
+import { testContext } from '../../helpers/context.js';
 
 let dir = '';
 before(async () => {
@@ -37,11 +37,12 @@ const device = (id: string, patch: Partial<DeviceProfileInput> = {}) =>
   });
 
 test('the file sits beside results/ in the data folder; PLUMB_DATA_DIR moves both', () => {
-  const env = { PLUMB_DATA_DIR: '/data/plumb' };
-  assert.equal(devicesFile(env), path.join('/data/plumb', 'planner-devices.json'));
-  assert.equal(path.dirname(devicesFile(env)), path.dirname(resultsDir(env)));
-  const linux = devicesFile({ XDG_DATA_HOME: '/x' });
-  assert.equal(path.dirname(linux), path.dirname(resultsDir({ XDG_DATA_HOME: '/x' })));
+  const moved = plumbFolders({ PLUMB_DATA_DIR: '/data/plumb' });
+  assert.equal(moved.plannerDevices, path.join('/data/plumb', 'planner-devices.json'));
+  assert.equal(path.dirname(moved.plannerDevices), path.dirname(moved.results));
+  const linux = plumbFolders({ XDG_DATA_HOME: '/x' }, 'linux', '/home/ann');
+  assert.equal(linux.plannerDevices, '/x/plumb/planner-devices.json');
+  assert.equal(path.dirname(linux.plannerDevices), path.dirname(linux.results));
 });
 
 test('save, edit and delete survive a restart, and leave no temporary files', async () => {
@@ -106,15 +107,8 @@ test('refusals: unknown id, too many devices, measured ids, a damaged file', asy
 });
 
 test('the contract operations list, save and delete through the dispatcher', async () => {
-  const store = new DeviceStore(path.join(dir, 'contract', 'planner-devices.json'));
-  const handlers = {
-    ...createHandlers('web'),
-    ...plannerHandlers(
-      async () => ({ devices: [], unreadable: [] }),
-      () => store,
-    ),
-  };
-  const dispatcher = createDispatcher(handlers);
+  const app = testContext(path.join(dir, 'contract'));
+  const dispatcher = createDispatcher(createHandlers(app, 'web'));
   const context = { emit: () => undefined };
   const saved = (await dispatcher.call(
     'planner.devices.save',

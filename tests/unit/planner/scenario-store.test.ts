@@ -13,9 +13,8 @@ import { createDispatcher } from '../../../app/core/dispatch.js';
 import { builtInCatalogue } from '../../../app/core/planner/catalogue.js';
 import { evaluateScenario } from '../../../app/core/planner/evaluate.js';
 import { loadScenarioFile } from '../../../app/core/planner/scenario-file.js';
-import { ScenarioStore } from '../../../app/core/planner/scenario-store.js';
-import { plannerHandlers } from '../../../app/core/planner/service.js';
 import { createHandlers } from '../../../app/core/services.js';
+import { testContext } from '../../helpers/context.js';
 
 let dir = '';
 before(async () => {
@@ -27,15 +26,8 @@ after(async () => {
 
 /** A dispatcher whose scenarios live in `folder`; a new one is a restart of the app. */
 function plannerAt(folder: string) {
-  const store = new ScenarioStore(folder);
-  const dispatcher = createDispatcher({
-    ...createHandlers('web'),
-    ...plannerHandlers(
-      async () => ({ devices: [], skipped: [], unreadable: [] }),
-      undefined,
-      () => store,
-    ),
-  });
+  const app = testContext(path.join(dir, 'app'), { plannerScenarios: folder });
+  const dispatcher = createDispatcher(createHandlers(app, 'web'));
   const context = { emit: () => undefined };
   return <T>(operation: string, input: unknown) =>
     dispatcher.call(operation as never, input as never, context) as Promise<T>;
