@@ -1,16 +1,12 @@
 import { median } from 'simple-statistics';
 import { RunningMedian } from './running-median.js';
-import { columnRates, phaseColumns, selectRows, type SeriesColumns } from './transfer-columns.js';
-
-/** One file of a phase, in the order it was transferred. */
-export interface SeriesPoint {
-  bytes: number;
-  seconds: number;
-  /** Bytes of the phase transferred so far, including this file. */
-  cumulativeBytes: number;
-  /** Seconds since the phase started, at the end of this file (optional). */
-  t?: number | null;
-}
+import {
+  columnRates,
+  phaseColumns,
+  selectRows,
+  type SeriesColumns,
+  type SeriesPoint,
+} from './transfer-columns.js';
 
 export interface CacheCliff {
   /** Cumulative bytes at which the rate fell, interpolated inside the file that straddles it. */

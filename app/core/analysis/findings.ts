@@ -1,7 +1,7 @@
 import { median } from 'simple-statistics';
 import { formatBytes, formatRate } from '../../common/format.js';
 import { driveRateMinBytes } from '../../common/headline-rate.js';
-import { cacheCliffOf, type SeriesPoint } from './cache-cliff.js';
+import { cacheCliffOf } from './cache-cliff.js';
 import { dropCause, type DropCause, type EarlierDrop } from './drop-cause.js';
 import { anySsdCeiling, ceilingToCheck, type InterfaceCeiling } from './interface-ceiling.js';
 import type { PhaseSamples } from '../../common/phase-samples.js';
@@ -15,6 +15,7 @@ import {
   selectValues,
   type PhaseColumns,
   type SeriesColumns,
+  type SeriesPoint,
 } from './transfer-columns.js';
 import { isBimodal, twoModes } from './two-modes.js';
 

@@ -3,8 +3,17 @@
  * each were a hundred MB and more of heap, and every filter and map of them as much again in
  * garbage; as columns they are 8 bytes a figure, and a selection is one copy of the figures kept.
  */
-import type { SeriesPoint } from './cache-cliff.js';
 import { transferRate, type Transfer } from './transfer-rate.js';
+
+/** One file of a phase, in the order it was transferred. */
+export interface SeriesPoint {
+  bytes: number;
+  seconds: number;
+  /** Bytes of the phase transferred so far, including this file. */
+  cumulativeBytes: number;
+  /** Seconds since the phase started, at the end of this file (optional). */
+  t?: number | null;
+}
 
 export interface TransferColumns {
   bytes: Float64Array;

@@ -5,7 +5,7 @@
  * there are enough, else on the per-file rates.
  */
 import type { FileRecord, Finding, Phase } from '../../contract/bench-result.js';
-import type { SeriesPoint } from '../analysis/cache-cliff.js';
+import type { SeriesPoint } from '../analysis/transfer-columns.js';
 import { dropSentence, phaseDrop, type PhaseDrop } from '../analysis/findings.js';
 import type { PhaseSamples } from '../../common/phase-samples.js';
 import type { RunContext } from './run-context.js';

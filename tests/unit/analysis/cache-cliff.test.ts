@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cacheCliff, type SeriesPoint } from '../../../app/core/analysis/cache-cliff.js';
+import { cacheCliff } from '../../../app/core/analysis/cache-cliff.js';
+import type { SeriesPoint } from '../../../app/core/analysis/transfer-columns.js';
 import { recoveryTime } from '../../../app/core/analysis/recovery-time.js';
 import { seededRandom } from '../../../app/core/bench/seeded-random.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Finding } from '../../../app/contract/bench-result.js';
-import type { SeriesPoint } from '../../../app/core/analysis/cache-cliff.js';
+import type { SeriesPoint } from '../../../app/core/analysis/transfer-columns.js';
 import { LiveCliffWatch, liveCliffFinding } from '../../../app/core/bench/live-cliff.js';
 import { seededRandom } from '../../../app/core/bench/seeded-random.js';
 
