@@ -47,6 +47,9 @@ export function resultJson(document: ResultDocument): string {
  */
 export function resultCsv(document: ResultDocument): string {
   const quick = quickRunNote(document);
+  if (document.files.length === 0 && document.runs && document.runs.length > 0) {
+    return gridCsv(document, quick);
+  }
   const headlines = headlineWords(withHeadline(document));
   const lines = [
     ...(quick ? [`# ${quick}`] : []),
@@ -56,6 +59,41 @@ export function resultCsv(document: ResultDocument): string {
   for (const f of document.files) {
     lines.push(
       [f.phase, f.bytes, f.seconds, f.cumulativeBytes, f.t, f.temperatureC ?? ''].join(','),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * A queue-depth grid (no files, one line per run): what the grid shows, in its units, after the
+ * test file's size and each run's length, which the grid's caption gives.
+ */
+function gridCsv(document: ResultDocument, quick: string | null): string {
+  const plan = document.plan as { fileBytes?: unknown; durationSeconds?: unknown };
+  const test = [
+    typeof plan.fileBytes === 'number' ? `test file ${plan.fileBytes} bytes` : null,
+    typeof plan.durationSeconds === 'number' ? `each run ${plan.durationSeconds} s` : null,
+    `${document.runs!.length} runs`,
+  ].filter((part): part is string => part !== null);
+  const lines = [
+    ...(quick ? [`# ${quick}`] : []),
+    `# Queue-depth grid: ${test.join(', ')}`,
+    'name,op,blockSize,queueDepth,threads,bytesPerSecond,iops,latencyP50Seconds,latencyP99Seconds,latencyP999Seconds',
+  ];
+  for (const run of document.runs!) {
+    lines.push(
+      [
+        run.name,
+        run.op,
+        run.blockSize,
+        run.queueDepth,
+        run.threads,
+        run.bytesPerSecond,
+        run.iops,
+        run.latency.p50,
+        run.latency.p99,
+        run.latency.p999,
+      ].join(','),
     );
   }
   return `${lines.join('\n')}\n`;
