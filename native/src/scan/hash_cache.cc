@@ -46,6 +46,7 @@ bool SameIdentity(const FileIdentity& id, uint64_t ino, uint64_t size, double mt
 
 void HashCache::Load(const std::string& file, uint64_t dev) {
   old_.clear();
+  loaded_ = false;
   FILE* in = OpenRegularFile(file, "rb");
   if (!in) return;
   // The count must match the file's length, so a damaged header never asks for a huge array.
@@ -66,13 +67,26 @@ void HashCache::Load(const std::string& file, uint64_t dev) {
     if (!std::is_sorted(old_.begin(), old_.end(),
                         [](const Record& a, const Record& b) { return a.ino < b.ino; }))
       old_.clear();
+    loaded_ = old_.size() == header.count;
   }
   std::fclose(in);
 }
 
-const uint8_t* HashCache::Find(const FileIdentity& id, bool whole) const {
-  auto at = std::lower_bound(old_.begin(), old_.end(), id.ino,
-                             [](const Record& r, uint64_t ino) { return r.ino < ino; });
+const uint8_t* HashCache::Find(const FileIdentity& id, bool whole, size_t* cursor) const {
+  // Forward from the cursor: a step at a time while the records are near (dense inodes), then in
+  // doubling strides, then a binary search within the last stride.
+  const auto before = [](const Record& r, uint64_t ino) { return r.ino < ino; };
+  size_t from = std::min(*cursor, old_.size());
+  size_t stride = 1;
+  while (from + stride < old_.size() && old_[from + stride].ino < id.ino) {
+    from += stride;
+    stride *= 2;
+  }
+  const auto at = std::lower_bound(
+      old_.begin() + static_cast<ptrdiff_t>(from),
+      old_.begin() + static_cast<ptrdiff_t>(std::min(from + stride + 1, old_.size())), id.ino,
+      before);
+  *cursor = static_cast<size_t>(at - old_.begin());
   if (at == old_.end() || !SameIdentity(id, at->ino, at->size, at->mtimeMs, at->ctimeMs))
     return nullptr;
   if (whole) return (at->flags & kWhole) ? at->whole : nullptr;
@@ -93,8 +107,9 @@ void HashCache::Remember(const FileIdentity& id, bool whole, const uint8_t* dige
 bool HashCache::Save(const std::string& file, uint64_t dev, SysError* err) {
   // In place (a stable sort would borrow a copy of them all): a file's records are merged below
   // whatever their order, as each sets its own digests.
-  std::sort(next_.begin(), next_.end(),
-            [](const Record& a, const Record& b) { return a.ino < b.ino; });
+  const auto byIno = [](const Record& a, const Record& b) { return a.ino < b.ino; };
+  if (!std::is_sorted(next_.begin(), next_.end(), byIno))
+    std::sort(next_.begin(), next_.end(), byIno);
   // A file hashed at its edges and then whole has two records: merge them.
   size_t kept = 0;
   for (size_t i = 0; i < next_.size(); ++i) {
@@ -108,6 +123,10 @@ bool HashCache::Save(const std::string& file, uint64_t dev, SysError* err) {
     }
   }
   next_.resize(kept);
+  // What the file holds already (records have no padding: equal bytes are equal records).
+  if (loaded_ && next_.size() == old_.size() &&
+      (next_.empty() || std::memcmp(next_.data(), old_.data(), next_.size() * sizeof(Record)) == 0))
+    return true;
   // Only a cache file is replaced: anything else at its name (a FIFO, a folder) stays.
   FolderEntry existing;
   SysError absent;
