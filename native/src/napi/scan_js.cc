@@ -198,6 +198,7 @@ Napi::Object JsonReader(Napi::Env env, std::shared_ptr<scan::ResultJson> json) {
                     env,
                     [json, pieces](const Napi::CallbackInfo& info) mutable -> Napi::Value {
                       std::string piece;
+                      piece.reserve(kJsonPieceBytes + kJsonPieceBytes / 4);  // and a group
                       if (!json->Next(kJsonPieceBytes, &piece)) return info.Env().Null();
                       // The groups written are let go: hand their memory back now and then.
                       if (++pieces % 32 == 0) ReturnFreedMemory();

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <iterator>
 #include <optional>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -21,7 +22,7 @@ void Line(int depth, std::string* out) {
 }
 
 // `"key": `, after a comma unless it is the object's first key.
-void Key(const char* key, int depth, bool first, std::string* out) {
+void Key(std::string_view key, int depth, bool first, std::string* out) {
   if (!first) out->push_back(',');
   Line(depth, out);
   out->push_back('"');
@@ -87,11 +88,19 @@ void AppendUtf8(char32_t code, std::string* out) {
   }
 }
 
-// A string that napi/scan_js.cc makes with Napi::String::New (UTF-8 text: ids, notes, fsType).
-void AppendText(const std::string& text, std::string* out) {
+// A string that napi/scan_js.cc makes with Napi::String::New (UTF-8 text: ids, notes, fsType),
+// or a path that is UTF-8: the runs that need no escape are copied whole.
+void AppendText(std::string_view text, std::string* out) {
   out->push_back('"');
-  for (const char c : text)
-    if (!AppendAsciiEscape(static_cast<unsigned char>(c), out)) out->push_back(c);
+  size_t run = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out->append(text.substr(run, i - run));
+    AppendAsciiEscape(c, out);
+    run = i + 1;
+  }
+  out->append(text.substr(run));
   out->push_back('"');
 }
 
@@ -119,7 +128,7 @@ void AppendBoolOrNull(const std::optional<bool>& value, std::string* out) {
   }
 }
 
-void AppendPathList(const char* key, const std::vector<std::string>& paths, std::string* out) {
+void AppendPathList(std::string_view key, const std::vector<std::string>& paths, std::string* out) {
   Key(key, 1, false, out);
   if (paths.empty()) {
     out->append("[]");
@@ -313,10 +322,10 @@ void ResultJson::Head(std::string* out) {
   AppendJsonNumber(r.seconds, out);
   Key("stageSeconds", 1, false, out);
   out->push_back('{');
-  const std::pair<const char*, double> stages[] = {{"walk", r.stageSeconds.walk},
-                                                   {"compare", r.stageSeconds.compare},
-                                                   {"hash", r.stageSeconds.hash},
-                                                   {"sharing", r.stageSeconds.sharing}};
+  const std::pair<std::string_view, double> stages[] = {{"walk", r.stageSeconds.walk},
+                                                        {"compare", r.stageSeconds.compare},
+                                                        {"hash", r.stageSeconds.hash},
+                                                        {"sharing", r.stageSeconds.sharing}};
   for (size_t i = 0; i < std::size(stages); ++i) {
     Key(stages[i].first, 2, i == 0, out);
     AppendJsonNumber(stages[i].second, out);
@@ -325,12 +334,13 @@ void ResultJson::Head(std::string* out) {
   out->push_back('}');
   Key("skipped", 1, false, out);
   out->push_back('{');
-  const std::pair<const char*, uint64_t> skipped[] = {{"symlinks", r.skipped.symlinks},
-                                                      {"otherVolumes", r.skipped.otherVolumes},
-                                                      {"extraHardLinks", r.skipped.extraHardLinks},
-                                                      {"special", r.skipped.special},
-                                                      {"excluded", r.skipped.excluded},
-                                                      {"unreadable", r.skipped.unreadable}};
+  const std::pair<std::string_view, uint64_t> skipped[] = {
+      {"symlinks", r.skipped.symlinks},
+      {"otherVolumes", r.skipped.otherVolumes},
+      {"extraHardLinks", r.skipped.extraHardLinks},
+      {"special", r.skipped.special},
+      {"excluded", r.skipped.excluded},
+      {"unreadable", r.skipped.unreadable}};
   for (size_t i = 0; i < std::size(skipped); ++i) {
     Key(skipped[i].first, 2, i == 0, out);
     AppendCount(skipped[i].second, out);
