@@ -93,6 +93,10 @@ test('a rescan of an unchanged tree reads no file content; a changed file is rea
   assert.equal(touched.contentRead!.files, 1);
   assert.equal(touched.contentRead!.bytes, Buffer.byteLength(readBack(small)));
   assert.deepEqual(groupsOf(touched), groupsOf(first));
+  // The cache written then holds the records kept and the one read again: nothing is read next.
+  const settled = await scanFolder({ path: root });
+  assert.deepEqual(settled.contentRead, { files: 0, bytes: 0 }, 'every digest kept');
+  assert.deepEqual(groupsOf(settled), groupsOf(first));
 
   // Different bytes, same size and times put back: the inode's ctime still changed, so it is read,
   // and it leaves its group.

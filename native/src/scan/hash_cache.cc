@@ -70,6 +70,8 @@ void HashCache::Load(const std::string& file, uint64_t dev) {
     loaded_ = old_.size() == header.count;
   }
   std::fclose(in);
+  kept_.assign(old_.size(), false);
+  keptCount_ = 0;
 }
 
 const uint8_t* HashCache::Find(const FileIdentity& id, bool whole, size_t* cursor) const {
@@ -93,6 +95,12 @@ const uint8_t* HashCache::Find(const FileIdentity& id, bool whole, size_t* curso
   return (at->flags & kEdge) ? at->edge : nullptr;
 }
 
+void HashCache::Keep(size_t cursor) {
+  if (cursor >= old_.size() || kept_[cursor]) return;
+  kept_[cursor] = true;
+  ++keptCount_;
+}
+
 void HashCache::Remember(const FileIdentity& id, bool whole, const uint8_t* digest) {
   Record r{};
   r.ino = id.ino;
@@ -105,28 +113,35 @@ void HashCache::Remember(const FileIdentity& id, bool whole, const uint8_t* dige
 }
 
 bool HashCache::Save(const std::string& file, uint64_t dev, SysError* err) {
-  // In place (a stable sort would borrow a copy of them all): a file's records are merged below
-  // whatever their order, as each sets its own digests.
+  // All the file held still holds and nothing was added: it stays as it is.
+  if (loaded_ && next_.empty() && keptCount_ == old_.size()) return true;
+  // The records kept, in place, then those added; sorted in place (a stable sort would borrow a
+  // copy of them all): a file's records are merged below whatever their order, as each sets its
+  // own digests.
+  size_t held = 0;
+  for (size_t i = 0; i < old_.size(); ++i)
+    if (kept_[i]) old_[held++] = old_[i];
+  old_.resize(held);
+  kept_ = {};
+  old_.insert(old_.end(), next_.begin(), next_.end());
+  next_ = {};
+  std::vector<Record>& records = old_;
   const auto byIno = [](const Record& a, const Record& b) { return a.ino < b.ino; };
-  if (!std::is_sorted(next_.begin(), next_.end(), byIno))
-    std::sort(next_.begin(), next_.end(), byIno);
+  if (!std::is_sorted(records.begin(), records.end(), byIno))
+    std::sort(records.begin(), records.end(), byIno);
   // A file hashed at its edges and then whole has two records: merge them.
   size_t kept = 0;
-  for (size_t i = 0; i < next_.size(); ++i) {
-    if (kept > 0 && next_[kept - 1].ino == next_[i].ino) {
-      Record& into = next_[kept - 1];
-      if (next_[i].flags & kEdge) std::memcpy(into.edge, next_[i].edge, kDigestBytes);
-      if (next_[i].flags & kWhole) std::memcpy(into.whole, next_[i].whole, kDigestBytes);
-      into.flags |= next_[i].flags;
+  for (size_t i = 0; i < records.size(); ++i) {
+    if (kept > 0 && records[kept - 1].ino == records[i].ino) {
+      Record& into = records[kept - 1];
+      if (records[i].flags & kEdge) std::memcpy(into.edge, records[i].edge, kDigestBytes);
+      if (records[i].flags & kWhole) std::memcpy(into.whole, records[i].whole, kDigestBytes);
+      into.flags |= records[i].flags;
     } else {
-      next_[kept++] = next_[i];
+      records[kept++] = records[i];
     }
   }
-  next_.resize(kept);
-  // What the file holds already (records have no padding: equal bytes are equal records).
-  if (loaded_ && next_.size() == old_.size() &&
-      (next_.empty() || std::memcmp(next_.data(), old_.data(), next_.size() * sizeof(Record)) == 0))
-    return true;
+  records.resize(kept);
   // Only a cache file is replaced: anything else at its name (a FIFO, a folder) stays.
   FolderEntry existing;
   SysError absent;
@@ -144,10 +159,10 @@ bool HashCache::Save(const std::string& file, uint64_t dev, SysError* err) {
   Header header{};
   std::memcpy(header.magic, kMagic, sizeof kMagic);
   header.dev = dev;
-  header.count = next_.size();
+  header.count = records.size();
   bool ok = std::fwrite(&header, sizeof header, 1, out) == 1 &&
-            (next_.empty() ||
-             std::fwrite(next_.data(), sizeof(Record), next_.size(), out) == next_.size());
+            (records.empty() ||
+             std::fwrite(records.data(), sizeof(Record), records.size(), out) == records.size());
   ok = std::fclose(out) == 0 && ok;
   if (!ok || !Replace(temp, file)) {
     std::remove(temp.c_str());

@@ -550,9 +550,12 @@ bool Scanner::Refine(const Groups& groups, uint64_t edgeBytes, bool reportBytes,
     for (const auto& [ino, i] : inos) byIno.push_back(i);
   }
   size_t cursor = 0;
+  std::vector<uint8_t> cached(groups.members.size(), 0);
   for (const uint32_t i : byIno) {
     const uint8_t* known = cache_.Find(identity(groups.members[i]), whole, &cursor);
     if (known) {
+      cache_.Keep(cursor);
+      cached[i] = 1;
       std::memcpy(&digest[i * kBytes], known, kBytes);
       if (whole) cachedBytes += files[groups.members[i]].size;
     } else {
@@ -595,7 +598,8 @@ bool Scanner::Refine(const Groups& groups, uint64_t edgeBytes, bool reportBytes,
     unreadableContent_ += outcome.failures.size();
   }
   for (const uint32_t i : byIno)
-    if (!unreadable[i]) cache_.Remember(identity(groups.members[i]), whole, &digest[i * kBytes]);
+    if (!cached[i] && !unreadable[i])
+      cache_.Remember(identity(groups.members[i]), whole, &digest[i * kBytes]);
   auto digestOf = [&](size_t i) { return &digest[i * kBytes]; };
   auto compare = [&](size_t a, size_t b) { return std::memcmp(digestOf(a), digestOf(b), kBytes); };
   std::vector<size_t> readable;
