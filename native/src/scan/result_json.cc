@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <iterator>
 #include <optional>
 #include <string_view>
@@ -142,6 +143,23 @@ void AppendPathList(std::string_view key, const std::vector<std::string>& paths,
   }
   Line(1, out);
   out->push_back(']');
+}
+
+// `"key": { ... }` one level down: an object of counts (null where unknown).
+void AppendCounts(
+    std::string_view key,
+    std::initializer_list<std::pair<std::string_view, std::optional<uint64_t>>> counts,
+    std::string* out) {
+  Key(key, 1, false, out);
+  out->push_back('{');
+  bool first = true;
+  for (const auto& [name, value] : counts) {
+    Key(name, 2, first, out);
+    AppendCountOrNull(value, out);
+    first = false;
+  }
+  Line(1, out);
+  out->push_back('}');
 }
 
 // A group as the groups array holds it (two levels down).
@@ -332,21 +350,15 @@ void ResultJson::Head(std::string* out) {
   }
   Line(1, out);
   out->push_back('}');
-  Key("skipped", 1, false, out);
-  out->push_back('{');
-  const std::pair<std::string_view, uint64_t> skipped[] = {
-      {"symlinks", r.skipped.symlinks},
-      {"otherVolumes", r.skipped.otherVolumes},
-      {"extraHardLinks", r.skipped.extraHardLinks},
-      {"special", r.skipped.special},
-      {"excluded", r.skipped.excluded},
-      {"unreadable", r.skipped.unreadable}};
-  for (size_t i = 0; i < std::size(skipped); ++i) {
-    Key(skipped[i].first, 2, i == 0, out);
-    AppendCount(skipped[i].second, out);
-  }
-  Line(1, out);
-  out->push_back('}');
+  const Skips& skipped = r.skipped;
+  AppendCounts("skipped",
+               {{"symlinks", skipped.symlinks},
+                {"otherVolumes", skipped.otherVolumes},
+                {"extraHardLinks", skipped.extraHardLinks},
+                {"special", skipped.special},
+                {"excluded", skipped.excluded},
+                {"unreadable", skipped.unreadable}},
+               out);
   Key("groups", 1, false, out);
   out->push_back('[');
 }
@@ -356,36 +368,18 @@ void ResultJson::Tail(std::string* out) {
   const Result& r = result_;
   if (!r.groups.empty()) Line(1, out);
   out->push_back(']');
-  Key("totals", 1, false, out);
-  out->push_back('{');
-  Key("nominalBytes", 2, true, out);
-  AppendCount(r.totals.nominalBytes, out);
-  Key("sharedBytes", 2, false, out);
-  AppendCountOrNull(r.totals.sharedBytes, out);
-  Key("reclaimableBytes", 2, false, out);
-  AppendCountOrNull(r.totals.reclaimableBytes, out);
-  Key("unknownGroups", 2, false, out);
-  AppendCount(r.totals.unknownGroups, out);
-  Line(1, out);
-  out->push_back('}');
-  Key("sparse", 1, false, out);
-  out->push_back('{');
-  Key("files", 2, true, out);
-  AppendCount(r.sparse.files, out);
-  Key("logicalBytes", 2, false, out);
-  AppendCount(r.sparse.logicalBytes, out);
-  Key("allocatedBytes", 2, false, out);
-  AppendCount(r.sparse.allocatedBytes, out);
-  Line(1, out);
-  out->push_back('}');
-  Key("contentRead", 1, false, out);
-  out->push_back('{');
-  Key("files", 2, true, out);
-  AppendCount(r.filesRead, out);
-  Key("bytes", 2, false, out);
-  AppendCount(r.bytesRead, out);
-  Line(1, out);
-  out->push_back('}');
+  AppendCounts("totals",
+               {{"nominalBytes", r.totals.nominalBytes},
+                {"sharedBytes", r.totals.sharedBytes},
+                {"reclaimableBytes", r.totals.reclaimableBytes},
+                {"unknownGroups", r.totals.unknownGroups}},
+               out);
+  AppendCounts("sparse",
+               {{"files", r.sparse.files},
+                {"logicalBytes", r.sparse.logicalBytes},
+                {"allocatedBytes", r.sparse.allocatedBytes}},
+               out);
+  AppendCounts("contentRead", {{"files", r.filesRead}, {"bytes", r.bytesRead}}, out);
   if (sparsePaths_) AppendPathList("sparsePaths", r.sparsePaths, out);
   if (largePaths_) AppendPathList("largePaths", r.largePaths, out);
   Line(0, out);
