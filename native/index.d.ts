@@ -515,6 +515,18 @@ export interface PlumbNative {
       onProgress?: (progress: NativeScanProgress) => void;
     },
   ): Promise<NativeScanResult>;
+  /**
+   * The same scan; resolves with its result as JSON text, exactly `JSON.stringify(result, null, 2)`
+   * of what scanFolder resolves with, a Buffer of about 1 MB (whole groups) per `next()`, then
+   * null. No JS object is made per file: `plumb space scan --json` prints it.
+   */
+  scanFolderJson(
+    settings: NativeScanSettings,
+    options?: {
+      cancel?: CancelHandle;
+      onProgress?: (progress: NativeScanProgress) => void;
+    },
+  ): Promise<{ next(): Buffer | null }>;
 }
 
 /** Storage facts of one member of a group of identical files, as groupSharing takes them. */

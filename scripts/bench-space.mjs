@@ -1,6 +1,7 @@
 // `npm run bench:space`: builds a tree with duplicates of varied sizes, then times
 // `plumb space scan` (`node bin/plumb.js`, the command npm installs) against
-// `fclones group` and `jdupes -r` on it, warm and cold cache, with peak memory, and prints ratios.
+// `fclones group` and `jdupes -r` on it, warm and cold cache, with peak memory, and prints ratios;
+// and one `find` walk that stats every file, the floor a rescan is compared with.
 // Not a test: it gates nothing.
 //
 //   node scripts/bench-space.mjs [--files N] [--total SIZE] [--full] [--dir DIR] [--keep] [--runs N]
@@ -148,6 +149,13 @@ const findTools = () =>
       ...plumbJson,
     },
     {
+      // The floor a rescan is held to: one walk that reads every file's size, time and inode.
+      name: 'find walk (-type f, stat)',
+      command: which('find'),
+      args: (dir) => [dir, '-type', 'f', '-printf', '%s %T@ %i\n'],
+      groups: () => null,
+    },
+    {
       name: 'fclones group',
       command: which('fclones'),
       args: (dir) => ['group', dir],
@@ -220,7 +228,7 @@ try {
     console.log(
       `bench:space: ${row.name}: warm ${median(row.warm).toFixed(2)} s, cold ${
         row.cold.length ? `${median(row.cold).toFixed(2)} s` : '—'
-      }, peak ${(row.peak / 1e6).toFixed(0)} MB, ${row.groups} groups` +
+      }, peak ${(row.peak / 1e6).toFixed(0)} MB, ${row.groups ?? '—'} groups` +
         (row.read.length
           ? `, content read ${row.read.map((r) => r?.files ?? '?').join(', ')} files`
           : ''),
@@ -233,7 +241,7 @@ try {
     console.log(
       `${row.name.padEnd(width)}   ${median(row.warm).toFixed(2).padStart(6)}   ${
         row.cold.length ? median(row.cold).toFixed(2).padStart(6) : '     —'
-      }   ${(row.peak / 1e6).toFixed(0).padStart(7)}   ${String(row.groups).padStart(6)}`,
+      }   ${(row.peak / 1e6).toFixed(0).padStart(7)}   ${String(row.groups ?? '—').padStart(6)}`,
     );
   }
   for (const row of rows.filter((r) => r.read.length)) {
@@ -251,10 +259,17 @@ try {
           : ''),
     );
   }
+  const walk = rows.find((row) => row.name.startsWith('find walk'));
+  if (rescan && walk) {
+    console.log(
+      `rescan / find walk: warm ×${(median(rescan.warm) / median(walk.warm)).toFixed(2)}` +
+        (walk.cold.length ? `, cold ×${(median(rescan.cold) / median(walk.cold)).toFixed(2)}` : ''),
+    );
+  }
   const plumbRows = rows.filter(
     (row) => row.name.startsWith('plumb') && !row.name.startsWith('plumb space rescan'),
   );
-  const peers = rows.filter((row) => !row.name.startsWith('plumb'));
+  const peers = rows.filter((row) => !row.name.startsWith('plumb') && row !== walk);
   // Where Plumb's time goes (seconds inside the scan, from its own report; the rest is start-up).
   for (const plumb of plumbRows) {
     for (const stage of plumb.stages) {

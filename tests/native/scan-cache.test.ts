@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes, randomInt } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -73,8 +73,15 @@ test('a rescan of an unchanged tree reads no file content; a changed file is rea
   assert.ok(first.contentRead, 'the engine counts what it read');
   assert.ok(first.contentRead.files > 0 && first.contentRead.bytes > 0);
 
+  const cacheBefore = statSync(hashCachePath(root));
   const again = await scanFolder({ path: root });
   assert.deepEqual(again.contentRead, { files: 0, bytes: 0 }, 'nothing read the second time');
+  const cacheAfter = statSync(hashCachePath(root));
+  assert.deepEqual(
+    [cacheAfter.ino, cacheAfter.mtimeMs],
+    [cacheBefore.ino, cacheBefore.mtimeMs],
+    'the cache of an unchanged tree is left as it is, not written again',
+  );
   for (const result of [first, again]) wellFormedGroups(result);
   assert.deepEqual(groupsOf(again), groupsOf(first));
   assert.deepEqual(again.groups.map((g) => g.id).sort(), first.groups.map((g) => g.id).sort());
@@ -82,9 +89,14 @@ test('a rescan of an unchanged tree reads no file content; a changed file is rea
   // Same bytes written again: new times, so it is read again (and only it).
   writeFileSync(small, readBack(small));
   const touched = await scanFolder({ path: root });
+  assert.notEqual(statSync(hashCachePath(root)).ino, cacheAfter.ino, 'a new cache written whole');
   assert.equal(touched.contentRead!.files, 1);
   assert.equal(touched.contentRead!.bytes, Buffer.byteLength(readBack(small)));
   assert.deepEqual(groupsOf(touched), groupsOf(first));
+  // The cache written then holds the records kept and the one read again: nothing is read next.
+  const settled = await scanFolder({ path: root });
+  assert.deepEqual(settled.contentRead, { files: 0, bytes: 0 }, 'every digest kept');
+  assert.deepEqual(groupsOf(settled), groupsOf(first));
 
   // Different bytes, same size and times put back: the inode's ctime still changed, so it is read,
   // and it leaves its group.

@@ -3,16 +3,17 @@ import type {
   DedupeAction,
   DedupeMethod,
   DedupeReport,
+  ScanOptions,
   ScanProgress,
   ScanResult,
 } from '../../contract/space.js';
 import { dedupeGroups } from '../../core/space/dedupe.js';
-import { scanFolder } from '../../core/space/scan.js';
+import { scanFolder, scanFolderJson } from '../../core/space/scan.js';
 import { recoverOnce } from '../../core/space/service.js';
 import { formatBytes } from '../../common/format.js';
 import { parseCommandArgs } from '../args.js';
 import { printableLine } from '../printable.js';
-import { writeJson } from '../../core/json-out.js';
+import { writeJson, writePieces } from '../../core/json-out.js';
 import { exitCode, UsageError, type Command, type CommandIO, sizeArgument } from '../command.js';
 import { sparseSubcommand } from './space-sparse.js';
 
@@ -57,22 +58,23 @@ const scanFlags = {
   all: { type: 'boolean' },
 } as const;
 
-async function runScan(
-  dir: string,
-  values: { 'min-size'?: string; 'no-hidden'?: boolean; all?: boolean },
-  io: CommandIO,
-): Promise<ScanResult> {
-  return scanFolder(
-    {
-      path: dir,
-      minBytes:
-        values['min-size'] === undefined ? 1 : Math.max(1, sizeArgument(values['min-size'])),
-      includeHidden: !values['no-hidden'],
-      skipPackages: !values.all,
-      skipCloudFolders: !values.all,
-    },
-    { signal: io.signal, onProgress: progressPrinter(io) },
-  );
+type ScanValues = { 'min-size'?: string; 'no-hidden'?: boolean; all?: boolean };
+
+function scanOptions(dir: string, values: ScanValues): ScanOptions {
+  return {
+    path: dir,
+    minBytes: values['min-size'] === undefined ? 1 : Math.max(1, sizeArgument(values['min-size'])),
+    includeHidden: !values['no-hidden'],
+    skipPackages: !values.all,
+    skipCloudFolders: !values.all,
+  };
+}
+
+async function runScan(dir: string, values: ScanValues, io: CommandIO): Promise<ScanResult> {
+  return scanFolder(scanOptions(dir, values), {
+    signal: io.signal,
+    onProgress: progressPrinter(io),
+  });
 }
 
 function printScan(result: ScanResult, io: CommandIO): void {
@@ -227,11 +229,21 @@ export const spaceCommand: Command = {
     const chosen = method(values.method);
     keepYoungGenerationSmall();
     await printRecovery(io);
+    if (sub === 'scan' && values.json) {
+      // The addon writes the text itself: no JS object per file (scanFolderJson).
+      const pieces = await scanFolderJson(scanOptions(positionals[0]!, values), {
+        signal: io.signal,
+        onProgress: progressPrinter(io),
+      });
+      if (io.stderr.isTTY) io.stderr.write('\r\x1b[K');
+      await writePieces(io.stdout, pieces);
+      await writePieces(io.stdout, ['\n']);
+      return exitCode.ok;
+    }
     const result = await runScan(positionals[0]!, values, io);
     if (io.stderr.isTTY) io.stderr.write('\r\x1b[K');
     if (sub === 'scan') {
-      if (values.json) await writeJson(io.stdout, result, 2);
-      else printScan(result, io);
+      printScan(result, io);
       return exitCode.ok;
     }
     if (sub === 'trash') return (await import('./space-trash.js')).trashCommand(result, values, io);

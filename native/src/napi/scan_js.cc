@@ -1,9 +1,12 @@
 // scanFolder(settings, options): the whole space scan (scan/scan.h) off the JS thread; settings may
 // name a hashCache file (scan/hash_cache.h). Resolves with the contract's ScanResult object;
 // rejects with an Error carrying `code` (ENOENT, ENOTDIR, ECANCELED, ...) and a message for people.
-// options: { cancel, onProgress(ScanProgress) }.
+// options: { cancel, onProgress(ScanProgress) }. scanFolderJson(settings, options) runs the same
+// scan and resolves with { next() }, the result's JSON text in Buffers (scan/result_json.h).
 #include <algorithm>
+#include <future>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +18,7 @@
 #include "napi/exports.h"
 #include "napi/io_js.h"
 #include "napi/progress_worker.h"
+#include "scan/result_json.h"
 #include "scan/scan.h"
 #include "scan/sharing.h"
 
@@ -184,11 +188,63 @@ Napi::Object ResultObject(Napi::Env env, scan::Result& r, bool sparsePaths) {
   return o;
 }
 
+// scanFolderJson's pieces: about this many bytes of text each.
+constexpr size_t kJsonPieceBytes = 1 << 20;
+
+// scanFolderJson's text, a piece ahead: the next piece is made on a thread of its own while the
+// caller writes the one it was given (the text and the writing took about as long each).
+class JsonPump {
+ public:
+  explicit JsonPump(std::shared_ptr<scan::ResultJson> json) : json_(std::move(json)) {}
+
+  // The next piece, or nothing once the text has all been given.
+  std::optional<std::string> Next() {
+    if (!pending_.valid()) pending_ = Start();
+    std::optional<std::string> piece = pending_.get();
+    if (piece) pending_ = Start();
+    return piece;
+  }
+
+ private:
+  std::future<std::optional<std::string>> Start() {
+    return std::async(std::launch::async, [json = json_]() -> std::optional<std::string> {
+      std::string piece;
+      piece.reserve(kJsonPieceBytes + kJsonPieceBytes / 4);  // and a group
+      if (!json->Next(kJsonPieceBytes, &piece)) return std::nullopt;
+      return piece;
+    });
+  }
+
+  const std::shared_ptr<scan::ResultJson> json_;
+  std::future<std::optional<std::string>> pending_;
+};
+
+// What scanFolderJson resolves with: { next() } giving the result's JSON text (scan/result_json.h)
+// a Buffer at a time, then null.
+Napi::Object JsonReader(Napi::Env env, std::shared_ptr<scan::ResultJson> json) {
+  Napi::Object o = Napi::Object::New(env);
+  auto pump = std::make_shared<JsonPump>(std::move(json));
+  size_t pieces = 0;
+  o.Set("next", Napi::Function::New(
+                    env,
+                    [pump, pieces](const Napi::CallbackInfo& info) mutable -> Napi::Value {
+                      const std::optional<std::string> piece = pump->Next();
+                      if (!piece) return info.Env().Null();
+                      // The groups written are let go: hand their memory back now and then.
+                      if (++pieces % 32 == 0) ReturnFreedMemory();
+                      return Napi::Buffer<char>::Copy(info.Env(), piece->data(), piece->size());
+                    },
+                    "next"));
+  return o;
+}
+
 class ScanWorker : public ProgressWorker<scan::Progress> {
  public:
-  ScanWorker(Napi::Env env, scan::Settings settings, CancelPtr cancel, Napi::Function onProgress)
+  ScanWorker(Napi::Env env, scan::Settings settings, CancelPtr cancel, Napi::Function onProgress,
+             bool json)
       : ProgressWorker<scan::Progress>(env, onProgress, std::move(cancel)),
-        settings_(std::move(settings)) {}
+        settings_(std::move(settings)),
+        json_(json) {}
 
   void Execute(const ExecutionProgress& progress) override {
     const scan::ProgressFn report = [&progress](const scan::Progress& p) { progress.Send(&p, 1); };
@@ -202,7 +258,11 @@ class ScanWorker : public ProgressWorker<scan::Progress> {
   }
 
   void Settle(Napi::Env env, Napi::Promise::Deferred& deferred) override {
-    if (ok_) {
+    if (ok_ && json_) {
+      deferred.Resolve(JsonReader(
+          env, std::make_shared<scan::ResultJson>(std::move(result_), settings_.sparsePaths,
+                                                  settings_.largePaths > 0)));
+    } else if (ok_) {
       Napi::Object result = ResultObject(env, result_, settings_.sparsePaths);
       if (settings_.largePaths > 0) {
         Napi::Array paths = Napi::Array::New(env, result_.largePaths.size());
@@ -226,12 +286,14 @@ class ScanWorker : public ProgressWorker<scan::Progress> {
   }
 
   scan::Settings settings_;
+  const bool json_;
   scan::Result result_;
   SysError err_;
   bool ok_ = false;
 };
 
-Napi::Value ScanFolder(const Napi::CallbackInfo& info) {
+// scanFolder, or with `json` scanFolderJson: the same settings, the same scan.
+Napi::Value StartScan(const Napi::CallbackInfo& info, bool json) {
   Napi::Env env = info.Env();
   Napi::Object input = OptionalObject(info, 0, "settings");
   scan::Settings settings;
@@ -266,11 +328,14 @@ Napi::Value ScanFolder(const Napi::CallbackInfo& info) {
   }
   Napi::Object options = OptionalObject(info, 1, "options");
   auto* worker = new ScanWorker(env, std::move(settings), OptionalCancel(options, "cancel"),
-                                OptionalFunction(options, "onProgress"));
+                                OptionalFunction(options, "onProgress"), json);
   Napi::Promise promise = worker->Promise();
   worker->Queue();
   return promise;
 }
+
+Napi::Value ScanFolder(const Napi::CallbackInfo& info) { return StartScan(info, false); }
+Napi::Value ScanFolderJson(const Napi::CallbackInfo& info) { return StartScan(info, true); }
 
 // A whole number of bytes from a JS value, or a TypeError naming `what`.
 uint64_t RequireBytes(Napi::Env env, Napi::Value value, const char* what) {
@@ -350,6 +415,7 @@ Napi::Value GroupSharingJs(const Napi::CallbackInfo& info) {
 
 void RegisterScan(Napi::Env env, Napi::Object exports) {
   exports.Set("scanFolder", Napi::Function::New(env, ScanFolder, "scanFolder"));
+  exports.Set("scanFolderJson", Napi::Function::New(env, ScanFolderJson, "scanFolderJson"));
   exports.Set("groupSharing", Napi::Function::New(env, GroupSharingJs, "groupSharing"));
 }
 

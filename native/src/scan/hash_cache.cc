@@ -46,6 +46,7 @@ bool SameIdentity(const FileIdentity& id, uint64_t ino, uint64_t size, double mt
 
 void HashCache::Load(const std::string& file, uint64_t dev) {
   old_.clear();
+  loaded_ = false;
   FILE* in = OpenRegularFile(file, "rb");
   if (!in) return;
   // The count must match the file's length, so a damaged header never asks for a huge array.
@@ -66,17 +67,38 @@ void HashCache::Load(const std::string& file, uint64_t dev) {
     if (!std::is_sorted(old_.begin(), old_.end(),
                         [](const Record& a, const Record& b) { return a.ino < b.ino; }))
       old_.clear();
+    loaded_ = old_.size() == header.count;
   }
   std::fclose(in);
+  kept_.assign(old_.size(), false);
+  keptCount_ = 0;
 }
 
-const uint8_t* HashCache::Find(const FileIdentity& id, bool whole) const {
-  auto at = std::lower_bound(old_.begin(), old_.end(), id.ino,
-                             [](const Record& r, uint64_t ino) { return r.ino < ino; });
+const uint8_t* HashCache::Find(const FileIdentity& id, bool whole, size_t* cursor) const {
+  // Forward from the cursor: a step at a time while the records are near (dense inodes), then in
+  // doubling strides, then a binary search within the last stride.
+  const auto before = [](const Record& r, uint64_t ino) { return r.ino < ino; };
+  size_t from = std::min(*cursor, old_.size());
+  size_t stride = 1;
+  while (from + stride < old_.size() && old_[from + stride].ino < id.ino) {
+    from += stride;
+    stride *= 2;
+  }
+  const auto at = std::lower_bound(
+      old_.begin() + static_cast<ptrdiff_t>(from),
+      old_.begin() + static_cast<ptrdiff_t>(std::min(from + stride + 1, old_.size())), id.ino,
+      before);
+  *cursor = static_cast<size_t>(at - old_.begin());
   if (at == old_.end() || !SameIdentity(id, at->ino, at->size, at->mtimeMs, at->ctimeMs))
     return nullptr;
   if (whole) return (at->flags & kWhole) ? at->whole : nullptr;
   return (at->flags & kEdge) ? at->edge : nullptr;
+}
+
+void HashCache::Keep(size_t cursor) {
+  if (cursor >= old_.size() || kept_[cursor]) return;
+  kept_[cursor] = true;
+  ++keptCount_;
 }
 
 void HashCache::Remember(const FileIdentity& id, bool whole, const uint8_t* digest) {
@@ -91,23 +113,35 @@ void HashCache::Remember(const FileIdentity& id, bool whole, const uint8_t* dige
 }
 
 bool HashCache::Save(const std::string& file, uint64_t dev, SysError* err) {
-  // In place (a stable sort would borrow a copy of them all): a file's records are merged below
-  // whatever their order, as each sets its own digests.
-  std::sort(next_.begin(), next_.end(),
-            [](const Record& a, const Record& b) { return a.ino < b.ino; });
+  // All the file held still holds and nothing was added: it stays as it is.
+  if (loaded_ && next_.empty() && keptCount_ == old_.size()) return true;
+  // The records kept, in place, then those added; sorted in place (a stable sort would borrow a
+  // copy of them all): a file's records are merged below whatever their order, as each sets its
+  // own digests.
+  size_t held = 0;
+  for (size_t i = 0; i < old_.size(); ++i)
+    if (kept_[i]) old_[held++] = old_[i];
+  old_.resize(held);
+  kept_ = {};
+  old_.insert(old_.end(), next_.begin(), next_.end());
+  next_ = {};
+  std::vector<Record>& records = old_;
+  const auto byIno = [](const Record& a, const Record& b) { return a.ino < b.ino; };
+  if (!std::is_sorted(records.begin(), records.end(), byIno))
+    std::sort(records.begin(), records.end(), byIno);
   // A file hashed at its edges and then whole has two records: merge them.
   size_t kept = 0;
-  for (size_t i = 0; i < next_.size(); ++i) {
-    if (kept > 0 && next_[kept - 1].ino == next_[i].ino) {
-      Record& into = next_[kept - 1];
-      if (next_[i].flags & kEdge) std::memcpy(into.edge, next_[i].edge, kDigestBytes);
-      if (next_[i].flags & kWhole) std::memcpy(into.whole, next_[i].whole, kDigestBytes);
-      into.flags |= next_[i].flags;
+  for (size_t i = 0; i < records.size(); ++i) {
+    if (kept > 0 && records[kept - 1].ino == records[i].ino) {
+      Record& into = records[kept - 1];
+      if (records[i].flags & kEdge) std::memcpy(into.edge, records[i].edge, kDigestBytes);
+      if (records[i].flags & kWhole) std::memcpy(into.whole, records[i].whole, kDigestBytes);
+      into.flags |= records[i].flags;
     } else {
-      next_[kept++] = next_[i];
+      records[kept++] = records[i];
     }
   }
-  next_.resize(kept);
+  records.resize(kept);
   // Only a cache file is replaced: anything else at its name (a FIFO, a folder) stays.
   FolderEntry existing;
   SysError absent;
@@ -125,10 +159,10 @@ bool HashCache::Save(const std::string& file, uint64_t dev, SysError* err) {
   Header header{};
   std::memcpy(header.magic, kMagic, sizeof kMagic);
   header.dev = dev;
-  header.count = next_.size();
+  header.count = records.size();
   bool ok = std::fwrite(&header, sizeof header, 1, out) == 1 &&
-            (next_.empty() ||
-             std::fwrite(next_.data(), sizeof(Record), next_.size(), out) == next_.size());
+            (records.empty() ||
+             std::fwrite(records.data(), sizeof(Record), records.size(), out) == records.size());
   ok = std::fclose(out) == 0 && ok;
   if (!ok || !Replace(temp, file)) {
     std::remove(temp.c_str());

@@ -1,0 +1,390 @@
+#include "scan/result_json.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <initializer_list>
+#include <iterator>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace plumb {
+namespace scan {
+namespace {
+
+constexpr char kHex[] = "0123456789abcdef";
+
+// A line break and the indent of `depth` levels (two spaces each).
+void Line(int depth, std::string* out) {
+  out->push_back('\n');
+  out->append(static_cast<size_t>(depth) * 2, ' ');
+}
+
+// `"key": `, after a comma unless it is the object's first key.
+void Key(std::string_view key, int depth, bool first, std::string* out) {
+  if (!first) out->push_back(',');
+  Line(depth, out);
+  out->push_back('"');
+  out->append(key);
+  out->append("\": ");
+}
+
+// What napi/scan_js.cc's Number() makes of a count: a double.
+void AppendCount(uint64_t value, std::string* out) {
+  if (value <= (uint64_t{1} << 53)) {  // exact as a double, printed as the integer it is
+    char buf[24];
+    const auto end = std::to_chars(buf, buf + sizeof buf, value).ptr;
+    out->append(buf, end);
+    return;
+  }
+  AppendJsonNumber(static_cast<double>(value), out);
+}
+
+void AppendNull(std::string* out) { out->append("null"); }
+
+void AppendBool(bool value, std::string* out) { out->append(value ? "true" : "false"); }
+
+void AppendEscapedUnit(char16_t unit, std::string* out) {
+  out->append("\\u");
+  out->push_back(kHex[(unit >> 12) & 15]);
+  out->push_back(kHex[(unit >> 8) & 15]);
+  out->push_back(kHex[(unit >> 4) & 15]);
+  out->push_back(kHex[unit & 15]);
+}
+
+// One character below U+0080, escaped as JSON.stringify escapes it; false when it is written as is.
+bool AppendAsciiEscape(unsigned char c, std::string* out) {
+  switch (c) {
+    case '"': out->append("\\\""); return true;
+    case '\\': out->append("\\\\"); return true;
+    case '\b': out->append("\\b"); return true;
+    case '\f': out->append("\\f"); return true;
+    case '\n': out->append("\\n"); return true;
+    case '\r': out->append("\\r"); return true;
+    case '\t': out->append("\\t"); return true;
+    default:
+      if (c >= 0x20) return false;
+      AppendEscapedUnit(c, out);
+      return true;
+  }
+}
+
+void AppendUtf8(char32_t code, std::string* out) {
+  if (code < 0x80) {
+    out->push_back(static_cast<char>(code));
+  } else if (code < 0x800) {
+    out->push_back(static_cast<char>(0xc0 | (code >> 6)));
+    out->push_back(static_cast<char>(0x80 | (code & 0x3f)));
+  } else if (code < 0x10000) {
+    out->push_back(static_cast<char>(0xe0 | (code >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3f)));
+    out->push_back(static_cast<char>(0x80 | (code & 0x3f)));
+  } else {
+    out->push_back(static_cast<char>(0xf0 | (code >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((code >> 12) & 0x3f)));
+    out->push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3f)));
+    out->push_back(static_cast<char>(0x80 | (code & 0x3f)));
+  }
+}
+
+// A string that napi/scan_js.cc makes with Napi::String::New (UTF-8 text: ids, notes, fsType),
+// or a path that is UTF-8: the runs that need no escape are copied whole.
+void AppendText(std::string_view text, std::string* out) {
+  out->push_back('"');
+  size_t run = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out->append(text.substr(run, i - run));
+    AppendAsciiEscape(c, out);
+    run = i + 1;
+  }
+  out->append(text.substr(run));
+  out->push_back('"');
+}
+
+void AppendTextOrNull(const std::optional<std::string>& text, std::string* out) {
+  if (text) {
+    AppendText(*text, out);
+  } else {
+    AppendNull(out);
+  }
+}
+
+void AppendCountOrNull(const std::optional<uint64_t>& value, std::string* out) {
+  if (value) {
+    AppendCount(*value, out);
+  } else {
+    AppendNull(out);
+  }
+}
+
+void AppendBoolOrNull(const std::optional<bool>& value, std::string* out) {
+  if (value) {
+    AppendBool(*value, out);
+  } else {
+    AppendNull(out);
+  }
+}
+
+void AppendPathList(std::string_view key, const std::vector<std::string>& paths, std::string* out) {
+  Key(key, 1, false, out);
+  if (paths.empty()) {
+    out->append("[]");
+    return;
+  }
+  out->push_back('[');
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (i > 0) out->push_back(',');
+    Line(2, out);
+    AppendJsonPath(paths[i], out);
+  }
+  Line(1, out);
+  out->push_back(']');
+}
+
+// `"key": { ... }` one level down: an object of counts (null where unknown).
+void AppendCounts(
+    std::string_view key,
+    std::initializer_list<std::pair<std::string_view, std::optional<uint64_t>>> counts,
+    std::string* out) {
+  Key(key, 1, false, out);
+  out->push_back('{');
+  bool first = true;
+  for (const auto& [name, value] : counts) {
+    Key(name, 2, first, out);
+    AppendCountOrNull(value, out);
+    first = false;
+  }
+  Line(1, out);
+  out->push_back('}');
+}
+
+// A group as the groups array holds it (two levels down).
+void AppendGroup(const Group& g, std::string* out) {
+  out->push_back('{');
+  Key("id", 3, true, out);
+  AppendText(g.id, out);
+  Key("size", 3, false, out);
+  AppendCount(g.size, out);
+  Key("keeper", 3, false, out);
+  AppendJsonPath(g.keeper(), out);
+  Key("files", 3, false, out);
+  out->push_back('[');
+  for (size_t i = 0; i < g.files.size(); ++i) {
+    const GroupFile& f = g.files[i];
+    if (i > 0) out->push_back(',');
+    Line(4, out);
+    out->push_back('{');
+    Key("path", 5, true, out);
+    AppendJsonPath(f.path, out);
+    Key("size", 5, false, out);
+    AppendCount(f.size, out);
+    Key("ino", 5, false, out);
+    AppendCount(f.ino, out);
+    Key("mtimeMs", 5, false, out);
+    AppendJsonNumber(f.mtimeMs, out);
+    Key("ctimeMs", 5, false, out);
+    AppendJsonNumber(f.ctimeMs, out);
+    Key("links", 5, false, out);
+    AppendCount(f.links, out);
+    Key("reclaimableBytes", 5, false, out);
+    AppendCountOrNull(f.reclaimableBytes, out);
+    Key("alreadyClone", 5, false, out);
+    AppendBoolOrNull(f.alreadyClone, out);
+    Line(4, out);
+    out->push_back('}');
+  }
+  if (!g.files.empty()) Line(3, out);
+  out->push_back(']');
+  Key("nominalBytes", 3, false, out);
+  AppendCount(g.nominalBytes, out);
+  Key("sharedBytes", 3, false, out);
+  AppendCountOrNull(g.sharedBytes, out);
+  Key("reclaimableBytes", 3, false, out);
+  AppendCountOrNull(g.reclaimableBytes, out);
+  Key("note", 3, false, out);
+  if (g.note) {
+    AppendText(g.note, out);
+  } else {
+    AppendNull(out);
+  }
+  Line(2, out);
+  out->push_back('}');
+}
+
+}  // namespace
+
+// ECMAScript's Number::toString: the shortest digits that read back as the value (std::to_chars
+// gives them), laid out in plain notation from 1e-6 up to below 1e21 and in exponent form beyond.
+void AppendJsonNumber(double value, std::string* out) {
+  if (!std::isfinite(value)) {
+    AppendNull(out);
+    return;
+  }
+  if (value == 0) {  // -0 too
+    out->push_back('0');
+    return;
+  }
+  char buf[40];
+  const char* end = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific).ptr;
+  const char* p = buf;
+  if (*p == '-') {
+    out->push_back('-');
+    ++p;
+  }
+  std::string digits;
+  for (; p < end && *p != 'e'; ++p)
+    if (*p != '.') digits.push_back(*p);
+  int exponent = 0;
+  std::from_chars(p + 1 + (p[1] == '+' ? 1 : 0), end, exponent);
+  const int k = static_cast<int>(digits.size());
+  const int n = exponent + 1;  // the decimal point's place after the first digit
+  if (k <= n && n <= 21) {
+    out->append(digits);
+    out->append(static_cast<size_t>(n - k), '0');
+  } else if (0 < n && n <= 21) {
+    out->append(digits, 0, static_cast<size_t>(n));
+    out->push_back('.');
+    out->append(digits, static_cast<size_t>(n), std::string::npos);
+  } else if (-6 < n && n <= 0) {
+    out->append("0.");
+    out->append(static_cast<size_t>(-n), '0');
+    out->append(digits);
+  } else {
+    out->push_back(digits[0]);
+    if (k > 1) {
+      out->push_back('.');
+      out->append(digits, 1, std::string::npos);
+    }
+    out->push_back('e');
+    out->push_back(n - 1 < 0 ? '-' : '+');
+    char exp[8];
+    const int magnitude = n - 1 < 0 ? 1 - n : n - 1;
+    out->append(exp, std::to_chars(exp, exp + sizeof exp, magnitude).ptr);
+  }
+}
+
+// A path as PathToJs makes it a JS string (bytes that are not UTF-8 kept as lone surrogates),
+// then as JSON.stringify writes that string: lone surrogates escaped as \udcXX.
+void AppendJsonPath(const std::string& text, std::string* out) {
+  if (PathIsUtf8(text)) {
+    AppendText(text, out);
+    return;
+  }
+  const std::u16string units = PathToUtf16(text);
+  out->push_back('"');
+  for (size_t i = 0; i < units.size(); ++i) {
+    const char16_t u = units[i];
+    if (u < 0x80) {
+      if (!AppendAsciiEscape(static_cast<unsigned char>(u), out))
+        out->push_back(static_cast<char>(u));
+    } else if (u >= 0xd800 && u <= 0xdbff && i + 1 < units.size() && units[i + 1] >= 0xdc00 &&
+               units[i + 1] <= 0xdfff) {
+      AppendUtf8(0x10000 + ((static_cast<char32_t>(u) - 0xd800) << 10) + (units[i + 1] - 0xdc00),
+                 out);
+      ++i;
+    } else if (u >= 0xd800 && u <= 0xdfff) {
+      AppendEscapedUnit(u, out);
+    } else {
+      AppendUtf8(u, out);
+    }
+  }
+  out->push_back('"');
+}
+
+ResultJson::ResultJson(Result result, bool sparsePaths, bool largePaths)
+    : result_(std::move(result)), sparsePaths_(sparsePaths), largePaths_(largePaths) {}
+
+bool ResultJson::Next(size_t bytes, std::string* out) {
+  if (stage_ == 2) return false;
+  const size_t start = out->size();
+  if (stage_ == 0) {
+    Head(out);
+    stage_ = 1;
+  }
+  std::vector<Group>& groups = result_.groups;
+  while (nextGroup_ < groups.size() && out->size() - start < bytes) {
+    if (nextGroup_ > 0) out->push_back(',');
+    Line(2, out);
+    AppendGroup(groups[nextGroup_], out);
+    groups[nextGroup_] = Group{};
+    ++nextGroup_;
+  }
+  if (nextGroup_ == groups.size()) {
+    Tail(out);
+    stage_ = 2;
+  }
+  return true;
+}
+
+// Everything before the first group, up to and including the groups array's opening bracket.
+void ResultJson::Head(std::string* out) {
+  const Result& r = result_;
+  out->push_back('{');
+  Key("scanId", 1, true, out);
+  AppendText(r.scanId, out);
+  Key("root", 1, false, out);
+  AppendJsonPath(r.root, out);
+  Key("fsType", 1, false, out);
+  AppendTextOrNull(r.fsType, out);
+  Key("sharingSupported", 1, false, out);
+  AppendBoolOrNull(r.sharingSupported, out);
+  Key("files", 1, false, out);
+  AppendCount(r.files, out);
+  Key("bytes", 1, false, out);
+  AppendCount(r.bytes, out);
+  Key("seconds", 1, false, out);
+  AppendJsonNumber(r.seconds, out);
+  Key("stageSeconds", 1, false, out);
+  out->push_back('{');
+  const std::pair<std::string_view, double> stages[] = {{"walk", r.stageSeconds.walk},
+                                                        {"compare", r.stageSeconds.compare},
+                                                        {"hash", r.stageSeconds.hash},
+                                                        {"sharing", r.stageSeconds.sharing}};
+  for (size_t i = 0; i < std::size(stages); ++i) {
+    Key(stages[i].first, 2, i == 0, out);
+    AppendJsonNumber(stages[i].second, out);
+  }
+  Line(1, out);
+  out->push_back('}');
+  const Skips& skipped = r.skipped;
+  AppendCounts("skipped",
+               {{"symlinks", skipped.symlinks},
+                {"otherVolumes", skipped.otherVolumes},
+                {"extraHardLinks", skipped.extraHardLinks},
+                {"special", skipped.special},
+                {"excluded", skipped.excluded},
+                {"unreadable", skipped.unreadable}},
+               out);
+  Key("groups", 1, false, out);
+  out->push_back('[');
+}
+
+// Everything after the last group.
+void ResultJson::Tail(std::string* out) {
+  const Result& r = result_;
+  if (!r.groups.empty()) Line(1, out);
+  out->push_back(']');
+  AppendCounts("totals",
+               {{"nominalBytes", r.totals.nominalBytes},
+                {"sharedBytes", r.totals.sharedBytes},
+                {"reclaimableBytes", r.totals.reclaimableBytes},
+                {"unknownGroups", r.totals.unknownGroups}},
+               out);
+  AppendCounts("sparse",
+               {{"files", r.sparse.files},
+                {"logicalBytes", r.sparse.logicalBytes},
+                {"allocatedBytes", r.sparse.allocatedBytes}},
+               out);
+  AppendCounts("contentRead", {{"files", r.filesRead}, {"bytes", r.bytesRead}}, out);
+  if (sparsePaths_) AppendPathList("sparsePaths", r.sparsePaths, out);
+  if (largePaths_) AppendPathList("largePaths", r.largePaths, out);
+  Line(0, out);
+  out->push_back('}');
+}
+
+}  // namespace scan
+}  // namespace plumb
