@@ -60,6 +60,7 @@ export function VolumePicker({
     const trimmed = path.trim();
     if (!trimmed) {
       setError('Type the path of a folder on the disk you want to test.');
+      onTarget(null);
       return;
     }
     setChecking(true);
@@ -74,7 +75,11 @@ export function VolumePicker({
       setFolder(info.path);
       setError(null);
     } catch (cause) {
-      if (!quiet) setError((cause as Error).message);
+      if (!quiet) {
+        setError((cause as Error).message);
+        // The folder asked for is not usable: no test may start on the one chosen before it.
+        onTarget(null);
+      }
     } finally {
       setChecking(false);
     }
