@@ -7,6 +7,7 @@ import { PlumbError } from '../contract/errors.js';
 import { about } from './about.js';
 import { benchHandlers } from './bench/service.js';
 import type { Handlers } from './dispatch.js';
+import { jobHandlers } from './jobs/service.js';
 import { plannerHandlers } from './planner/service.js';
 import { reportHandlers } from './report/service.js';
 import { spaceHandlers } from './space/service.js';
@@ -38,6 +39,7 @@ function createUnguardedHandlers(
   return {
     'app.about': async () => about(transport),
     ...benchHandlers(),
+    ...jobHandlers(),
     ...plannerHandlers(),
     ...reportHandlers(),
     ...spaceHandlers(),
