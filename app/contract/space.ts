@@ -3,6 +3,7 @@
  * count always means "the OS cannot tell", never zero.
  */
 import { z } from 'zod';
+import { JobId } from './jobs.js';
 import { pathField } from './path.js';
 
 const Bytes = z.number().int().nonnegative();
@@ -164,6 +165,11 @@ export const DedupeInput = z.object({
   keepers: z.record(z.string(), z.string()).optional(),
   /** Dry run unless true. */
   apply: z.boolean().default(false),
+  /**
+   * The caller's id for this apply as a job: its progress (files and bytes) goes out through
+   * `job.event`, and jobs.cancel stops it between files; the call still returns the report.
+   */
+  jobId: JobId.optional(),
 });
 
 /** The system Trash a batch of copies goes to (or why there is none reachable). */
@@ -229,6 +235,11 @@ export const TrashInput = z.object({
   keepers: z.record(z.string(), z.string()).optional(),
   /** Dry run unless true. */
   apply: z.boolean().default(false),
+  /**
+   * The caller's id for this apply as a job: its progress (files and bytes) goes out through
+   * `job.event`, and jobs.cancel stops it between files; the call still returns the report.
+   */
+  jobId: JobId.optional(),
 });
 
 /** A file of a batch deleted from the Trash for good (the second, explicit step). */

@@ -58,6 +58,8 @@ export interface CallReply {
 
 export interface ContractSocket {
   call(name: string, input: unknown): Promise<CallReply>;
+  /** Calls `listener` with the payload of every `name` event pushed from now on. */
+  on(name: string, listener: (payload: unknown) => void): void;
   close(): void;
 }
 
@@ -76,9 +78,19 @@ export async function openContractSocket(
   });
   let nextId = 1;
   const pending = new Map<number, (reply: CallReply) => void>();
+  const listeners: { name: string; listener: (payload: unknown) => void }[] = [];
   socket.on('message', (data: Buffer) => {
-    const message = JSON.parse(data.toString()) as CallReply & { type: string; id: number };
+    const message = JSON.parse(data.toString()) as CallReply & {
+      type: string;
+      id: number;
+      name?: string;
+      payload?: unknown;
+    };
     if (message.type === 'reply') pending.get(message.id)?.(message);
+    if (message.type === 'event') {
+      for (const { name, listener } of listeners)
+        if (name === message.name) listener(message.payload);
+    }
   });
   return {
     call: (name, input) =>
@@ -87,6 +99,7 @@ export async function openContractSocket(
         pending.set(id, resolve);
         socket.send(JSON.stringify({ type: 'call', id, name, input }));
       }),
+    on: (name, listener) => void listeners.push({ name, listener }),
     close: () => socket.close(),
   };
 }

@@ -71,7 +71,7 @@ export class JobRegistry {
    */
   async run<T>(spec: JobSpec, work: (job: JobHandle) => Promise<T>): Promise<T> {
     if (this.running.has(spec.jobId)) {
-      throw new PlumbError('EINVAL', 'A job with that id is running; start it with a new id.');
+      throw new PlumbError('EINVAL', 'A job with that id is running; use a new id.');
     }
     const controller = new AbortController();
     const stop = () => controller.abort();

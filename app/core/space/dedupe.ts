@@ -24,6 +24,7 @@ import { loadNative } from '../native/load.js';
 import { privateFolder } from '../paths.js';
 import {
   applyEach,
+  type ApplyProgress,
   checkUnchanged,
   keeperOf,
   measureFreed,
@@ -58,6 +59,8 @@ export interface DedupeOptions {
   keepers?: Readonly<Record<string, string>>;
   /** Called after each file with the action as it ended. */
   onAction?: (action: DedupeAction) => void;
+  /** Called before the first file is applied and after each one. */
+  onProgress?: (progress: ApplyProgress) => void;
 }
 
 export function defaultMethod(platform: NodeJS.Platform = process.platform): DedupeMethod {
@@ -340,6 +343,7 @@ export async function dedupeGroups(
     for (const action of actions.filter((a) => a.status === 'planned')) {
       action.status = 'skipped';
       action.reason = 'cancelled before this file';
+      action.code = 'ECANCELED';
     }
     return summarise(actions, false, method, null);
   }

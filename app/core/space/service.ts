@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { PlumbError, toErrorPayload } from '../../contract/errors.js';
 import type { ScanResult } from '../../contract/space.js';
 import type { CallContext, Handlers } from '../dispatch.js';
+import { jobs } from '../jobs/service.js';
+import type { ApplyEachOptions } from './apply-steps.js';
 import { dedupeGroups } from './dedupe.js';
 import { journalDir, recoverInterrupted, type RecoveryStep } from './journal.js';
 import { loadLastScan, saveLastScan } from './last-scan.js';
@@ -67,6 +69,22 @@ async function followed<T>(
   } finally {
     sparseLists.delete(listId);
   }
+}
+
+/**
+ * Runs an apply as the job `jobId` (the caller's) of the process's registry, its progress in
+ * files and bytes; without a jobId, as a plain call.
+ */
+async function asJob<T>(
+  jobId: string | undefined,
+  kind: 'dedupe' | 'trash',
+  origin: CallContext,
+  apply: (hooks: Pick<ApplyEachOptions<never>, 'signal' | 'onProgress'>) => Promise<T>,
+): Promise<T> {
+  if (jobId === undefined) return apply({});
+  return jobs.run({ jobId, kind, origin }, (job) =>
+    apply({ signal: job.signal, onProgress: (p) => job.progress({ phase: null, ...p }) }),
+  );
 }
 
 let recovery: Promise<RecoveryStep[]> | undefined;
@@ -147,17 +165,26 @@ export function spaceHandlers(): Pick<Handlers, SpaceOperation> {
         remember(saved.result.scanId, { controller: new AbortController(), result: saved.result });
       return saved;
     },
-    'space.dedupe': async ({ scanId, groupIds, keepers, apply }) => {
+    'space.dedupe': async ({ scanId, groupIds, keepers, apply, jobId }, context) => {
       await recoverOnce();
       const result = finishedScan(scanId);
       const { sharingSupported } = result;
-      return dedupeGroups(chosenGroups(result, groupIds), { apply, keepers, sharingSupported });
+      return asJob(jobId, 'dedupe', context, (hooks) =>
+        dedupeGroups(chosenGroups(result, groupIds), {
+          apply,
+          keepers,
+          sharingSupported,
+          ...hooks,
+        }),
+      );
     },
     'space.recover': async () => recoverOnce(),
-    'space.trash': async ({ scanId, groupIds, keepers, apply }) => {
+    'space.trash': async ({ scanId, groupIds, keepers, apply, jobId }, context) => {
       const result = finishedScan(scanId);
       const { sharingSupported } = result;
-      return trashCopies(chosenGroups(result, groupIds), { apply, keepers, sharingSupported });
+      return asJob(jobId, 'trash', context, (hooks) =>
+        trashCopies(chosenGroups(result, groupIds), { apply, keepers, sharingSupported, ...hooks }),
+      );
     },
     'space.trash.empty': async ({ batchId, apply }) => emptyTrashBatch(batchId, { apply }),
     'space.sparse.list': async ({ path, listId }, context) =>
