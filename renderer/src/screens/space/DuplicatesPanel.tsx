@@ -10,6 +10,8 @@ import type {
   TrashReport,
 } from '../../../../app/contract/space.js';
 import type { PlumbClient } from '../../client.js';
+import { useJob } from '../../jobs/use-job.js';
+import { ApplyProgress } from './ApplyProgress.js';
 import { formatBytes, formatDuration } from '../../../../app/common/format.js';
 import { FreeSpace } from '../../shell/FreeSpace.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
@@ -62,6 +64,7 @@ export function DuplicatesPanel({
   const [scan, setScan] = useState<ScanState>({ kind: 'idle' });
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [apply, setApply] = useState<ApplyState>({ kind: 'none' });
+  const applyJob = useJob(client);
   const [applyError, setApplyError] = useState<string | null>(null);
   const [filter, setFilter] = useState<GroupFilter>({ minBytes: 0, folder: '' });
   // The file kept per group when not the scan's (the oldest): by hand, or the copy in a folder.
@@ -189,10 +192,12 @@ export function DuplicatesPanel({
         keepers: chosenKeepers(apply.groupIds),
         apply: true,
       };
-      const done: Plan =
-        apply.plan.action === 'trash'
-          ? { action: 'trash', report: await client.call('space.trash', request) }
-          : { action: 'clone', report: await client.call('space.dedupe', request) };
+      const action = apply.plan.action;
+      const done: Plan = await applyJob.run(async (jobId) =>
+        action === 'trash'
+          ? { action, report: await client.call('space.trash', { ...request, jobId }) }
+          : { action, report: await client.call('space.dedupe', { ...request, jobId }) },
+      );
       setApply({ kind: 'applied', result: done });
     } catch (error) {
       setApply({ kind: 'none' });
@@ -371,6 +376,8 @@ export function DuplicatesPanel({
           confirmDisabled={
             !apply.plan.report.trash.available || apply.plan.report.counts.planned === 0
           }
+          progress={<ApplyProgress job={applyJob.job} />}
+          onStop={applyJob.job?.state === 'running' ? () => void applyJob.cancel() : null}
           onConfirm={() => void confirm()}
           onCancel={() => setApply({ kind: 'none' })}
         >
@@ -383,6 +390,8 @@ export function DuplicatesPanel({
           confirmLabel="Replace with clones"
           busy={apply.kind === 'applying'}
           confirmDisabled={apply.plan.report.counts.planned === 0}
+          progress={<ApplyProgress job={applyJob.job} />}
+          onStop={applyJob.job?.state === 'running' ? () => void applyJob.cancel() : null}
           onConfirm={() => void confirm()}
           onCancel={() => setApply({ kind: 'none' })}
         >
