@@ -310,7 +310,8 @@ export type SparseCandidate = z.infer<typeof SparseCandidate>;
 
 const PathField = pathField('Give a path.');
 const ScanId = z.object({ scanId: z.string().trim().min(1).max(200) });
-const ListIdField = z.string().trim().min(1).max(200);
+/** A sparse listing's id, chosen by the caller: it is the listing's jobId too. */
+const ListIdField = JobId;
 
 /**
  * How far a sparse-file listing has got: first the walk (files and bytes seen), then each sparse

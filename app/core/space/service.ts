@@ -43,32 +43,33 @@ interface ScanEntry {
 /** Scans of this process, by scanId, shared by every connection. */
 const scans = new Map<string, ScanEntry>();
 
-/** Sparse-file listings and candidate searches running with a listId, shared by every connection. */
-const sparseLists = new Map<string, AbortController>();
-
 /**
- * Runs a sparse-file job; with a listId (the caller's), its progress goes out through
- * `space.sparse.progress` and space.sparse.cancel stops it.
+ * Runs a sparse-file job; with a listId (the caller's), it is a job of the process's registry:
+ * its progress goes out through `space.sparse.progress` (the listing's own figures) and
+ * `job.event`, and jobs.cancel or space.sparse.cancel stops it.
  */
 async function followed<T>(
   listId: string | undefined,
+  kind: 'sparse-list' | 'sparse-candidates',
   context: CallContext,
   run: (hooks: SparseListHooks) => Promise<T>,
 ): Promise<T> {
   if (listId === undefined) return run({});
-  if (sparseLists.has(listId)) {
-    throw new PlumbError('EINVAL', 'A listing with that listId is running; use a new listId.');
-  }
-  const controller = new AbortController();
-  sparseLists.set(listId, controller);
-  try {
-    return await run({
-      signal: controller.signal,
-      onProgress: (progress) => context.emit('space.sparse.progress', { listId, ...progress }),
-    });
-  } finally {
-    sparseLists.delete(listId);
-  }
+  return jobs.run({ jobId: listId, kind, origin: context }, (job) =>
+    run({
+      signal: job.signal,
+      onProgress: (progress) => {
+        context.emit('space.sparse.progress', { listId, ...progress });
+        job.progress({
+          phase: progress.phase,
+          done: progress.described,
+          total: progress.phase === 'walk' ? null : progress.sparseFiles,
+          bytesDone: progress.bytes,
+          bytesTotal: null,
+        });
+      },
+    }),
+  );
 }
 
 /**
@@ -188,14 +189,12 @@ export function spaceHandlers(): Pick<Handlers, SpaceOperation> {
     },
     'space.trash.empty': async ({ batchId, apply }) => emptyTrashBatch(batchId, { apply }),
     'space.sparse.list': async ({ path, listId }, context) =>
-      followed(listId, context, (hooks) => listSparse(path, hooks)),
-    'space.sparse.cancel': async ({ listId }) => {
-      const controller = sparseLists.get(listId);
-      controller?.abort();
-      return { cancelled: controller !== undefined };
-    },
+      followed(listId, 'sparse-list', context, (hooks) => listSparse(path, hooks)),
+    'space.sparse.cancel': async ({ listId }) => ({ cancelled: jobs.cancel(listId) }),
     'space.sparse.candidates': async ({ path, minBytes, listId }, context) =>
-      followed(listId, context, (hooks) => sparseCandidates(path, { minBytes, ...hooks })),
+      followed(listId, 'sparse-candidates', context, (hooks) =>
+        sparseCandidates(path, { minBytes, ...hooks }),
+      ),
     'space.sparse.create': async ({ path, bytes }) => createSparse(path, bytes),
     'space.sparse.punch': async ({ path, apply }) => punchZeros(path, apply),
     'space.sparse.copy': async ({ from, to }) => copySparse(from, to),
