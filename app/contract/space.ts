@@ -353,8 +353,21 @@ export const RecoveryStep = z.object({
 });
 
 export const spaceOperations = {
-  /** Starts a scan in the background; it reports through `space.event` and is kept for dedupe. */
-  'space.scan': { input: ScanOptions, output: ScanId },
+  /**
+   * Starts a scan in the background as a job; it reports through `space.event` (and job.event)
+   * and is kept for dedupe.
+   */
+  'space.scan': {
+    input: ScanOptions.extend({
+      /**
+       * The caller's id for the scan, chosen before it starts so no event is missed: it is the
+       * scanId and the jobId (jobs.cancel stops it). A new one is made when absent.
+       */
+      jobId: JobId.optional(),
+    }),
+    output: ScanId,
+  },
+  /** jobs.cancel for a scan, under its old name: false when it is not running. */
   'space.cancel': { input: ScanId, output: z.object({ cancelled: z.boolean() }) },
   /**
    * The last scan kept of a folder (or, without a path, the last scan of any folder), with when it

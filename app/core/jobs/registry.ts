@@ -8,7 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { PlumbError, toErrorPayload } from '../../contract/errors.js';
-import type { JobEvent, JobInfo, JobKind, JobProgress } from '../../contract/jobs.js';
+import type { JobEvent, JobInfo, JobKind, JobProgress, JobState } from '../../contract/jobs.js';
 import type { CallContext } from '../dispatch.js';
 
 export interface JobHandle {
@@ -121,6 +121,13 @@ export class JobRegistry {
     if (job.info.state === 'running') job.info.state = 'cancelling';
     job.controller.abort();
     return true;
+  }
+
+  /** The state of the job `jobId`, running or among the last few ended; null when unknown. */
+  stateOf(jobId: string): JobState | null {
+    const running = this.running.get(jobId);
+    if (running) return running.info.state;
+    return this.ended.findLast((info) => info.jobId === jobId)?.state ?? null;
   }
 
   /** The running jobs and the last few that ended, oldest first (copies). */

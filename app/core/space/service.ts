@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PlumbError, toErrorPayload } from '../../contract/errors.js';
-import type { ScanResult } from '../../contract/space.js';
+import type { ScanProgress, ScanResult } from '../../contract/space.js';
 import type { CallContext, Handlers } from '../dispatch.js';
 import { jobs } from '../jobs/service.js';
 import type { ApplyEachOptions } from './apply-steps.js';
@@ -36,7 +36,6 @@ type SpaceOperation =
 const keptScans = 5;
 
 interface ScanEntry {
-  controller: AbortController;
   result: ScanResult | null;
 }
 
@@ -123,16 +122,36 @@ function chosenGroups(result: ScanResult, groupIds: readonly string[] | undefine
 
 export function spaceHandlers(): Pick<Handlers, SpaceOperation> {
   return {
-    'space.scan': async (input, context) => {
+    'space.scan': async ({ jobId, ...options }, context) => {
       await recoverOnce();
-      const scanId = randomUUID();
-      const entry: ScanEntry = { controller: new AbortController(), result: null };
+      const scanId = jobId ?? randomUUID();
+      const state = jobs.stateOf(scanId);
+      if (scans.has(scanId) || state === 'running' || state === 'cancelling') {
+        throw new PlumbError(
+          'EINVAL',
+          'A scan or job with that id is kept or running; use a new id.',
+        );
+      }
+      const entry: ScanEntry = { result: null };
+      const progressOf = (p: ScanProgress) => ({
+        phase: p.phase,
+        done: p.files,
+        total: null,
+        bytesDone: p.phase === 'hash' ? p.bytesHashed : p.bytes,
+        bytesTotal: p.phase === 'hash' ? p.bytesToHash : null,
+      });
+      const scanning = jobs.run({ jobId: scanId, kind: 'scan', origin: context }, (job) =>
+        scanFolder(options, {
+          scanId,
+          signal: job.signal,
+          onProgress: (progress) => {
+            context.emit('space.event', { type: 'progress', progress });
+            job.progress(progressOf(progress));
+          },
+        }),
+      );
       remember(scanId, entry);
-      void scanFolder(input, {
-        scanId,
-        signal: entry.controller.signal,
-        onProgress: (progress) => context.emit('space.event', { type: 'progress', progress }),
-      }).then(
+      void scanning.then(
         async (result) => {
           entry.result = result;
           context.emit('space.event', { type: 'done', scanId, result });
@@ -143,7 +162,7 @@ export function spaceHandlers(): Pick<Handlers, SpaceOperation> {
         },
         (error: unknown) => {
           scans.delete(scanId);
-          if (entry.controller.signal.aborted) {
+          if (jobs.stateOf(scanId) === 'cancelled') {
             context.emit('space.event', { type: 'cancelled', scanId });
           } else {
             context.emit('space.event', { type: 'failed', scanId, error: toErrorPayload(error) });
@@ -152,18 +171,12 @@ export function spaceHandlers(): Pick<Handlers, SpaceOperation> {
       );
       return { scanId };
     },
-    'space.cancel': async ({ scanId }) => {
-      const entry = scans.get(scanId);
-      if (!entry || entry.result !== null) return { cancelled: false };
-      entry.controller.abort();
-      return { cancelled: true };
-    },
+    'space.cancel': async ({ scanId }) => ({ cancelled: jobs.cancel(scanId) }),
     'space.result': async ({ scanId }) => scans.get(scanId)?.result ?? null,
     'space.lastScan': async ({ path }) => {
       const saved = await loadLastScan(path);
       // Kept like a new scan, so dedupe and Trash act on exactly what is shown.
-      if (saved)
-        remember(saved.result.scanId, { controller: new AbortController(), result: saved.result });
+      if (saved) remember(saved.result.scanId, { result: saved.result });
       return saved;
     },
     'space.dedupe': async ({ scanId, groupIds, keepers, apply, jobId }, context) => {

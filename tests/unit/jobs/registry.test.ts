@@ -106,6 +106,8 @@ describe('JobRegistry', () => {
     assert.equal(registry.cancel('c'), false, 'an ended job cannot be cancelled');
     assert.equal(registry.cancel('never'), false);
     assert.equal(registry.list()[0]?.state, 'cancelled');
+    assert.equal(registry.stateOf('c'), 'cancelled');
+    assert.equal(registry.stateOf('never'), null);
   });
 
   it('stops with the caller’s own signal too (the CLI’s Ctrl-C)', async () => {
