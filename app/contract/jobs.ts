@@ -14,7 +14,14 @@ export const JobId = z
     'A job id is 1 to 100 letters, digits, dots, colons or dashes.',
   );
 
-export const JobKind = z.enum(['scan', 'dedupe', 'trash', 'sparse-list', 'sparse-candidates']);
+export const JobKind = z.enum([
+  'bench',
+  'scan',
+  'dedupe',
+  'trash',
+  'sparse-list',
+  'sparse-candidates',
+]);
 export type JobKind = z.infer<typeof JobKind>;
 
 const count = z.number().int().nonnegative();
