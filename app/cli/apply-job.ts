@@ -10,32 +10,39 @@ import { jobs } from '../core/jobs/service.js';
 import type { CommandIO } from './command.js';
 import { printableLine } from './printable.js';
 
-type ApplyHooks = Pick<ApplyEachOptions<never>, 'signal' | 'onProgress'>;
+type ApplyHooks<A> = Pick<ApplyEachOptions<A>, 'signal' | 'onProgress' | 'onAction'>;
 
-export interface CliApply<T> {
+export interface CliApply<T, A> {
   report: T;
   cancelled: boolean;
+  /** The actions already printed as they ended (the summary leaves them out). */
+  streamed: Set<A>;
 }
 
 /**
- * Runs `apply` as a job. `writeLine` prints a line on stdout without mixing it into the progress
- * line (which it clears first).
+ * Runs `apply` as a job; with `line`, each file's outcome is printed on stdout as it ends (the
+ * progress line cleared first, so the two never mix).
  */
-export async function cliApplyJob<T>(
+export async function cliApplyJob<T, A>(
   kind: 'dedupe' | 'trash',
   io: CommandIO,
-  apply: (hooks: ApplyHooks, writeLine: (line: string) => void) => Promise<T>,
-): Promise<CliApply<T>> {
+  line: ((action: A) => string) | null,
+  apply: (hooks: ApplyHooks<A>) => Promise<T>,
+): Promise<CliApply<T, A>> {
   const tty = io.stderr.isTTY === true;
   let shown = false;
   const clear = () => {
     if (shown) io.stderr.write('\r\x1b[K');
     shown = false;
   };
-  const writeLine = (line: string) => {
-    clear();
-    io.stdout.write(`${printableLine(line)}\n`);
-  };
+  const streamed = new Set<A>();
+  const onAction = line
+    ? (action: A) => {
+        clear();
+        streamed.add(action);
+        io.stdout.write(`${printableLine(line(action))}\n`);
+      }
+    : undefined;
   const onProgress = (p: ApplyProgress) => {
     if (!tty || p.total === 0) return;
     io.stderr.write(
@@ -45,12 +52,12 @@ export async function cliApplyJob<T>(
   };
   let cancelled = false;
   const report = await jobs.run({ jobId: randomUUID(), kind, signal: io.signal }, async (job) => {
-    const result = await apply({ signal: job.signal, onProgress }, writeLine);
+    const result = await apply({ signal: job.signal, onProgress, onAction });
     cancelled = job.signal.aborted;
     return result;
   });
   clear();
-  return { report, cancelled };
+  return { report, cancelled, streamed };
 }
 
 /** The line a stopped apply ends with: how many files were done, and how many were left alone. */

@@ -4,6 +4,7 @@
  * it printed a file done). Either way the apply stops between files: the files done are done
  * (moved to the Trash with their bytes, or clones holding the same bytes), the others are where
  * they were, unchanged, the counts say so, and the CLI says what was and was not done, exiting 130.
+ * A scan through serve is a job too, under the id the page chose.
  * Trash runs on the temporary folder's own volume; dedupe needs a reflink XFS loop volume.
  */
 import assert from 'node:assert/strict';
@@ -17,7 +18,13 @@ import type { DedupeReport, TrashReport } from '../../app/contract/space.js';
 import { plumbBin, startServe, type ServeProcess } from '../helpers/cli.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
 import { plainCopy, randomFile, sha256 } from '../helpers/space-files.js';
-import { openContractSocket, signIn, type CallReply, type ContractSocket } from '../helpers/web.js';
+import {
+  openContractSocket,
+  scanned,
+  signIn,
+  type CallReply,
+  type ContractSocket,
+} from '../helpers/web.js';
 
 /** Enough that an apply lasts a few hundred milliseconds here, so a cancel lands within it. */
 const copies = 300;
@@ -59,19 +66,6 @@ function inPlace(files: string[], digest: string): string[] {
   const left = files.filter((file) => existsSync(file));
   for (const file of left) assert.equal(sha256(file), digest, `${file} is whole`);
   return left;
-}
-
-/** Chooses and scans `dir` as the Space view does; the scan's id. */
-async function scanned(socket: ContractSocket, dir: string): Promise<string> {
-  await socket.call('session.choosePath', { path: dir });
-  const started = await socket.call('space.scan', { path: dir });
-  assert.equal(started.ok, true, JSON.stringify(started.error));
-  const { scanId } = started.value as { scanId: string };
-  for (let i = 0; i < 400; i += 1) {
-    if ((await socket.call('space.result', { scanId })).value) return scanId;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('the scan did not finish');
 }
 
 /**
@@ -164,7 +158,7 @@ describe('cancelling a Trash apply', () => {
     const { digest, files } = duplicates(root);
     const socket = await openContractSocket(server, await signIn(server));
     try {
-      const scanId = await scanned(socket, root);
+      const { scanId } = await scanned(socket, root);
       const { report, events, listed } = await appliedThenCancelled<TrashReport>(
         socket,
         'space.trash',
@@ -178,6 +172,38 @@ describe('cancelling a Trash apply', () => {
       assertCancelledJob(events, listed, c.moved);
       assert.equal(trashedFiles(envFor(serveBase()), digest).length, c.moved);
       assert.equal(inPlace(files, digest).length, files.length - c.moved);
+    } finally {
+      socket.close();
+    }
+  });
+
+  test('a scan runs as the job the page named', async () => {
+    const dir = path.join(serveBase(), 'small');
+    duplicates(dir);
+    const socket = await openContractSocket(server, await signIn(server));
+    try {
+      const jobId = 'scan-small-1';
+      const events: JobEvent[] = [];
+      socket.on('job.event', (payload) => {
+        if ((payload as JobEvent).jobId === jobId) events.push(payload as JobEvent);
+      });
+      const scan = await scanned(socket, dir, { jobId });
+      assert.equal(scan.scanId, jobId);
+      assert.equal(scan.groups.length, 1);
+      const list = await socket.call('jobs.list', {});
+      const listed = (list.value as { jobs: JobInfo[] }).jobs.find((j) => j.jobId === jobId);
+      assert.deepEqual([listed?.kind, listed?.state], ['scan', 'done']);
+      assert.deepEqual(
+        [...new Set(events.map((e) => e.type))],
+        ['started', 'progress', 'done'],
+        'its events, tagged with its id',
+      );
+      const again = await socket.call('space.scan', { path: dir, jobId });
+      assert.equal(again.error?.code, 'EINVAL');
+      assert.match(again.error?.message ?? '', /use a new id/);
+      assert.deepEqual((await socket.call('space.cancel', { scanId: jobId })).value, {
+        cancelled: false,
+      });
     } finally {
       socket.close();
     }
@@ -217,7 +243,7 @@ describe('cancelling a dedupe apply', { skip: loopSkipReason('xfs') }, () => {
     const { digest, files } = duplicates(root);
     const socket = await openContractSocket(server, await signIn(server));
     try {
-      const scanId = await scanned(socket, root);
+      const { scanId } = await scanned(socket, root);
       const { report, events, listed } = await appliedThenCancelled<DedupeReport>(
         socket,
         'space.dedupe',

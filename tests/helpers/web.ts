@@ -103,3 +103,28 @@ export async function openContractSocket(
     close: () => socket.close(),
   };
 }
+
+/** What the tests read of a finished scan. */
+export interface ScannedFolder {
+  scanId: string;
+  root: string;
+  groups: { id: string; files: { path: string }[] }[];
+}
+
+/** Chooses and scans `dir` as the Space view does (with `input` added), and waits for the result. */
+export async function scanned(
+  socket: ContractSocket,
+  dir: string,
+  input: Record<string, unknown> = {},
+): Promise<ScannedFolder> {
+  await socket.call('session.choosePath', { path: dir });
+  const started = await socket.call('space.scan', { path: dir, ...input });
+  if (!started.ok) throw new Error(`space.scan: ${JSON.stringify(started.error)}`);
+  const { scanId } = started.value as { scanId: string };
+  for (let i = 0; i < 400; i += 1) {
+    const reply = await socket.call('space.result', { scanId });
+    if (reply.value) return reply.value as ScannedFolder;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the scan did not finish');
+}

@@ -123,19 +123,16 @@ export async function trashCommand(
   values: { apply?: boolean; json?: boolean },
   io: CommandIO,
 ): Promise<number> {
-  const streamed = new Set<TrashAction>();
-  const { report, cancelled } = await cliApplyJob('trash', io, (hooks, writeLine) =>
-    trashCopies(result.groups, {
-      apply: values.apply === true,
-      sharingSupported: result.sharingSupported,
-      ...hooks,
-      onAction: values.json
-        ? undefined
-        : (action) => {
-            streamed.add(action);
-            writeLine(actionLine(action));
-          },
-    }),
+  const { report, cancelled, streamed } = await cliApplyJob(
+    'trash',
+    io,
+    values.json ? null : actionLine,
+    (hooks) =>
+      trashCopies(result.groups, {
+        apply: values.apply === true,
+        sharingSupported: result.sharingSupported,
+        ...hooks,
+      }),
   );
   if (values.json) await writeJson(io.stdout, { scan: result, trash: report }, 3);
   else printTrash(report, io, streamed);

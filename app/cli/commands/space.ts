@@ -237,20 +237,17 @@ export const spaceCommand: Command = {
     }
     if (sub === 'trash') return (await import('./space-trash.js')).trashCommand(result, values, io);
     // Applied actions are printed as each file is done, so an interrupted run shows how far it got.
-    const streamed = new Set<DedupeAction>();
-    const { report, cancelled } = await cliApplyJob('dedupe', io, (hooks, writeLine) =>
-      dedupeGroups(result.groups, {
-        apply: values.apply === true,
-        method: chosen,
-        sharingSupported: result.sharingSupported,
-        ...hooks,
-        onAction: values.json
-          ? undefined
-          : (action) => {
-              streamed.add(action);
-              writeLine(actionLine(action, false));
-            },
-      }),
+    const { report, cancelled, streamed } = await cliApplyJob(
+      'dedupe',
+      io,
+      values.json ? null : (action: DedupeAction) => actionLine(action, false),
+      (hooks) =>
+        dedupeGroups(result.groups, {
+          apply: values.apply === true,
+          method: chosen,
+          sharingSupported: result.sharingSupported,
+          ...hooks,
+        }),
     );
     if (values.json) {
       await writeJson(io.stdout, { scan: result, dedupe: report }, 3);

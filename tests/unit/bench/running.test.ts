@@ -16,7 +16,7 @@ import { createDispatcher, type CallContext, type Handlers } from '../../../app/
 import { EventHub } from '../../../app/core/event-hub.js';
 import { createIpcHandler, type WebContentsLike } from '../../../app/desktop/app.js';
 import { appEntryUrl } from '../../../app/desktop/security.js';
-import { FakeDrive } from '../../helpers/fake-bench-io.js';
+import { slowDrive } from '../../helpers/fake-bench-io.js';
 
 let target: string;
 let dataDir: string;
@@ -40,17 +40,6 @@ function listener() {
     },
   };
   return { events, context };
-}
-
-/** A drive whose writes each wait a little, so a run is still going while the test looks at it. */
-function slowDrive(): FakeDrive {
-  const drive = new FakeDrive();
-  const write = drive.write.bind(drive);
-  drive.write = async (...args) => {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    return write(...args);
-  };
-  return drive;
 }
 
 const until = async (done: () => boolean) => {

@@ -12,7 +12,7 @@ import { ResultsStore } from '../../../app/core/bench/results-store.js';
 import { benchHandlers } from '../../../app/core/bench/service.js';
 import { jobs } from '../../../app/core/jobs/service.js';
 import { ProgressView } from '../../../app/cli/bench/progress.js';
-import { FakeDrive } from '../../helpers/fake-bench-io.js';
+import { FakeDrive, slowDrive } from '../../helpers/fake-bench-io.js';
 
 let target: string;
 let dataDir: string;
@@ -79,16 +79,7 @@ describe('bench operations', () => {
   });
 
   it('bench.cancel stops a run by id and its files are removed', async () => {
-    const handlers = benchHandlers(new ResultsStore(path.join(dataDir, 'results')), () => {
-      const drive = new FakeDrive();
-      // Each write yields to the event loop long enough for the cancel to arrive mid-run.
-      const write = drive.write.bind(drive);
-      drive.write = async (...args) => {
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        return write(...args);
-      };
-      return drive;
-    });
+    const handlers = benchHandlers(new ResultsStore(path.join(dataDir, 'results')), slowDrive);
     const { ended, context } = collector();
     const { runId } = await handlers['bench.start'](
       {
@@ -108,15 +99,7 @@ describe('bench operations', () => {
   });
 
   it('a run is a job of the registry: listed by its runId, cancelled by jobs.cancel', async () => {
-    const handlers = benchHandlers(new ResultsStore(path.join(dataDir, 'results')), () => {
-      const drive = new FakeDrive();
-      const write = drive.write.bind(drive);
-      drive.write = async (...args) => {
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        return write(...args);
-      };
-      return drive;
-    });
+    const handlers = benchHandlers(new ResultsStore(path.join(dataDir, 'results')), slowDrive);
     const jobEvents: JobEvent[] = [];
     let jobEnded: () => void = () => undefined;
     const jobEnd = new Promise<void>((resolve) => (jobEnded = resolve));
