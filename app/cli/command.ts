@@ -29,7 +29,8 @@ export interface CommandIO {
  * Exit codes: 0 ok, 1 the operation failed (or its output was cut off: see cut-off-output.ts), 2 the
  * command line was wrong.
  */
-export const exitCode = { ok: 0, failed: 1, usage: 2 } as const;
+/** `cancelled`: stopped by Ctrl-C (or SIGTERM) part way, as a shell reports a SIGINT. */
+export const exitCode = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
 export class UsageError extends Error {
   constructor(message: string) {

@@ -9,6 +9,7 @@ import { appOperations } from './app.js';
 import { benchOperations } from './bench.js';
 import { benchEvents } from './bench-events.js';
 import type { ErrorPayload } from './errors.js';
+import { jobEvents, jobOperations } from './jobs.js';
 import { plannerOperations } from './planner.js';
 import { reportOperations } from './report.js';
 import { spaceEvents, spaceOperations } from './space.js';
@@ -18,6 +19,7 @@ import { volumesOperations } from './volumes.js';
 export const operations = {
   ...appOperations,
   ...benchOperations,
+  ...jobOperations,
   ...plannerOperations,
   ...reportOperations,
   ...spaceOperations,
@@ -28,6 +30,7 @@ export const operations = {
 /** Event streams pushed from core to the UI: name → payload schema. */
 export const events = {
   ...benchEvents,
+  ...jobEvents,
   ...spaceEvents,
 } as const satisfies Record<string, z.ZodType>;
 

@@ -3,6 +3,7 @@
  * count always means "the OS cannot tell", never zero.
  */
 import { z } from 'zod';
+import { JobId } from './jobs.js';
 import { pathField } from './path.js';
 
 const Bytes = z.number().int().nonnegative();
@@ -164,6 +165,11 @@ export const DedupeInput = z.object({
   keepers: z.record(z.string(), z.string()).optional(),
   /** Dry run unless true. */
   apply: z.boolean().default(false),
+  /**
+   * The caller's id for this apply as a job: its progress (files and bytes) goes out through
+   * `job.event`, and jobs.cancel stops it between files; the call still returns the report.
+   */
+  jobId: JobId.optional(),
 });
 
 /** The system Trash a batch of copies goes to (or why there is none reachable). */
@@ -229,6 +235,11 @@ export const TrashInput = z.object({
   keepers: z.record(z.string(), z.string()).optional(),
   /** Dry run unless true. */
   apply: z.boolean().default(false),
+  /**
+   * The caller's id for this apply as a job: its progress (files and bytes) goes out through
+   * `job.event`, and jobs.cancel stops it between files; the call still returns the report.
+   */
+  jobId: JobId.optional(),
 });
 
 /** A file of a batch deleted from the Trash for good (the second, explicit step). */
@@ -299,7 +310,8 @@ export type SparseCandidate = z.infer<typeof SparseCandidate>;
 
 const PathField = pathField('Give a path.');
 const ScanId = z.object({ scanId: z.string().trim().min(1).max(200) });
-const ListIdField = z.string().trim().min(1).max(200);
+/** A sparse listing's id, chosen by the caller: it is the listing's jobId too. */
+const ListIdField = JobId;
 
 /**
  * How far a sparse-file listing has got: first the walk (files and bytes seen), then each sparse
@@ -341,8 +353,21 @@ export const RecoveryStep = z.object({
 });
 
 export const spaceOperations = {
-  /** Starts a scan in the background; it reports through `space.event` and is kept for dedupe. */
-  'space.scan': { input: ScanOptions, output: ScanId },
+  /**
+   * Starts a scan in the background as a job; it reports through `space.event` (and job.event)
+   * and is kept for dedupe.
+   */
+  'space.scan': {
+    input: ScanOptions.extend({
+      /**
+       * The caller's id for the scan, chosen before it starts so no event is missed: it is the
+       * scanId and the jobId (jobs.cancel stops it). A new one is made when absent.
+       */
+      jobId: JobId.optional(),
+    }),
+    output: ScanId,
+  },
+  /** jobs.cancel for a scan, under its old name: false when it is not running. */
   'space.cancel': { input: ScanId, output: z.object({ cancelled: z.boolean() }) },
   /**
    * The last scan kept of a folder (or, without a path, the last scan of any folder), with when it

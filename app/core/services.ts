@@ -9,6 +9,7 @@ import type { AppContext } from './context.js';
 import { benchHandlers } from './bench/service.js';
 import type { Handlers } from './dispatch.js';
 import { measuredProfiles } from './planner/measured.js';
+import { jobHandlers } from './jobs/service.js';
 import { plannerHandlers } from './planner/service.js';
 import { reportHandlers, reportSources } from './report/service.js';
 import { spaceHandlers } from './space/service.js';
@@ -43,6 +44,7 @@ function createUnguardedHandlers(
   return {
     'app.about': async () => about(transport, context.os),
     ...benchHandlers(context.results),
+    ...jobHandlers(),
     ...plannerHandlers({
       measured: () => measuredProfiles(context.results),
       devices: context.devices,

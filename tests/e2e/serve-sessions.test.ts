@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startServe, type ServeProcess } from '../helpers/cli.js';
-import { openContractSocket, signIn, type ContractSocket } from '../helpers/web.js';
+import { openContractSocket, scanned, signIn, type ContractSocket } from '../helpers/web.js';
 
 let server: ServeProcess;
 let scratch: string;
@@ -40,26 +40,6 @@ function duplicatesFolder(name: string, copies = 2): string {
   const content = Buffer.alloc(64 * 1024, name.length);
   for (let i = 0; i < copies; i += 1) writeFileSync(path.join(dir, `copy-${i}.bin`), content);
   return dir;
-}
-
-interface Scan {
-  scanId: string;
-  root: string;
-  groups: { id: string; files: { path: string }[] }[];
-}
-
-/** Chooses and scans `dir` as the Space view does, and waits for the result. */
-async function scanned(socket: ContractSocket, dir: string): Promise<Scan> {
-  await socket.call('session.choosePath', { path: dir });
-  const started = await socket.call('space.scan', { path: dir });
-  assert.equal(started.ok, true, JSON.stringify(started.error));
-  const { scanId } = started.value as { scanId: string };
-  for (let i = 0; i < 400; i += 1) {
-    const reply = await socket.call('space.result', { scanId });
-    if (reply.value) return reply.value as Scan;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('the scan did not finish');
 }
 
 async function lastScanRoot(socket: ContractSocket): Promise<string | null> {

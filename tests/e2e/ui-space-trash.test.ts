@@ -3,7 +3,8 @@
  * `plumb serve`: instead of 0 B reclaimable it offers "Move copies to Trash", says per file what
  * deleting it would free (a hard link nothing), moves the copies into the volume's Trash, says the
  * space comes back only when the Trash is emptied, then deletes exactly those files from it and
- * shows the measured saving beside the prediction. Reopening the view shows the kept scan.
+ * shows the measured saving beside the prediction. Reopening the view shows the kept scan. A move
+ * of many copies can be cancelled from its dialog, between files.
  */
 import assert from 'node:assert/strict';
 import {
@@ -203,6 +204,60 @@ test(
     const punch = page.getByRole('form', { name: 'Punch zeros into holes' });
     assert.equal(await punch.getByLabel('File').inputValue(), image);
     await shoot(page, 'sparse-candidates');
+    await page.close();
+    assert.deepEqual(ui!.problems, []);
+  },
+);
+
+/** Enough copies that moving them lasts long past a click on Cancel. */
+const cancelCopies = 600;
+
+/**
+ * The apply dialog shows the move's progress in files and bytes with a Cancel button; Cancel
+ * stops it between files, the summary counts what moved, and every file is whole where it is.
+ */
+test(
+  'Cancel in the apply dialog stops a move to the Trash between files',
+  { skip, timeout: 120_000 },
+  async () => {
+    const root = path.join(fs!.dir, 'cancelled');
+    const kept = randomFile(path.join(root, 'photo.raw'), 64 * 1024 + 5);
+    const digest = sha256(kept);
+    const files = [kept];
+    for (let i = 0; i < cancelCopies; i += 1) {
+      files.push(plainCopy(kept, path.join(root, 'copies', `photo-${i}.raw`)));
+    }
+
+    const page = await openPage();
+    await page.getByLabel('Folder to look for copies in').fill(root);
+    await page.getByRole('button', { name: 'Scan', exact: true }).click();
+    await page.getByRole('table', { name: 'Duplicate groups' }).waitFor({ timeout: 60_000 });
+    await page.locator('.group-name').first().click();
+    await page.getByRole('button', { name: 'Move copies to Trash…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Move copies to the Trash?' });
+    await dialog.getByRole('button', { name: 'Move to Trash' }).click();
+
+    const progress = dialog.getByTestId('apply-progress');
+    await progress.waitFor();
+    assert.match((await progress.textContent()) ?? '', new RegExp(`of ${cancelCopies} files · `));
+    await shoot(page, 'cancel-progress');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    const summary = page.getByRole('article', { name: 'What changed' });
+    await summary.waitFor({ timeout: 60_000 });
+    const moved = Number(await page.getByTestId('trash-moved').textContent());
+    assert.ok(moved < cancelCopies, `moved ${moved} of ${cancelCopies}: stopped part way`);
+    assert.match((await summary.textContent()) ?? '', /cancelled (before|during) this file/);
+    await shoot(page, 'cancel-summary');
+
+    const trashed = readdirSync(path.join(fs!.dir, `.Trash-${uid}`, 'files'));
+    assert.equal(trashed.length, moved);
+    for (const name of trashed) {
+      assert.equal(sha256(path.join(fs!.dir, `.Trash-${uid}`, 'files', name)), digest);
+    }
+    const left = files.filter((file) => existsSync(file));
+    assert.equal(left.length, files.length - moved);
+    for (const file of left) assert.equal(sha256(file), digest, `${file} is whole`);
     await page.close();
     assert.deepEqual(ui!.problems, []);
   },

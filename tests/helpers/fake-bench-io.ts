@@ -262,3 +262,14 @@ export class FakeDrive implements BenchIO {
     this.cacheUsed = Math.max(0, this.cacheUsed - seconds * this.options.drainRate);
   }
 }
+
+/** A FakeDrive whose writes each wait 5 ms, so a run is still going while a test acts on it. */
+export function slowDrive(): FakeDrive {
+  const drive = new FakeDrive();
+  const write = drive.write.bind(drive);
+  drive.write = async (...args) => {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    return write(...args);
+  };
+  return drive;
+}

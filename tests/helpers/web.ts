@@ -58,6 +58,8 @@ export interface CallReply {
 
 export interface ContractSocket {
   call(name: string, input: unknown): Promise<CallReply>;
+  /** Calls `listener` with the payload of every `name` event pushed from now on. */
+  on(name: string, listener: (payload: unknown) => void): void;
   close(): void;
 }
 
@@ -76,9 +78,19 @@ export async function openContractSocket(
   });
   let nextId = 1;
   const pending = new Map<number, (reply: CallReply) => void>();
+  const listeners: { name: string; listener: (payload: unknown) => void }[] = [];
   socket.on('message', (data: Buffer) => {
-    const message = JSON.parse(data.toString()) as CallReply & { type: string; id: number };
+    const message = JSON.parse(data.toString()) as CallReply & {
+      type: string;
+      id: number;
+      name?: string;
+      payload?: unknown;
+    };
     if (message.type === 'reply') pending.get(message.id)?.(message);
+    if (message.type === 'event') {
+      for (const { name, listener } of listeners)
+        if (name === message.name) listener(message.payload);
+    }
   });
   return {
     call: (name, input) =>
@@ -87,6 +99,32 @@ export async function openContractSocket(
         pending.set(id, resolve);
         socket.send(JSON.stringify({ type: 'call', id, name, input }));
       }),
+    on: (name, listener) => void listeners.push({ name, listener }),
     close: () => socket.close(),
   };
+}
+
+/** What the tests read of a finished scan. */
+export interface ScannedFolder {
+  scanId: string;
+  root: string;
+  groups: { id: string; files: { path: string }[] }[];
+}
+
+/** Chooses and scans `dir` as the Space view does (with `input` added), and waits for the result. */
+export async function scanned(
+  socket: ContractSocket,
+  dir: string,
+  input: Record<string, unknown> = {},
+): Promise<ScannedFolder> {
+  await socket.call('session.choosePath', { path: dir });
+  const started = await socket.call('space.scan', { path: dir, ...input });
+  if (!started.ok) throw new Error(`space.scan: ${JSON.stringify(started.error)}`);
+  const { scanId } = started.value as { scanId: string };
+  for (let i = 0; i < 400; i += 1) {
+    const reply = await socket.call('space.result', { scanId });
+    if (reply.value) return reply.value as ScannedFolder;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the scan did not finish');
 }

@@ -129,7 +129,7 @@ test('a listId in use is refused, by a listing or a search alike; no listId, no 
   await started;
   await assert.rejects(
     dispatcher.call('space.sparse.list', { path: images, listId: 'same' }, { emit: () => {} }),
-    { code: 'EINVAL', message: 'A listing with that listId is running; use a new listId.' },
+    { code: 'EINVAL', message: 'A job with that id is running; use a new id.' },
   );
   await first.done;
   const quiet: CallContext = { emit: () => assert.fail('no progress without a listId') };

@@ -93,7 +93,7 @@ test('a listId in use is refused; an unknown one cancels nothing; no listId, no 
   const first = list(holes, 'same');
   await assert.rejects(list(holes, 'same').done, {
     code: 'EINVAL',
-    message: 'A listing with that listId is running; use a new listId.',
+    message: 'A job with that id is running; use a new id.',
   });
   await first.done;
   assert.deepEqual(await cancel('no-such-listing'), { cancelled: false });

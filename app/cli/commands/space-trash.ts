@@ -12,6 +12,7 @@ import type {
 import { emptyTrashBatch, trashCopies } from '../../core/space/trash.js';
 import { formatBytes } from '../../common/format.js';
 import { writeJson } from '../../core/json-out.js';
+import { cancelledLine, cliApplyJob } from '../apply-job.js';
 import { exitCode, UsageError, type CommandIO } from '../command.js';
 import { printableLine } from '../printable.js';
 
@@ -125,21 +126,24 @@ export async function trashCommand(
   values: { apply?: boolean; json?: boolean },
   io: CommandIO,
 ): Promise<number> {
-  const streamed = new Set<TrashAction>();
-  const report = await trashCopies(result.groups, {
-    apply: values.apply === true,
-    signal: io.signal,
-    sharingSupported: result.sharingSupported,
-    batchDir: io.folders.spaceTrash,
-    onAction: values.json
-      ? undefined
-      : (action) => {
-          streamed.add(action);
-          io.stdout.write(`${printableLine(actionLine(action))}\n`);
-        },
-  });
+  const { report, cancelled, streamed } = await cliApplyJob(
+    'trash',
+    io,
+    values.json ? null : actionLine,
+    (hooks) =>
+      trashCopies(result.groups, {
+        apply: values.apply === true,
+        sharingSupported: result.sharingSupported,
+        batchDir: io.folders.spaceTrash,
+        ...hooks,
+      }),
+  );
   if (values.json) await writeJson(io.stdout, { scan: result, trash: report }, 3);
   else printTrash(report, io, streamed);
+  if (cancelled) {
+    io.stderr.write(`${cancelledLine(report.actions, 'moved', 'moved to the Trash')}\n`);
+    return exitCode.cancelled;
+  }
   if (!report.trash.available && report.actions.length > 0) return exitCode.failed;
   return report.counts.failed > 0 ? exitCode.failed : exitCode.ok;
 }

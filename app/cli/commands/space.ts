@@ -11,6 +11,7 @@ import { dedupeGroups } from '../../core/space/dedupe.js';
 import { scanFolder, scanFolderJson } from '../../core/space/scan.js';
 import { recoverOnce } from '../../core/space/service.js';
 import { formatBytes } from '../../common/format.js';
+import { cancelledLine, cliApplyJob } from '../apply-job.js';
 import { parseCommandArgs } from '../args.js';
 import { printableLine } from '../printable.js';
 import { writeJson, writePieces } from '../../core/json-out.js';
@@ -248,24 +249,27 @@ export const spaceCommand: Command = {
     }
     if (sub === 'trash') return (await import('./space-trash.js')).trashCommand(result, values, io);
     // Applied actions are printed as each file is done, so an interrupted run shows how far it got.
-    const streamed = new Set<DedupeAction>();
-    const report = await dedupeGroups(result.groups, {
-      apply: values.apply === true,
-      method: chosen,
-      signal: io.signal,
-      sharingSupported: result.sharingSupported,
-      journalDir: io.folders.spaceJournal,
-      onAction: values.json
-        ? undefined
-        : (action) => {
-            streamed.add(action);
-            io.stdout.write(`${printableLine(actionLine(action, false))}\n`);
-          },
-    });
+    const { report, cancelled, streamed } = await cliApplyJob(
+      'dedupe',
+      io,
+      values.json ? null : (action: DedupeAction) => actionLine(action, false),
+      (hooks) =>
+        dedupeGroups(result.groups, {
+          apply: values.apply === true,
+          method: chosen,
+          sharingSupported: result.sharingSupported,
+          journalDir: io.folders.spaceJournal,
+          ...hooks,
+        }),
+    );
     if (values.json) {
       await writeJson(io.stdout, { scan: result, dedupe: report }, 3);
     } else {
       printDedupe(report, io, streamed);
+    }
+    if (cancelled) {
+      io.stderr.write(`${cancelledLine(report.actions, 'done', 'became clones')}\n`);
+      return exitCode.cancelled;
     }
     return report.counts.failed > 0 ? exitCode.failed : exitCode.ok;
   },

@@ -99,6 +99,15 @@ export class RunTracker {
     }
   }
 
+  /** How far the run has got, without copying its files and samples (for job progress). */
+  figures(): Pick<
+    RunningBench,
+    'phase' | 'filesDone' | 'plannedFiles' | 'bytesDone' | 'totalBytes'
+  > {
+    const { phase, filesDone, plannedFiles, bytesDone, totalBytes } = this.state;
+    return { phase, filesDone, plannedFiles, bytesDone, totalBytes };
+  }
+
   /** The run as it stands (a copy: later events do not change it). */
   snapshot(): RunningBench {
     const state = this.state;

@@ -7,6 +7,8 @@ import type { BenchEvent } from '../../contract/bench-events.js';
 import type { Plan } from '../../contract/plan.js';
 import type { Handlers } from '../dispatch.js';
 import { eventHub, type EventHub } from '../event-hub.js';
+import type { JobHandle } from '../jobs/registry.js';
+import { jobs } from '../jobs/service.js';
 import { appVersion } from '../version.js';
 import { PlumbError } from '../../contract/errors.js';
 import { analyzeCsvOffThread } from './analyze-off-thread.js';
@@ -30,8 +32,25 @@ type BenchOperation =
   | 'analysis.csv'
   | 'analysis.cancel';
 
-/** Runs going on in this process, by runId, shared by every connection. */
-const running = new Map<string, { controller: AbortController; tracker: RunTracker }>();
+/**
+ * What each run going on in this process has reported, by runId, for bench.running (a reloaded
+ * page draws it again); the runs themselves are jobs of the registry, cancelled through it.
+ */
+const running = new Map<string, RunTracker>();
+
+/** A run's event as job progress: files done of the plan's, and bytes of the run's total. */
+function jobProgress(event: BenchEvent, job: JobHandle, tracker: RunTracker): void {
+  if (event.type !== 'sample' && event.type !== 'file-done' && event.type !== 'phase-started')
+    return;
+  const run = tracker.figures();
+  job.progress({
+    phase: run.phase,
+    done: run.filesDone,
+    total: run.plannedFiles,
+    bytesDone: run.bytesDone,
+    bytesTotal: run.totalBytes,
+  });
+}
 
 export function benchHandlers(
   store: ResultsStore,
@@ -65,6 +84,7 @@ export function benchHandlers(
       // the call with its code and sentence; anything later ends in a `failed` event.
       // From a page or window the user may set the reserve (an advanced option), but never
       // below the floor: a socket cannot switch the guard off.
+      let job: JobHandle | undefined;
       const prepared = await prepareBenchRun(
         { ...input, plan, reserveFloor },
         {
@@ -73,26 +93,28 @@ export function benchHandlers(
           emit: (event: BenchEvent) => {
             tracker.apply(event);
             hub.publish('bench.event', event, context);
+            if (job) jobProgress(event, job, tracker);
           },
           store,
           io: io(),
         },
       );
-      running.set(runId, { controller, tracker });
-      void prepared
-        .run()
+      running.set(runId, tracker);
+      void jobs
+        .run({ jobId: runId, kind: 'bench', origin: context }, (handle) => {
+          job = handle;
+          handle.signal.addEventListener('abort', () => controller.abort(), { once: true });
+          return prepared.run();
+        })
         .catch(() => undefined) // reported as a `failed` or `cancelled` event
         .finally(() => running.delete(runId));
       return { runId };
     },
     'bench.running': async () => ({
-      runs: [...running.values()].map(({ tracker }) => tracker.snapshot()),
+      runs: [...running.values()].map((tracker) => tracker.snapshot()),
     }),
-    'bench.cancel': async ({ runId }) => {
-      const run = running.get(runId);
-      run?.controller.abort();
-      return { cancelled: run !== undefined };
-    },
+    /** jobs.cancel for a run, under its old name. */
+    'bench.cancel': async ({ runId }) => ({ cancelled: jobs.cancel(runId) }),
     'results.list': async () => ({ results: await store.list() }),
     'results.get': async ({ id }) => store.get(id),
     'results.delete': async ({ id }) => ({ deleted: await store.delete(id) }),

@@ -133,10 +133,21 @@ function settleAction(action: ApplyAction, error: unknown): void {
   }
 }
 
+/** How far an apply has got: files settled (done, skipped or failed) and their bytes. */
+export interface ApplyProgress {
+  done: number;
+  total: number;
+  bytesDone: number;
+  bytesTotal: number;
+}
+
 export interface ApplyEachOptions<A> {
+  /** Stops the apply between files: the file under way is finished or left as it was. */
   signal?: AbortSignal;
   /** Called after each file with the action as it ended. */
   onAction?: (action: A) => void;
+  /** Called before the first file and after each one. */
+  onProgress?: (progress: ApplyProgress) => void;
   /** How the kept file is named in a reason ("the keeper changed since the scan"). */
   keeperWord: string;
 }
@@ -152,23 +163,42 @@ export async function applyEach<A extends ApplyAction>(
   options: ApplyEachOptions<A>,
   work: (target: DuplicateFile, keeper: DuplicateFile, action: A) => Promise<A['status']>,
 ): Promise<void> {
-  for (const action of actions) {
-    if (action.status !== 'planned') continue;
+  const planned = actions.filter((action) => action.status === 'planned');
+  const progress: ApplyProgress = {
+    done: 0,
+    total: planned.length,
+    bytesDone: 0,
+    bytesTotal: planned.reduce((sum, action) => sum + (files.get(action.target)?.size ?? 0), 0),
+  };
+  options.onProgress?.({ ...progress });
+  for (const action of planned) {
+    const settled: ApplyAction = action;
     if (options.signal?.aborted) {
-      const settled: ApplyAction = action;
       settled.status = 'skipped';
       settled.reason = 'cancelled before this file';
+      settled.code = 'ECANCELED';
       continue;
     }
+    const target = files.get(action.target)!;
     try {
-      const target = files.get(action.target)!;
       const keeper = files.get(action.keeper)!;
       await checkUnchanged(target, 'file');
       await checkUnchanged(keeper, options.keeperWord);
       action.status = await work(target, keeper, action);
     } catch (error) {
+      if (options.signal?.aborted && (error as { name?: unknown }).name === 'AbortError') {
+        // Stopped in this file's comparison, before anything was done to it (a clone is rolled back).
+        settled.status = 'skipped';
+        settled.reason = 'cancelled during this file; it was left as it was';
+        settled.code = 'ECANCELED';
+        options.onAction?.(action);
+        continue;
+      }
       settleAction(action, error);
     }
+    progress.done += 1;
+    progress.bytesDone += target.size;
     options.onAction?.(action);
+    options.onProgress?.({ ...progress });
   }
 }

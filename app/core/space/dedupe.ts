@@ -25,6 +25,7 @@ import { hostOs, osModule } from '../os/index.js';
 import { privateFolder } from '../paths.js';
 import {
   applyEach,
+  type ApplyProgress,
   checkUnchanged,
   keeperOf,
   measureFreed,
@@ -59,6 +60,8 @@ export interface DedupeOptions {
   keepers?: Readonly<Record<string, string>>;
   /** Called after each file with the action as it ended. */
   onAction?: (action: DedupeAction) => void;
+  /** Called before the first file is applied and after each one. */
+  onProgress?: (progress: ApplyProgress) => void;
 }
 
 export function defaultMethod(platform: NodeJS.Platform = hostOs.platform): DedupeMethod {
@@ -341,6 +344,7 @@ export async function dedupeGroups(
     for (const action of actions.filter((a) => a.status === 'planned')) {
       action.status = 'skipped';
       action.reason = 'cancelled before this file';
+      action.code = 'ECANCELED';
     }
     return summarise(actions, false, method, null);
   }

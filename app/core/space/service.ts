@@ -4,9 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PlumbError, toErrorPayload } from '../../contract/errors.js';
-import type { ScanResult } from '../../contract/space.js';
+import type { ScanProgress, ScanResult } from '../../contract/space.js';
 import type { CallContext, Handlers } from '../dispatch.js';
 import type { PlumbFolders } from '../paths.js';
+import { jobs } from '../jobs/service.js';
+import type { ApplyEachOptions } from './apply-steps.js';
 import { dedupeGroups } from './dedupe.js';
 import { recoverInterrupted, type RecoveryStep } from './journal.js';
 import { loadLastScan, saveLastScan } from './last-scan.js';
@@ -35,39 +37,55 @@ type SpaceOperation =
 const keptScans = 5;
 
 interface ScanEntry {
-  controller: AbortController;
   result: ScanResult | null;
 }
 
 /** Scans of this process, by scanId, shared by every connection. */
 const scans = new Map<string, ScanEntry>();
 
-/** Sparse-file listings and candidate searches running with a listId, shared by every connection. */
-const sparseLists = new Map<string, AbortController>();
-
 /**
- * Runs a sparse-file job; with a listId (the caller's), its progress goes out through
- * `space.sparse.progress` and space.sparse.cancel stops it.
+ * Runs a sparse-file job; with a listId (the caller's), it is a job of the process's registry:
+ * its progress goes out through `space.sparse.progress` (the listing's own figures) and
+ * `job.event`, and jobs.cancel or space.sparse.cancel stops it.
  */
 async function followed<T>(
   listId: string | undefined,
+  kind: 'sparse-list' | 'sparse-candidates',
   context: CallContext,
   run: (hooks: SparseListHooks) => Promise<T>,
 ): Promise<T> {
   if (listId === undefined) return run({});
-  if (sparseLists.has(listId)) {
-    throw new PlumbError('EINVAL', 'A listing with that listId is running; use a new listId.');
-  }
-  const controller = new AbortController();
-  sparseLists.set(listId, controller);
-  try {
-    return await run({
-      signal: controller.signal,
-      onProgress: (progress) => context.emit('space.sparse.progress', { listId, ...progress }),
-    });
-  } finally {
-    sparseLists.delete(listId);
-  }
+  return jobs.run({ jobId: listId, kind, origin: context }, (job) =>
+    run({
+      signal: job.signal,
+      onProgress: (progress) => {
+        context.emit('space.sparse.progress', { listId, ...progress });
+        job.progress({
+          phase: progress.phase,
+          done: progress.described,
+          total: progress.phase === 'walk' ? null : progress.sparseFiles,
+          bytesDone: progress.bytes,
+          bytesTotal: null,
+        });
+      },
+    }),
+  );
+}
+
+/**
+ * Runs an apply as the job `jobId` (the caller's) of the process's registry, its progress in
+ * files and bytes; without a jobId, as a plain call.
+ */
+async function asJob<T>(
+  jobId: string | undefined,
+  kind: 'dedupe' | 'trash',
+  origin: CallContext,
+  apply: (hooks: Pick<ApplyEachOptions<never>, 'signal' | 'onProgress'>) => Promise<T>,
+): Promise<T> {
+  if (jobId === undefined) return apply({});
+  return jobs.run({ jobId, kind, origin }, (job) =>
+    apply({ signal: job.signal, onProgress: (p) => job.progress({ phase: null, ...p }) }),
+  );
 }
 
 let recovery: Promise<RecoveryStep[]> | undefined;
@@ -107,16 +125,36 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
   const journalDir = folders.spaceJournal;
   const batchDir = folders.spaceTrash;
   return {
-    'space.scan': async (input, context) => {
+    'space.scan': async ({ jobId, ...options }, context) => {
       await recoverOnce(journalDir);
-      const scanId = randomUUID();
-      const entry: ScanEntry = { controller: new AbortController(), result: null };
+      const scanId = jobId ?? randomUUID();
+      const state = jobs.stateOf(scanId);
+      if (scans.has(scanId) || state === 'running' || state === 'cancelling') {
+        throw new PlumbError(
+          'EINVAL',
+          'A scan or job with that id is kept or running; use a new id.',
+        );
+      }
+      const entry: ScanEntry = { result: null };
+      const progressOf = (p: ScanProgress) => ({
+        phase: p.phase,
+        done: p.files,
+        total: null,
+        bytesDone: p.phase === 'hash' ? p.bytesHashed : p.bytes,
+        bytesTotal: p.phase === 'hash' ? p.bytesToHash : null,
+      });
+      const scanning = jobs.run({ jobId: scanId, kind: 'scan', origin: context }, (job) =>
+        scanFolder(options, {
+          scanId,
+          signal: job.signal,
+          onProgress: (progress) => {
+            context.emit('space.event', { type: 'progress', progress });
+            job.progress(progressOf(progress));
+          },
+        }),
+      );
       remember(scanId, entry);
-      void scanFolder(input, {
-        scanId,
-        signal: entry.controller.signal,
-        onProgress: (progress) => context.emit('space.event', { type: 'progress', progress }),
-      }).then(
+      void scanning.then(
         async (result) => {
           entry.result = result;
           context.emit('space.event', { type: 'done', scanId, result });
@@ -127,7 +165,7 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
         },
         (error: unknown) => {
           scans.delete(scanId);
-          if (entry.controller.signal.aborted) {
+          if (jobs.stateOf(scanId) === 'cancelled') {
             context.emit('space.event', { type: 'cancelled', scanId });
           } else {
             context.emit('space.event', { type: 'failed', scanId, error: toErrorPayload(error) });
@@ -136,53 +174,51 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
       );
       return { scanId };
     },
-    'space.cancel': async ({ scanId }) => {
-      const entry = scans.get(scanId);
-      if (!entry || entry.result !== null) return { cancelled: false };
-      entry.controller.abort();
-      return { cancelled: true };
-    },
+    'space.cancel': async ({ scanId }) => ({ cancelled: jobs.cancel(scanId) }),
     'space.result': async ({ scanId }) => scans.get(scanId)?.result ?? null,
     'space.lastScan': async ({ path }) => {
       const saved = await loadLastScan(path);
       // Kept like a new scan, so dedupe and Trash act on exactly what is shown.
-      if (saved)
-        remember(saved.result.scanId, { controller: new AbortController(), result: saved.result });
+      if (saved) remember(saved.result.scanId, { result: saved.result });
       return saved;
     },
-    'space.dedupe': async ({ scanId, groupIds, keepers, apply }) => {
+    'space.dedupe': async ({ scanId, groupIds, keepers, apply, jobId }, context) => {
       await recoverOnce(journalDir);
       const result = finishedScan(scanId);
       const { sharingSupported } = result;
-      return dedupeGroups(chosenGroups(result, groupIds), {
-        apply,
-        keepers,
-        sharingSupported,
-        journalDir,
-      });
+      return asJob(jobId, 'dedupe', context, (hooks) =>
+        dedupeGroups(chosenGroups(result, groupIds), {
+          apply,
+          keepers,
+          sharingSupported,
+          journalDir,
+          ...hooks,
+        }),
+      );
     },
     'space.recover': async () => recoverOnce(journalDir),
-    'space.trash': async ({ scanId, groupIds, keepers, apply }) => {
+    'space.trash': async ({ scanId, groupIds, keepers, apply, jobId }, context) => {
       const result = finishedScan(scanId);
       const { sharingSupported } = result;
-      return trashCopies(chosenGroups(result, groupIds), {
-        apply,
-        keepers,
-        sharingSupported,
-        batchDir,
-      });
+      return asJob(jobId, 'trash', context, (hooks) =>
+        trashCopies(chosenGroups(result, groupIds), {
+          apply,
+          keepers,
+          sharingSupported,
+          batchDir,
+          ...hooks,
+        }),
+      );
     },
     'space.trash.empty': async ({ batchId, apply }) =>
       emptyTrashBatch(batchId, { apply, batchDir }),
     'space.sparse.list': async ({ path, listId }, context) =>
-      followed(listId, context, (hooks) => listSparse(path, hooks)),
-    'space.sparse.cancel': async ({ listId }) => {
-      const controller = sparseLists.get(listId);
-      controller?.abort();
-      return { cancelled: controller !== undefined };
-    },
+      followed(listId, 'sparse-list', context, (hooks) => listSparse(path, hooks)),
+    'space.sparse.cancel': async ({ listId }) => ({ cancelled: jobs.cancel(listId) }),
     'space.sparse.candidates': async ({ path, minBytes, listId }, context) =>
-      followed(listId, context, (hooks) => sparseCandidates(path, { minBytes, ...hooks })),
+      followed(listId, 'sparse-candidates', context, (hooks) =>
+        sparseCandidates(path, { minBytes, ...hooks }),
+      ),
     'space.sparse.create': async ({ path, bytes }) => createSparse(path, bytes),
     'space.sparse.punch': async ({ path, apply }) => punchZeros(path, apply),
     'space.sparse.copy': async ({ from, to }) => copySparse(from, to),

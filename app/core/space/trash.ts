@@ -23,6 +23,7 @@ import { loadNative } from '../native/load.js';
 import { sameContent } from './content.js';
 import {
   applyEach,
+  type ApplyProgress,
   checkUnchanged,
   keeperOf,
   measureFreed,
@@ -50,6 +51,8 @@ export interface TrashOptions {
   /** Where batches are recorded (default: the state folder's space-trash). */
   batchDir?: string;
   onAction?: (action: TrashAction) => void;
+  /** Called before the first file is moved and after each one. */
+  onProgress?: (progress: ApplyProgress) => void;
 }
 
 function trashBatchDir(): string {

@@ -16,7 +16,7 @@ import { createDispatcher, type CallContext, type Handlers } from '../../../app/
 import { EventHub } from '../../../app/core/event-hub.js';
 import { createIpcHandler, type WebContentsLike } from '../../../app/desktop/app.js';
 import { appEntryUrl } from '../../../app/desktop/security.js';
-import { FakeDrive } from '../../helpers/fake-bench-io.js';
+import { slowDrive } from '../../helpers/fake-bench-io.js';
 
 let target: string;
 let dataDir: string;
@@ -29,27 +29,17 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-/** A front end's context that keeps the bench events it is sent. */
+/** A front end's context that keeps the bench events it is sent (its job events aside). */
 function listener() {
   const events: BenchEvent[] = [];
   const context: CallContext = {
     emit: (name, payload) => {
+      if (name === 'job.event') return; // the run is a job too (tests/unit/jobs)
       assert.equal(name, 'bench.event');
       events.push(BenchEvent.parse(payload));
     },
   };
   return { events, context };
-}
-
-/** A drive whose writes each wait a little, so a run is still going while the test looks at it. */
-function slowDrive(): FakeDrive {
-  const drive = new FakeDrive();
-  const write = drive.write.bind(drive);
-  drive.write = async (...args) => {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    return write(...args);
-  };
-  return drive;
 }
 
 const until = async (done: () => boolean) => {

@@ -5,12 +5,14 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { BenchEvent } from '../../../app/contract/bench-events.js';
+import { JobEvent } from '../../../app/contract/jobs.js';
 import { spaceGuardCode } from '../../../app/contract/errors.js';
 import type { CallContext } from '../../../app/core/dispatch.js';
 import { ResultsStore } from '../../../app/core/bench/results-store.js';
 import { benchHandlers } from '../../../app/core/bench/service.js';
+import { jobs } from '../../../app/core/jobs/service.js';
 import { ProgressView } from '../../../app/cli/bench/progress.js';
-import { FakeDrive } from '../../helpers/fake-bench-io.js';
+import { FakeDrive, slowDrive } from '../../helpers/fake-bench-io.js';
 
 let target: string;
 let dataDir: string;
@@ -30,6 +32,7 @@ function collector() {
   const ended = new Promise<BenchEvent>((resolve) => (settle = resolve));
   const context: CallContext = {
     emit: (name, payload) => {
+      if (name === 'job.event') return; // the run is a job too (tests/unit/jobs)
       assert.equal(name, 'bench.event');
       const event = BenchEvent.parse(payload);
       events.push(event);
@@ -76,16 +79,7 @@ describe('bench operations', () => {
   });
 
   it('bench.cancel stops a run by id and its files are removed', async () => {
-    const handlers = benchHandlers(new ResultsStore(path.join(dataDir, 'results')), () => {
-      const drive = new FakeDrive();
-      // Each write yields to the event loop long enough for the cancel to arrive mid-run.
-      const write = drive.write.bind(drive);
-      drive.write = async (...args) => {
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        return write(...args);
-      };
-      return drive;
-    });
+    const handlers = benchHandlers(new ResultsStore(path.join(dataDir, 'results')), slowDrive);
     const { ended, context } = collector();
     const { runId } = await handlers['bench.start'](
       {
@@ -102,6 +96,36 @@ describe('bench operations', () => {
     assert.equal((await ended).type, 'cancelled');
     assert.deepEqual(await readdir(target), []);
     assert.deepEqual(await handlers['bench.cancel']({ runId }, context), { cancelled: false });
+  });
+
+  it('a run is a job of the registry: listed by its runId, cancelled by jobs.cancel', async () => {
+    const handlers = benchHandlers(new ResultsStore(path.join(dataDir, 'results')), slowDrive);
+    const jobEvents: JobEvent[] = [];
+    let jobEnded: () => void = () => undefined;
+    const jobEnd = new Promise<void>((resolve) => (jobEnded = resolve));
+    const { ended, context } = collector();
+    const emit = context.emit;
+    context.emit = (name, payload) => {
+      if (name === 'job.event') {
+        const event = JobEvent.parse(payload);
+        jobEvents.push(event);
+        if (['done', 'failed', 'cancelled'].includes(event.type)) jobEnded();
+      }
+      emit(name, payload);
+    };
+    const start = { path: target, plan: 'standard', scale: 0.001, buffered: false };
+    const { runId } = await handlers['bench.start'](
+      { ...start, keepFiles: false, reserveBytes: 0 },
+      context,
+    );
+    assert.equal(jobs.stateOf(runId), 'running');
+    assert.ok(jobs.list().some((job) => job.jobId === runId && job.kind === 'bench'));
+    assert.equal(jobs.cancel(runId), true);
+    assert.equal((await ended).type, 'cancelled');
+    await jobEnd;
+    assert.equal(jobs.stateOf(runId), 'cancelled');
+    assert.deepEqual([jobEvents[0]?.type, jobEvents.at(-1)?.type], ['started', 'cancelled']);
+    assert.ok(jobEvents.every((event) => event.jobId === runId));
   });
 
   it('bench.start rejects a run the checks refuse, with the code and sentence, and sends nothing', async () => {

@@ -7,6 +7,8 @@ export function ConfirmDialog({
   confirmLabel,
   busy,
   confirmDisabled = false,
+  progress,
+  onStop,
   onConfirm,
   onCancel,
 }: {
@@ -15,9 +17,14 @@ export function ConfirmDialog({
   confirmLabel: string;
   busy: boolean;
   confirmDisabled?: boolean;
+  /** Shown while busy: how far the work has got. */
+  progress?: ReactNode;
+  /** While busy, Cancel stops the work with this (null once asked); without it, Cancel waits. */
+  onStop?: (() => void) | null;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
+  const stoppable = busy && onStop !== undefined;
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 
@@ -41,9 +48,16 @@ export function ConfirmDialog({
         {title}
       </h2>
       <div className="space-dialog-body">{children}</div>
+      {busy && progress ? <div className="space-dialog-progress">{progress}</div> : null}
       <div className="space-dialog-actions">
-        <button type="button" className="button" onClick={onCancel} disabled={busy} autoFocus>
-          Cancel
+        <button
+          type="button"
+          className="button"
+          onClick={stoppable ? (onStop ?? undefined) : onCancel}
+          disabled={stoppable ? onStop === null : busy}
+          autoFocus
+        >
+          {stoppable && onStop === null ? 'Cancelling…' : 'Cancel'}
         </button>
         <button
           type="button"

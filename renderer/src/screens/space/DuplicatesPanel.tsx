@@ -10,6 +10,8 @@ import type {
   TrashReport,
 } from '../../../../app/contract/space.js';
 import type { PlumbClient } from '../../client.js';
+import { useJob } from '../../jobs/use-job.js';
+import { ApplyProgress } from './ApplyProgress.js';
 import { formatBytes, formatDuration } from '../../../../app/common/format.js';
 import { FreeSpace } from '../../shell/FreeSpace.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
@@ -62,21 +64,19 @@ export function DuplicatesPanel({
   const [scan, setScan] = useState<ScanState>({ kind: 'idle' });
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [apply, setApply] = useState<ApplyState>({ kind: 'none' });
+  const applyJob = useJob(client);
   const [applyError, setApplyError] = useState<string | null>(null);
   const [filter, setFilter] = useState<GroupFilter>({ minBytes: 0, folder: '' });
   // The file kept per group when not the scan's (the oldest): by hand, or the copy in a folder.
   const [keepers, setKeepers] = useState<Record<string, string>>({});
+  // The scan's id is chosen here before it starts (as its job's), so no event comes before it.
+  const scanJob = useJob(client);
   const scanIdRef = useRef<string | null>(null);
-  // Events can arrive before the scan call returns its id: keep the last one per scan.
-  const early = useRef(new Map<string, SpaceEvent>());
 
   useEffect(() => {
     const handle = (event: SpaceEvent) => {
       const id = event.type === 'progress' ? event.progress.scanId : event.scanId;
-      if (id !== scanIdRef.current) {
-        if (scanIdRef.current === null) early.current.set(id, event);
-        return;
-      }
+      if (id !== scanIdRef.current) return;
       if (event.type === 'progress')
         setScan((s) => (s.kind === 'scanning' ? { ...s, progress: event.progress } : s));
       else if (event.type === 'done') {
@@ -114,31 +114,26 @@ export function DuplicatesPanel({
       return;
     }
     scanIdRef.current = null;
-    early.current.clear();
     setApply({ kind: 'none' });
     setApplyError(null);
     setScan({ kind: 'scanning', path, scanId: null, progress: null });
     try {
       // The folder typed and submitted here is the one the server lets this session scan.
       await client.call('session.choosePath', { path });
-      const { scanId } = await client.call('space.scan', { path });
-      scanIdRef.current = scanId;
+      const { scanId } = await scanJob.run((jobId) => {
+        scanIdRef.current = jobId;
+        return client.call('space.scan', { path, jobId });
+      });
       setScan((s) => (s.kind === 'scanning' ? { ...s, scanId } : s));
-      const pending = early.current.get(scanId);
-      early.current.clear();
-      if (pending?.type === 'done') setScan({ kind: 'done', result: pending.result });
-      else if (pending?.type === 'failed')
-        setScan({ kind: 'error', message: pending.error.message });
-      else if (pending?.type === 'progress')
-        setScan((s) => (s.kind === 'scanning' ? { ...s, progress: pending.progress } : s));
     } catch (error) {
+      scanIdRef.current = null;
       setScan({ kind: 'error', message: (error as Error).message });
     }
   };
 
   const cancelScan = async () => {
     if (scan.kind !== 'scanning' || !scan.scanId) return;
-    await client.call('space.cancel', { scanId: scan.scanId });
+    await scanJob.cancel();
   };
 
   const result = scan.kind === 'done' ? scan.result : null;
@@ -189,10 +184,12 @@ export function DuplicatesPanel({
         keepers: chosenKeepers(apply.groupIds),
         apply: true,
       };
-      const done: Plan =
-        apply.plan.action === 'trash'
-          ? { action: 'trash', report: await client.call('space.trash', request) }
-          : { action: 'clone', report: await client.call('space.dedupe', request) };
+      const action = apply.plan.action;
+      const done: Plan = await applyJob.run(async (jobId) =>
+        action === 'trash'
+          ? { action, report: await client.call('space.trash', { ...request, jobId }) }
+          : { action, report: await client.call('space.dedupe', { ...request, jobId }) },
+      );
       setApply({ kind: 'applied', result: done });
     } catch (error) {
       setApply({ kind: 'none' });
@@ -371,6 +368,8 @@ export function DuplicatesPanel({
           confirmDisabled={
             !apply.plan.report.trash.available || apply.plan.report.counts.planned === 0
           }
+          progress={<ApplyProgress job={applyJob.job} />}
+          onStop={applyJob.job?.state === 'running' ? () => void applyJob.cancel() : null}
           onConfirm={() => void confirm()}
           onCancel={() => setApply({ kind: 'none' })}
         >
@@ -383,6 +382,8 @@ export function DuplicatesPanel({
           confirmLabel="Replace with clones"
           busy={apply.kind === 'applying'}
           confirmDisabled={apply.plan.report.counts.planned === 0}
+          progress={<ApplyProgress job={applyJob.job} />}
+          onStop={applyJob.job?.state === 'running' ? () => void applyJob.cancel() : null}
           onConfirm={() => void confirm()}
           onCancel={() => setApply({ kind: 'none' })}
         >
