@@ -5,14 +5,14 @@
 import type { ChartOptions } from 'chart.js';
 import type { AnnotationOptions } from 'chartjs-plugin-annotation';
 import { useMemo, useState } from 'react';
-import { formatBytes, formatDuration, formatRate } from '../../../../../app/common/format.js';
+import { formatBytes, formatDuration, formatRate } from '../../../../app/common/format.js';
 import {
   decimationFor,
   thinPoints,
   type CeilingMark,
   type CliffMark,
   type Point,
-} from '../series.js';
+} from '../result/series.js';
 import { useChartTheme, type ChartTheme } from './chart-theme.js';
 import { PlumbChart, type LineDataset } from './PlumbChart.js';
 
