@@ -1,0 +1,100 @@
+/** One scan for copies at a time: its progress from space events, the last scan kept, cancel. */
+import { useEffect, useRef, useState } from 'react';
+import type { ScanProgress, ScanResult, SpaceEvent } from '../../../../../app/contract/space.js';
+import type { PlumbClient } from '../../../client.js';
+
+export type ScanState =
+  | { kind: 'idle' }
+  | { kind: 'scanning'; path: string; scanId: string | null; progress: ScanProgress | null }
+  | { kind: 'done'; result: ScanResult; savedAt?: string }
+  | { kind: 'cancelled'; path: string }
+  | { kind: 'error'; message: string };
+
+/**
+ * `onStart` runs as a scan starts (what the last result was used for is over), `onDone` when a
+ * scan's own done event arrives (its groups are new: nothing of them is chosen yet).
+ */
+export function useDuplicateScan(
+  client: PlumbClient,
+  { onStart, onDone }: { onStart: () => void; onDone: () => void },
+) {
+  const [scan, setScan] = useState<ScanState>({ kind: 'idle' });
+  const scanIdRef = useRef<string | null>(null);
+  // Events can arrive before the scan call returns its id: keep the last one per scan.
+  const early = useRef(new Map<string, SpaceEvent>());
+  const onDoneRef = useRef(onDone);
+  useEffect(() => {
+    onDoneRef.current = onDone;
+  });
+
+  useEffect(() => {
+    const handle = (event: SpaceEvent) => {
+      const id = event.type === 'progress' ? event.progress.scanId : event.scanId;
+      if (id !== scanIdRef.current) {
+        if (scanIdRef.current === null) early.current.set(id, event);
+        return;
+      }
+      if (event.type === 'progress')
+        setScan((s) => (s.kind === 'scanning' ? { ...s, progress: event.progress } : s));
+      else if (event.type === 'done') {
+        setScan({ kind: 'done', result: event.result });
+        onDoneRef.current();
+      } else if (event.type === 'cancelled')
+        setScan((s) => ({ kind: 'cancelled', path: s.kind === 'scanning' ? s.path : '' }));
+      else setScan({ kind: 'error', message: event.error.message });
+    };
+    const off = client.on('space.event', handle);
+    return off;
+  }, [client]);
+
+  // Reopening the view shows the last scan kept (with its age) until a new one is started.
+  useEffect(() => {
+    let live = true;
+    client.call('space.lastScan', {}).then(
+      (saved) => {
+        if (live && saved)
+          setScan((s) =>
+            s.kind === 'idle' ? { kind: 'done', result: saved.result, savedAt: saved.savedAt } : s,
+          );
+      },
+      () => undefined, // nothing kept (or unreadable): the first steps stay
+    );
+    return () => {
+      live = false;
+    };
+  }, [client]);
+
+  const startScan = async (path: string) => {
+    if (!path) {
+      setScan({ kind: 'error', message: 'Type the path of a folder to look for copies in.' });
+      return;
+    }
+    scanIdRef.current = null;
+    early.current.clear();
+    onStart();
+    setScan({ kind: 'scanning', path, scanId: null, progress: null });
+    try {
+      // The folder typed and submitted here is the one the server lets this session scan.
+      await client.call('session.choosePath', { path });
+      const { scanId } = await client.call('space.scan', { path });
+      scanIdRef.current = scanId;
+      setScan((s) => (s.kind === 'scanning' ? { ...s, scanId } : s));
+      const pending = early.current.get(scanId);
+      early.current.clear();
+      if (pending?.type === 'done') setScan({ kind: 'done', result: pending.result });
+      else if (pending?.type === 'failed')
+        setScan({ kind: 'error', message: pending.error.message });
+      else if (pending?.type === 'progress')
+        setScan((s) => (s.kind === 'scanning' ? { ...s, progress: pending.progress } : s));
+    } catch (error) {
+      setScan({ kind: 'error', message: (error as Error).message });
+    }
+  };
+
+  const cancelScan = async () => {
+    if (scan.kind !== 'scanning' || !scan.scanId) return;
+    await client.call('space.cancel', { scanId: scan.scanId });
+  };
+
+  return { scan, startScan, cancelScan };
+}
