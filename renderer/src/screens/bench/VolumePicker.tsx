@@ -6,7 +6,7 @@ import type { MountedVolume } from '../../../../app/contract/volumes.js';
 import type { PlumbClient } from '../../client.js';
 import { hasFolderOffer, lastFolder, useFolderOffer } from '../../session.js';
 import { folderFor, mediumText } from '../../ui/volume-text.js';
-import { freeSpaceText } from '../../shell/free-space.js';
+import { freeSpaceText } from '../../ui/free-space.js';
 
 /** A folder to test and what the system says about its volume. */
 export interface Target {

@@ -2,7 +2,7 @@
 import { useMemo, useState } from 'react';
 import type { AppAbout } from '../../../../app/contract/app.js';
 import type { PlumbClient } from '../../client.js';
-import { FreeSpace } from '../../shell/FreeSpace.js';
+import { FreeSpace } from '../../ui/FreeSpace.js';
 import {
   filterGroups,
   progressFigures,

@@ -2,7 +2,7 @@
 import type { MountedVolume } from '../../../../app/contract/volumes.js';
 import { folderFor, mediumText } from '../../ui/volume-text.js';
 import { VolumeActions } from './VolumeActions.js';
-import { freeSpaceText } from '../../shell/free-space.js';
+import { freeSpaceText } from '../../ui/free-space.js';
 
 export function VolumeList({
   volumes,
