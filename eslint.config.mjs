@@ -2,8 +2,11 @@
 // the renderer never imports Node or app/ (types from app/contract only, and app/common), core never
 // imports Electron, app/common (pure formatting and units shared by all) imports nothing, and the
 // domains of core keep their boundaries (coreDomainBoundaries).
+// In the renderer, a screen never imports another screen, renderer/src/ui (what screens and the
+// report share) imports neither, and the report imports no screen.
 import js from '@eslint/js';
 import { builtinModules } from 'node:module';
+import path from 'node:path';
 import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
@@ -32,6 +35,52 @@ const coreDomainBoundaries = [
   { domain: 'planner', never: 'bench', why: 'saved results reach it through the app context' },
   { domain: 'space', never: 'bench', why: 'its folders come from paths.ts and the app context' },
 ];
+
+const rendererSrc = path.join(import.meta.dirname, 'renderer', 'src');
+
+/** Which part of the renderer a file is in: 'screens/NAME', 'ui', 'report', or null (the shell). */
+function rendererArea(file) {
+  const [top, name] = path.relative(rendererSrc, file).split(path.sep);
+  if (top === 'screens' && name) return `screens/${name}`;
+  if (top === 'ui' || top === 'report') return top;
+  return null;
+}
+
+/** Why `from` may not import `to`, or null when it may. */
+function crossing(from, to) {
+  if (!from || !to || from === to) return null;
+  if (from.startsWith('screens/') && to.startsWith('screens/'))
+    return `A screen never imports another screen (${to}): move what both use to renderer/src/ui/.`;
+  if (from === 'ui' && (to.startsWith('screens/') || to === 'report'))
+    return `renderer/src/ui is what screens and the report share: it never imports ${to}.`;
+  if (from === 'report' && to.startsWith('screens/'))
+    return `The report never imports a screen (${to}): what they share lives in renderer/src/ui/.`;
+  return null;
+}
+
+const rendererLayers = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    docs: { description: 'Screens, ui/ and report/ stay apart.' },
+  },
+  create(context) {
+    const from = rendererArea(context.filename);
+    if (!from) return {};
+    const check = (source) => {
+      if (typeof source?.value !== 'string' || !source.value.startsWith('.')) return;
+      const to = rendererArea(path.resolve(path.dirname(context.filename), source.value));
+      const message = crossing(from, to);
+      if (message) context.report({ node: source, message });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
 
 export default tseslint.config(
   { ignores: ['dist/', 'native/build/', 'node_modules/', 'test-artifacts/', '**/*.cjs'] },
@@ -75,7 +124,9 @@ export default tseslint.config(
         Location: 'readonly',
       },
     },
+    plugins: { plumb: { rules: { 'renderer-layers': rendererLayers } } },
     rules: {
+      'plumb/renderer-layers': 'error',
       'no-restricted-imports': 'off',
       '@typescript-eslint/no-restricted-imports': [
         'error',

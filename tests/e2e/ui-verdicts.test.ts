@@ -23,7 +23,7 @@ import { formatIops } from '../../app/common/format.js';
 import { phaseSummary } from '../../app/core/analysis/phase-summary.js';
 import { analyzeCsvText, reanalyzeDocument } from '../../app/core/bench/analyze.js';
 import { resultJson } from '../../app/core/bench/results-store.js';
-import { quietVerdict } from '../../renderer/src/screens/bench/quiet-verdict.js';
+import { quietVerdict } from '../../renderer/src/ui/result/quiet-verdict.js';
 import { chromiumMissingReason } from '../helpers/chromium.js';
 import { repoRoot, runPlumb } from '../helpers/cli.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';

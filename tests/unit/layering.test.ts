@@ -143,3 +143,71 @@ test('only the OS modules of core read process.platform', async () => {
   const asked = "import { hostOs } from '../os/index.js';\nexport const mac = hostOs.platform;\n";
   assert.deepEqual(await platformRule('app/core/space/__layering_probe.ts', asked), []);
 });
+
+async function layerCrossings(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(repoRoot, file) });
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === 'plumb/renderer-layers')
+    .map((m) => m.message);
+}
+
+const importOf = (from: string) => `import * as m from '${from}';\nexport default m;\n`;
+
+test('a screen never imports another screen, at any depth, but its own files and ui/', async () => {
+  const crossings: [string, string][] = [
+    ['renderer/src/screens/space/__probe.ts', '../bench/ResultsScreen.js'],
+    ['renderer/src/screens/space/sparse/__probe.ts', '../../volumes/VolumeList.js'],
+    ['renderer/src/screens/volumes/__probe.ts', '../planner/PlannerScreen.js'],
+  ];
+  for (const [file, from] of crossings) {
+    const messages = await layerCrossings(file, importOf(from));
+    assert.equal(messages.length, 1, from);
+    assert.match(messages[0]!, /A screen never imports another screen .*renderer\/src\/ui/);
+  }
+  // A re-export and a type-only import cross the line too.
+  assert.equal(
+    (
+      await layerCrossings(
+        'renderer/src/screens/space/__probe.ts',
+        "export { folderFor } from '../bench/VolumePicker.js';\n",
+      )
+    ).length,
+    1,
+  );
+  assert.equal(
+    (
+      await layerCrossings(
+        'renderer/src/screens/space/__probe.ts',
+        "import type { Target } from '../bench/VolumePicker.js';\nexport type T = Target;\n",
+      )
+    ).length,
+    1,
+  );
+  for (const [file, from] of <[string, string][]>[
+    ['renderer/src/screens/bench/setup/__probe.ts', '../live-run.js'],
+    ['renderer/src/screens/bench/__probe.ts', '../../ui/planner/host.js'],
+    ['renderer/src/screens/planner/__probe.ts', '../../report/ExportPdfButton.js'],
+    ['renderer/src/screens/space/__probe.ts', '../../session.js'],
+  ]) {
+    assert.deepEqual(await layerCrossings(file, importOf(from)), [], from);
+  }
+});
+
+test('ui/ imports no screen and no report; the report imports no screen', async () => {
+  for (const [file, from] of <[string, string][]>[
+    ['renderer/src/ui/__probe.ts', '../screens/bench/live-run.js'],
+    ['renderer/src/ui/result/__probe.ts', '../../report/ExportPdfButton.js'],
+    ['renderer/src/ui/charts/__probe.ts', '../../screens/planner/PlannerScreen.js'],
+    ['renderer/src/report/__probe.ts', '../screens/bench/CompareView.js'],
+    ['renderer/src/report/__probe.ts', '../screens/planner/planner.css'],
+  ]) {
+    assert.equal((await layerCrossings(file, importOf(from))).length, 1, `${file} ← ${from}`);
+  }
+  for (const [file, from] of <[string, string][]>[
+    ['renderer/src/ui/result/__probe.ts', '../charts/RateChart.js'],
+    ['renderer/src/report/__probe.ts', '../ui/result/Verdict.js'],
+    ['renderer/src/shell/__probe.ts', '../screens/bench/run-store.js'],
+  ]) {
+    assert.deepEqual(await layerCrossings(file, importOf(from)), [], `${file} ← ${from}`);
+  }
+});

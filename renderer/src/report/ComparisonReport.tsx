@@ -1,9 +1,9 @@
 /** Several results as one report: what each run was, their figures side by side, every finding. */
 import type { ReportModel } from '../../../app/contract/report.js';
-import { ComparisonCharts, ComparisonTable } from '../screens/bench/CompareView.js';
-import { resultTitle, seriesPalette } from '../screens/bench/compare.js';
-import { FindingsList } from '../screens/bench/FindingsList.js';
-import { quietVerdict } from '../screens/bench/quiet-verdict.js';
+import { ComparisonCharts, ComparisonTable } from '../ui/result/Comparison.js';
+import { resultTitle, seriesPalette } from '../ui/result/compare.js';
+import { FindingsList } from '../ui/result/FindingsList.js';
+import { quietVerdict } from '../ui/result/quiet-verdict.js';
 import { ReportCover } from './ReportCover.js';
 import { planText, whenText } from './ResultReport.js';
 

@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import type { ReportRequestInput } from '../../../app/contract/report.js';
 import type { PlumbClient } from '../client.js';
-import { saveTextFile } from '../screens/bench/download.js';
+import { saveTextFile } from '../ui/download.js';
 import { paperForLocale } from './paper.js';
 
 function bytesOfBase64(base64: string): Uint8Array<ArrayBuffer> {

@@ -1,11 +1,11 @@
 /** A planner scenario as a report: the situation, the recommendation, the options, the chart. */
 import type { Scenario } from '../../../app/contract/planner.js';
 import type { ReportModel } from '../../../app/contract/report.js';
-import { CrossoverChart } from '../screens/planner/CrossoverChart.js';
+import { CrossoverChart } from '../ui/planner/CrossoverChart.js';
 import { formatSize } from '../../../app/common/format.js';
-import { OptionCards } from '../screens/planner/OptionCards.js';
-import { Recommendation, SourcesList } from '../screens/planner/Recommendation.js';
-import { hostKinds, ports } from '../screens/planner/scenario/host.js';
+import { OptionCards } from '../ui/planner/OptionCards.js';
+import { Recommendation, SourcesList } from '../ui/planner/Recommendation.js';
+import { hostKinds, ports } from '../ui/planner/host.js';
 import { ReportCover, type Fact } from './ReportCover.js';
 
 function perYear(bytes: number): string {

@@ -5,8 +5,8 @@ import { formatBytes, formatDateTime, formatDuration } from '../../../app/common
 import { headlineWords } from '../../../app/common/headline-rate.js';
 import { runPlanDescription } from '../../../app/common/plan-description.js';
 import { quickRunLabel, quickRunNote, runScale } from '../../../app/common/quick-run.js';
-import { planTitle } from '../screens/bench/plan-catalogue.js';
-import { Verdict, verdictMeta } from '../screens/bench/Verdict.js';
+import { planTitle } from '../ui/plan-catalogue.js';
+import { Verdict, verdictMeta } from '../ui/result/Verdict.js';
 import { ReportCover, type Fact } from './ReportCover.js';
 
 const notReported = 'not reported';

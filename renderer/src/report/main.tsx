@@ -6,8 +6,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '../styles.css';
-import '../screens/bench/bench.css';
-import '../screens/planner/planner.css';
+import '../ui/ui.css';
+import '../ui/planner/planner.css';
 import { loadReportModel } from './load-model.js';
 import { ReportDocument } from './ReportDocument.js';
 import './report.css';

@@ -3,7 +3,7 @@ import { useSyncExternalStore } from 'react';
 import { formatPercent } from '../../../app/common/format.js';
 import type { PlumbClient } from '../client.js';
 import { progressFraction } from '../screens/bench/live-run.js';
-import { planTitle } from '../screens/bench/plan-catalogue.js';
+import { planTitle } from '../ui/plan-catalogue.js';
 import { runStoreFor } from '../screens/bench/run-store.js';
 
 const endedText = { finished: 'Test finished', failed: 'Test failed', cancelled: 'Test cancelled' };

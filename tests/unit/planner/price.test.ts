@@ -10,7 +10,7 @@ import { builtInCatalogue } from '../../../app/core/planner/catalogue.js';
 import { defaultScenario } from '../../../app/core/planner/defaults.js';
 import { evaluateScenario } from '../../../app/core/planner/evaluate.js';
 import { parseScenario } from '../../../app/core/planner/scenario-file.js';
-import { withHost } from '../../../renderer/src/screens/planner/scenario/host.js';
+import { withHost } from '../../../renderer/src/ui/planner/host.js';
 
 const evaluate = (scenario: ScenarioInput) =>
   evaluateScenario(parseScenario(scenario), builtInCatalogue());

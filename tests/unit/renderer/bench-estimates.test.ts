@@ -4,17 +4,13 @@ import type { Plan } from '../../../app/contract/plan.js';
 import { formatBytes } from '../../../app/common/format.js';
 import {
   estimatePlan,
-  mountOf,
   ratesFromHistory,
   typicalRates,
 } from '../../../renderer/src/screens/bench/estimates.js';
+import { mountOf } from '../../../renderer/src/ui/volume-text.js';
 import { toBlocks } from '../../../app/common/run-sizes.js';
 import { targetWarnings, whatFits } from '../../../renderer/src/screens/bench/target-warnings.js';
-import {
-  planStory,
-  readPlanFile,
-  planFileText,
-} from '../../../renderer/src/screens/bench/plan-catalogue.js';
+import { planStory, readPlanFile, planFileText } from '../../../renderer/src/ui/plan-catalogue.js';
 
 const GB = 1e9;
 const standard: Plan = {

@@ -8,7 +8,7 @@ import type { PresetsPlan } from '../../../app/contract/plan.js';
 import { builtinPlan } from '../../../app/core/bench/builtin-plans.js';
 import { parsePlan, scalePlan } from '../../../app/core/bench/plans.js';
 import { formatBytes } from '../../../app/common/format.js';
-import { gridFigure, gridText } from '../../../renderer/src/screens/bench/grid-copy.js';
+import { gridFigure, gridText } from '../../../renderer/src/ui/result/grid-copy.js';
 import {
   gridCounts,
   gridSettingsOf,
@@ -17,7 +17,7 @@ import {
   presetGrid,
   testName,
   withGridSettings,
-} from '../../../renderer/src/screens/bench/presets-grid.js';
+} from '../../../renderer/src/ui/result/presets-grid.js';
 
 const presets = builtinPlan('presets') as PresetsPlan;
 const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!;

@@ -24,8 +24,8 @@ import {
   gridSecondsLeft,
   planDirections,
 } from '../../../renderer/src/screens/bench/live-figures.js';
-import { cliffMarks, cumulativeCurve } from '../../../renderer/src/screens/bench/series.js';
-import { overlaySeries } from '../../../renderer/src/screens/bench/compare.js';
+import { cliffMarks, cumulativeCurve } from '../../../renderer/src/ui/result/series.js';
+import { overlaySeries } from '../../../renderer/src/ui/result/compare.js';
 import { builtinPlan } from '../../../app/core/bench/builtin-plans.js';
 import { baseSeed, between, seededRandom } from '../../helpers/synthetic-samples.js';
 import { resultDocument } from './bench-fixtures.js';

@@ -14,7 +14,7 @@ import {
   inSnapshot,
   liveRunFromSnapshot,
 } from '../../../renderer/src/screens/bench/live-snapshot.js';
-import { cliffMarks } from '../../../renderer/src/screens/bench/series.js';
+import { cliffMarks } from '../../../renderer/src/ui/result/series.js';
 
 function fold(
   events: BenchEvent[],
@@ -177,8 +177,7 @@ test('the end of a run: finished carries the result, failed the error, cancelled
 });
 
 test('the preset grid pairs read and write per test, filling in as runs go', async () => {
-  const { presetGrid, testName } =
-    await import('../../../renderer/src/screens/bench/presets-grid.js');
+  const { presetGrid, testName } = await import('../../../renderer/src/ui/result/presets-grid.js');
   const specs = [
     { name: 'SEQ1M Q8T1 read', op: 'read' as const, blockSize: 1 << 20 },
     { name: 'RND4K Q1T1 read', op: 'randread' as const, blockSize: 4096 },

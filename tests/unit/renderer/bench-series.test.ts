@@ -8,7 +8,7 @@ import {
   rateByCumulative,
   rateBySize,
   thinPoints,
-} from '../../../renderer/src/screens/bench/series.js';
+} from '../../../renderer/src/ui/result/series.js';
 import { modelFiles } from './bench-fixtures.js';
 
 const GB = 1e9;

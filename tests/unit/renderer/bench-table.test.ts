@@ -6,7 +6,7 @@ import {
   nextSort,
   sortFileRows,
   visibleRows,
-} from '../../../renderer/src/screens/bench/file-table.js';
+} from '../../../renderer/src/ui/file-table.js';
 import { modelFiles } from './bench-fixtures.js';
 
 const rows = fileRows(

@@ -9,7 +9,7 @@ import {
   pairedVerdict,
   pairingName,
   taskVerdict,
-} from '../../../renderer/src/screens/bench/verdict-sections.js';
+} from '../../../renderer/src/ui/result/verdict-sections.js';
 
 const pairing = (name: PairingResult['pairing'], retained: number): PairingResult => ({
   pairing: name,

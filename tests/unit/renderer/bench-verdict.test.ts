@@ -6,14 +6,11 @@ import {
   comparisonRows,
   overlaySeries,
   resultTitle,
-} from '../../../renderer/src/screens/bench/compare.js';
-import {
-  describeFinding,
-  orderFindings,
-} from '../../../renderer/src/screens/bench/findings-text.js';
+} from '../../../renderer/src/ui/result/compare.js';
+import { describeFinding, orderFindings } from '../../../renderer/src/ui/result/findings-text.js';
 import { headlineRates } from '../../../app/common/headline-rate.js';
-import { summaryRows } from '../../../renderer/src/screens/bench/summary-table.js';
-import { plainVerdict } from '../../../renderer/src/screens/bench/verdict-sections.js';
+import { summaryRows } from '../../../renderer/src/ui/result/summary-table.js';
+import { plainVerdict } from '../../../renderer/src/ui/result/verdict-sections.js';
 import { formatIops } from '../../../app/common/format.js';
 import { seededRandom } from '../../../app/core/bench/seeded-random.js';
 import { baseSeed } from '../../helpers/synthetic-samples.js';
@@ -261,7 +258,7 @@ test('a run whose capacity check failed says so in the compare view and the resu
 });
 
 test('a queue-depth run is summed up by its best rates; the random ones give their QD1 figure too', async () => {
-  const { queueHeadlines } = await import('../../../renderer/src/screens/bench/summary-table.js');
+  const { queueHeadlines } = await import('../../../renderer/src/ui/result/summary-table.js');
   const run = (
     name: string,
     op: 'read' | 'write' | 'randread' | 'randwrite',

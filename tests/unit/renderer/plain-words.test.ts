@@ -9,8 +9,8 @@ import { findings, type PhaseFile } from '../../../app/core/analysis/findings.js
 import { seededRandom } from '../../../app/core/bench/seeded-random.js';
 import { formatRate } from '../../../app/common/format.js';
 import { headline } from '../../../app/common/headline-rate.js';
-import { findingCards } from '../../../renderer/src/screens/bench/findings-text.js';
-import { plainVerdict } from '../../../renderer/src/screens/bench/verdict-sections.js';
+import { findingCards } from '../../../renderer/src/ui/result/findings-text.js';
+import { plainVerdict } from '../../../renderer/src/ui/result/verdict-sections.js';
 import {
   methodExplanations,
   methodNames,

@@ -12,8 +12,8 @@ import {
   anySsdCeiling,
   interfaceCeilingById,
 } from '../../../app/core/analysis/interface-ceiling.js';
-import { rateCourse, quietVerdict } from '../../../renderer/src/screens/bench/quiet-verdict.js';
-import { cumulativeCurve } from '../../../renderer/src/screens/bench/series.js';
+import { rateCourse, quietVerdict } from '../../../renderer/src/ui/result/quiet-verdict.js';
+import { cumulativeCurve } from '../../../renderer/src/ui/result/series.js';
 import { modelWritePhase, type ModelWritePhase } from '../../helpers/model-write-phase.js';
 import { baseSeed, seededRandom } from '../../helpers/synthetic-samples.js';
 import { resultDocument } from './bench-fixtures.js';

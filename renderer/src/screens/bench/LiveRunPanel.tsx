@@ -4,21 +4,26 @@ import type { ResultDocument } from '../../../../app/contract/bench-result.js';
 import type { PlumbClient } from '../../client.js';
 import { capitalise } from '../../../../app/common/format.js';
 import { planIs } from '../../../../app/common/plan-kinds.js';
-import { useChartTheme } from './charts/chart-theme.js';
-import { RateChart, type RateSeries } from './charts/RateChart.js';
-import { FindingsList } from './FindingsList.js';
+import { useChartTheme } from '../../ui/charts/chart-theme.js';
+import { RateChart, type RateSeries } from '../../ui/charts/RateChart.js';
+import { FindingsList } from '../../ui/result/FindingsList.js';
 import { gridSecondsLeft, planDirections } from './live-figures.js';
 import { LiveFigures, useFrameThrottled } from './LiveFigures.js';
 import { CapacityVerdict } from './CapacityVerdict.js';
 import { progressFraction, secondsLeft, type LiveRun } from './live-run.js';
 import { recoveryStep } from './live-recovery.js';
-import { planTitle } from './plan-catalogue.js';
-import { presetGrid } from './presets-grid.js';
-import { PresetsGridView } from './PresetsGridView.js';
+import { planTitle } from '../../ui/plan-catalogue.js';
+import { presetGrid } from '../../ui/result/presets-grid.js';
+import { PresetsGridView } from '../../ui/result/PresetsGridView.js';
 import type { RunSession } from './run-store.js';
-import { cliffMarks, cumulativeChartWords, rateByCumulative, rateBySize } from './series.js';
+import {
+  cliffMarks,
+  cumulativeChartWords,
+  rateByCumulative,
+  rateBySize,
+} from '../../ui/result/series.js';
 import { ResultActions } from './ResultDetail.js';
-import { Verdict } from './Verdict.js';
+import { Verdict } from '../../ui/result/Verdict.js';
 
 /** Slices of the x axis a live curve is thinned to (two points each at most). */
 const liveBuckets = 800;

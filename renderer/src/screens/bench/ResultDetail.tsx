@@ -4,10 +4,10 @@ import type { ResultDocument } from '../../../../app/contract/bench-result.js';
 import type { PlumbClient } from '../../client.js';
 import { ExportPdfButton } from '../../report/ExportPdfButton.js';
 import { quickRunLabel, quickRunNote } from '../../../../app/common/quick-run.js';
-import { resultTitle } from './compare.js';
-import { saveTextFile } from './download.js';
-import { GridSourceContext } from './PresetsGridView.js';
-import { Verdict } from './Verdict.js';
+import { resultTitle } from '../../ui/result/compare.js';
+import { saveTextFile } from '../../ui/download.js';
+import { GridSourceContext } from '../../ui/result/PresetsGridView.js';
+import { Verdict } from '../../ui/result/Verdict.js';
 
 type Load =
   | { kind: 'loading' }

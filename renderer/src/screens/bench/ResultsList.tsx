@@ -3,7 +3,7 @@ import type { ResultListItem } from '../../../../app/contract/bench.js';
 import { formatDateTime, formatRate } from '../../../../app/common/format.js';
 import { capacityCheckLabel } from '../../../../app/common/capacity-check.js';
 import { quickRunLabel } from '../../../../app/common/quick-run.js';
-import { planTitle } from './plan-catalogue.js';
+import { planTitle } from '../../ui/plan-catalogue.js';
 
 const findingNames: Record<string, string> = {
   cliff: 'Cache cliff',

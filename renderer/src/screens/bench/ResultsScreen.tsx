@@ -6,6 +6,7 @@ import { CompareView } from './CompareView.js';
 import { ResultDetail } from './ResultDetail.js';
 import { ResultsList } from './ResultsList.js';
 import { parseResultsRoute, resultsHash, type ResultsRoute } from './routes.js';
+import '../../ui/ui.css';
 import './bench.css';
 
 function useResultsRoute(): [ResultsRoute, (route: ResultsRoute) => void] {

@@ -4,7 +4,7 @@ import type { ResultDocument } from '../../../../app/contract/bench-result.js';
 import { formatRate } from '../../../../app/common/format.js';
 import { headline } from '../../../../app/common/headline-rate.js';
 import type { PlumbClient } from '../../client.js';
-import { describeFinding } from './findings-text.js';
+import { describeFinding } from '../../ui/result/findings-text.js';
 import { headlineRates } from '../../../../app/common/headline-rate.js';
 
 export function SpeedResult({

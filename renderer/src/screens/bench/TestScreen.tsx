@@ -2,15 +2,16 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { AppAbout } from '../../../../app/contract/app.js';
 import type { PlumbClient } from '../../client.js';
-import { GridSourceContext } from './PresetsGridView.js';
+import { GridSourceContext } from '../../ui/result/PresetsGridView.js';
 import { LiveRunPanel } from './LiveRunPanel.js';
 import { progressFraction, type LiveRun } from './live-run.js';
-import { planTitle } from './plan-catalogue.js';
+import { planTitle } from '../../ui/plan-catalogue.js';
 import { runStoreFor } from './run-store.js';
 import { SpeedResult } from './SpeedResult.js';
 import { TestSetup } from './TestSetup.js';
+import '../../ui/ui.css';
 import './bench.css';
-import './grid.css';
+import '../../ui/result/grid.css';
 
 /** Runs started with the one-button test, for this page's life (they end with two figures). */
 const quickRuns = new Set<string>();

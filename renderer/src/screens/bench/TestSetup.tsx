@@ -9,10 +9,10 @@ import { planIs, planKindOf } from '../../../../app/common/plan-kinds.js';
 import { parseSizeInput } from '../../../../app/common/units.js';
 import { estimatePlan, ratesFromHistory, typicalRates } from './estimates.js';
 import { largeWriteBytes, targetWarnings, whatFits } from './target-warnings.js';
-import { readPlanFile } from './plan-catalogue.js';
+import { readPlanFile } from '../../ui/plan-catalogue.js';
 import { PlanChoices, readFolderChoice } from './setup/PlanChoices.js';
 import { QuickTest } from './setup/QuickTest.js';
-import { gridSizeProblem } from './presets-grid.js';
+import { gridSizeProblem } from '../../ui/result/presets-grid.js';
 import { useGridPlans } from './setup/GridOptions.js';
 import {
   canVerify,

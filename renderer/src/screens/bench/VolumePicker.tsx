@@ -5,34 +5,13 @@ import type { VolumeInfo } from '../../../../app/contract/volume.js';
 import type { MountedVolume } from '../../../../app/contract/volumes.js';
 import type { PlumbClient } from '../../client.js';
 import { hasFolderOffer, lastFolder, useFolderOffer } from '../../session.js';
-import { mountOf } from './estimates.js';
-import { freeSpaceText } from '../../shell/free-space.js';
+import { folderFor, mediumText } from '../../ui/volume-text.js';
+import { freeSpaceText } from '../../ui/free-space.js';
 
 /** A folder to test and what the system says about its volume. */
 export interface Target {
   path: string;
   info: VolumeInfo;
-}
-
-/** Bus, medium and place in one line: "NVME · SSD · Internal". */
-export function mediumText(volume: VolumeInfo): string {
-  const parts = [
-    volume.bus ? volume.bus.toUpperCase() : null,
-    volume.medium === 'ssd' ? 'SSD' : volume.medium === 'hdd' ? 'Hard disk' : null,
-    volume.internal === null ? null : volume.internal ? 'Internal' : 'External',
-  ].filter(Boolean);
-  return parts.length ? parts.join(' · ') : 'Bus not reported';
-}
-
-/** The folder a volume's test files go in: the home folder when it is on that volume (writable). */
-export function folderFor(
-  volume: MountedVolume,
-  homeDir: string | undefined,
-  mounts: string[],
-): string {
-  const mount = volume.mountPoint ?? volume.path;
-  if (homeDir && mountOf(homeDir, mounts) === mount) return homeDir;
-  return mount;
 }
 
 export function VolumePicker({

@@ -10,6 +10,7 @@ import type { RunRates } from '../../../../app/common/plan-kind.js';
 import { planKindOf, scaledPlan, sizeRun } from '../../../../app/common/plan-kinds.js';
 import { uiReserveBytes, writeAllowance } from '../../../../app/common/reserve.js';
 import type { VolumeInfo } from '../../../../app/contract/volume.js';
+import { mountOf } from '../../ui/volume-text.js';
 
 const GB = 1e9;
 
@@ -113,17 +114,6 @@ export function estimatePlan(
     recoveryChecks: time.recoveryChecks,
     recoveryNote: sized.notes.length > 0 ? sized.notes.join(' ') : null,
   };
-}
-
-/** The mount point (of `mountPoints`) that holds `path`: the longest one it lies under. */
-export function mountOf(path: string, mountPoints: readonly string[]): string | null {
-  let best: string | null = null;
-  for (const mount of mountPoints) {
-    const prefix = /[/\\]$/.test(mount) ? mount : `${mount}/`;
-    const under = path === mount || path.startsWith(prefix);
-    if (under && (best === null || mount.length > best.length)) best = mount;
-  }
-  return best;
 }
 
 /** Earlier runs whose pace is combined for an estimate: enough that one odd run does not set it. */

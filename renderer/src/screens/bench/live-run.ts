@@ -6,7 +6,7 @@
 import type { BenchEvent, RecoveryWait } from '../../../../app/contract/bench-events.js';
 import type { FileRecord, Finding } from '../../../../app/contract/bench-result.js';
 import { LivePhaseSamples, type Direction } from './live-samples.js';
-import type { Point } from './series.js';
+import type { Point } from '../../ui/result/series.js';
 
 export type LivePhase = 'starting' | 'write' | 'read' | 'queue' | 'recovery';
 export type LiveStatus = 'running' | 'finished' | 'failed' | 'cancelled';

@@ -13,7 +13,7 @@
 import type { FileRecord } from '../../../../app/contract/bench-result.js';
 import { GrowingDecimation } from '../../../../app/common/decimate.js';
 import { SampleRateCurve } from '../../../../app/common/sample-rates.js';
-import type { Point } from './series.js';
+import type { Point } from '../../ui/result/series.js';
 
 export type Direction = 'write' | 'read';
 

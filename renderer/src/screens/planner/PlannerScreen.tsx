@@ -11,13 +11,14 @@ import type {
 } from '../../../../app/contract/planner.js';
 import type { PlumbClient } from '../../client.js';
 import { ExportPdfButton } from '../../report/ExportPdfButton.js';
-import { CrossoverChart } from './CrossoverChart.js';
+import { CrossoverChart } from '../../ui/planner/CrossoverChart.js';
 import { keepDraft, readDraft } from './draft.js';
 import { MyDevices } from './MyDevices.js';
 import { plannerInputError } from './input-errors.js';
-import { OptionCards } from './OptionCards.js';
+import { OptionCards } from '../../ui/planner/OptionCards.js';
+import '../../ui/planner/planner.css';
 import './planner.css';
-import { Recommendation, SourcesList } from './Recommendation.js';
+import { Recommendation, SourcesList } from '../../ui/planner/Recommendation.js';
 import { ScenarioFiles } from './ScenarioFiles.js';
 import { ScenarioForm } from './ScenarioForm.js';
 

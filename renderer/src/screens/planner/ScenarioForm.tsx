@@ -8,7 +8,7 @@ import type {
 } from '../../../../app/contract/planner.js';
 import { ComputerFields } from './scenario/ComputerFields.js';
 import { DataFields } from './scenario/DataFields.js';
-import { tierFor, withHost } from './scenario/host.js';
+import { tierFor, withHost } from '../../ui/planner/host.js';
 import { OptionsFields } from './scenario/OptionsFields.js';
 import { WritesFields } from './scenario/WritesFields.js';
 

@@ -2,7 +2,7 @@
 import { useState, type UIEvent } from 'react';
 import type { DuplicateGroup } from '../../../../app/contract/space.js';
 import { formatBytes } from '../../../../app/common/format.js';
-import { visibleRows } from '../bench/file-table.js';
+import { visibleRows } from '../../ui/file-table.js';
 import { bytesOrUnknown, relativeToRoot, removableBytes } from './duplicates-view.js';
 
 const rowHeight = 58;

@@ -5,7 +5,7 @@ import type { PlumbClient } from '../../client.js';
 import { useFolderOfferSerial } from '../../session.js';
 import { DuplicatesPanel } from './DuplicatesPanel.js';
 import { SparsePanel } from './SparsePanel.js';
-import '../bench/bench.css';
+import '../../ui/ui.css';
 import './space.css';
 
 const tabs = [

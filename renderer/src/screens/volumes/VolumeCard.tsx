@@ -2,7 +2,7 @@
 import type { VolumeInfo } from '../../../../app/contract/volume.js';
 import { formatPercent, yesNoUnknown } from '../../../../app/common/format.js';
 import { VolumeActions } from './VolumeActions.js';
-import { freeSpaceText } from '../../shell/free-space.js';
+import { freeSpaceText } from '../../ui/free-space.js';
 
 export function VolumeCard({ info }: { info: VolumeInfo }) {
   const used = info.totalBytes > 0 ? 1 - info.availableBytes / info.totalBytes : 0;

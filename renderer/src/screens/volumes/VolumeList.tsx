@@ -1,8 +1,8 @@
 /** The disks the user has, one card each: size, free space, bus, file system, and what to do. */
 import type { MountedVolume } from '../../../../app/contract/volumes.js';
-import { folderFor, mediumText } from '../bench/VolumePicker.js';
+import { folderFor, mediumText } from '../../ui/volume-text.js';
 import { VolumeActions } from './VolumeActions.js';
-import { freeSpaceText } from '../../shell/free-space.js';
+import { freeSpaceText } from '../../ui/free-space.js';
 
 export function VolumeList({
   volumes,

@@ -9,6 +9,7 @@ import type { MountedVolume } from '../../../../app/contract/volumes.js';
 import type { PlumbClient } from '../../client.js';
 import { VolumeCard } from './VolumeCard.js';
 import { VolumeList } from './VolumeList.js';
+import '../../ui/ui.css';
 import './volumes.css';
 
 type Inspect =

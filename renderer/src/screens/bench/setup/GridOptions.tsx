@@ -8,7 +8,7 @@ import {
   gridSizes,
   withGridSettings,
   type GridSettings,
-} from '../presets-grid.js';
+} from '../../../ui/result/presets-grid.js';
 
 /**
  * The plans to choose from, the built-in grid with the size and count chosen (itself, sent by

@@ -3,8 +3,8 @@ import type { Plan } from '../../../../../app/contract/plan.js';
 import { formatBytes, formatDuration } from '../../../../../app/common/format.js';
 import { planIs } from '../../../../../app/common/plan-kinds.js';
 import type { PlanEstimate, RateBasis } from '../estimates.js';
-import { planStory, readFolderStory } from '../plan-catalogue.js';
-import type { GridSettings } from '../presets-grid.js';
+import { planStory, readFolderStory } from '../../../ui/plan-catalogue.js';
+import type { GridSettings } from '../../../ui/result/presets-grid.js';
 import { GridOptions } from './GridOptions.js';
 
 /** The test choice that reads a folder instead of running a plan. */

@@ -5,9 +5,9 @@ import type { AppAbout } from '../../../../../app/contract/app.js';
 import type { PlumbClient } from '../../../client.js';
 import { formatBytes } from '../../../../../app/common/format.js';
 import { planKindOf } from '../../../../../app/common/plan-kinds.js';
-import { saveTextFile } from '../download.js';
+import { saveTextFile } from '../../../ui/download.js';
 import { PairedOptions } from '../PairedOptions.js';
-import { planFileText } from '../plan-catalogue.js';
+import { planFileText } from '../../../ui/plan-catalogue.js';
 import { ReserveOption } from './ReserveOption.js';
 
 export const scales = [

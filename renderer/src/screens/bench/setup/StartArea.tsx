@@ -3,7 +3,7 @@ import { formatBytes, formatDuration } from '../../../../../app/common/format.js
 import type { Plan } from '../../../../../app/contract/plan.js';
 import type { PlanEstimate } from '../estimates.js';
 import type { TargetWarning } from '../target-warnings.js';
-import { planStory, readFolderStory } from '../plan-catalogue.js';
+import { planStory, readFolderStory } from '../../../ui/plan-catalogue.js';
 import type { SetupMessage } from './use-setup-lists.js';
 
 /** The one click that fixes a refusal for want of space: keep less free (never under the floor). */

@@ -1,7 +1,7 @@
 /** "Your computer": kind, port, dock, horizon and what matters most. */
 import type { HostKind, PortKind, Scenario } from '../../../../../app/contract/planner.js';
 import { Field, NumberInput } from './fields.js';
-import { hostKinds, ports } from './host.js';
+import { hostKinds, ports } from '../../../ui/planner/host.js';
 
 export function ComputerFields({
   scenario,

@@ -2,46 +2,12 @@
  * Time against burst size for every option, with the crossovers marked: where a bigger cache over
  * a slower link overtakes a small cache over a faster one.
  */
-import {
-  Chart as ChartJS,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Tooltip,
-  type ChartData,
-  type ChartOptions,
-} from 'chart.js';
-import { useEffect, useState } from 'react';
-import { Line } from 'react-chartjs-2';
+import type { ChartOptions } from 'chart.js';
+import { useMemo } from 'react';
 import type { Evaluation } from '../../../../app/contract/planner.js';
 import { formatGbPerSecond, formatSeconds, formatSize } from '../../../../app/common/format.js';
-
-ChartJS.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Legend);
-
-/** Re-read the theme's colours when the OS switches between light and dark. */
-function useThemeColors() {
-  const read = () => {
-    const style = getComputedStyle(document.documentElement);
-    const get = (name: string) => style.getPropertyValue(name).trim();
-    return {
-      text: get('--text'),
-      muted: get('--muted'),
-      grid: get('--border'),
-      surface: get('--surface'),
-      options: [0, 1, 2, 3, 4, 5].map((i) => get(`--plan-color-${i}`)),
-    };
-  };
-  const [colors, setColors] = useState(read);
-  useEffect(() => {
-    const query = window.matchMedia('(prefers-color-scheme: dark)');
-    const update = () => setColors(read());
-    query.addEventListener('change', update);
-    return () => query.removeEventListener('change', update);
-  }, []);
-  return colors;
-}
+import { useChartTheme, type ChartTheme } from '../charts/chart-theme.js';
+import { lineChartBase, PlumbChart, type LineDataset } from '../charts/PlumbChart.js';
 
 type Point = { x: number; y: number };
 
@@ -58,73 +24,61 @@ function curveText(points: readonly (readonly [number, number])[]): string {
   return stretches.join(', then ');
 }
 
-/** `print`: drawn at print resolution, for a printed report. */
-export function CrossoverChart({
-  evaluation,
-  print = false,
-}: {
-  evaluation: Evaluation;
-  print?: boolean;
-}) {
-  const colors = useThemeColors();
+/** Each option's curve in its card's colour, and the crossovers as rings on top. */
+function crossoverDatasets({ chart }: Evaluation, theme: ChartTheme): LineDataset[] {
+  return [
+    ...chart.series.map((series) => {
+      const color = theme.options[series.option % theme.options.length]!;
+      return {
+        label: series.name,
+        data: series.points.map(([bytes, seconds]) => ({ x: bytes / 1e9, y: seconds })),
+        borderColor: color,
+        backgroundColor: color,
+        borderWidth: 2.5,
+        pointRadius: 0,
+        pointHoverRadius: 4,
+        tension: 0,
+      };
+    }),
+    {
+      label: 'Crossovers',
+      data: chart.crossovers.map((c) => ({ x: c.bytes / 1e9, y: c.seconds })),
+      showLine: false,
+      borderColor: theme.text,
+      backgroundColor: theme.surface,
+      borderWidth: 2,
+      pointRadius: 6,
+      pointHoverRadius: 7,
+      pointStyle: 'circle',
+    },
+  ];
+}
+
+/** Linear axes from zero, the legend below, and tooltips that name who overtakes whom. */
+function crossoverOptions(
+  evaluation: Evaluation,
+  theme: ChartTheme,
+  print: boolean,
+): ChartOptions<'line'> {
   const { chart } = evaluation;
   const names = new Map(evaluation.options.map((o) => [o.index, o.name]));
-  const data: ChartData<'line', Point[]> = {
-    datasets: [
-      ...chart.series.map((series) => {
-        const color = colors.options[series.option % 6]!;
-        return {
-          label: series.name,
-          data: series.points.map(([bytes, seconds]) => ({ x: bytes / 1e9, y: seconds })),
-          borderColor: color,
-          backgroundColor: color,
-          borderWidth: 2.5,
-          pointRadius: 0,
-          pointHoverRadius: 4,
-          tension: 0,
-        };
-      }),
-      {
-        label: 'Crossovers',
-        data: chart.crossovers.map((c) => ({ x: c.bytes / 1e9, y: c.seconds })),
-        showLine: false,
-        borderColor: colors.text,
-        backgroundColor: colors.surface,
-        borderWidth: 2,
-        pointRadius: 6,
-        pointHoverRadius: 7,
-        pointStyle: 'circle',
-      },
-    ],
-  };
-  const options: ChartOptions<'line'> = {
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: false,
-    ...(print ? { devicePixelRatio: 3 } : {}),
-    parsing: false,
-    interaction: { mode: 'nearest', intersect: false },
+  const axis = (text: string) => ({
+    type: 'linear' as const,
+    min: 0,
+    title: { display: true, text, color: theme.muted },
+    ticks: { color: theme.muted },
+    grid: { color: theme.grid },
+  });
+  return {
+    ...lineChartBase(print),
     scales: {
-      x: {
-        type: 'linear',
-        min: 0,
-        max: chart.maxBytes / 1e9,
-        title: { display: true, text: 'Burst size (GB)', color: colors.muted },
-        ticks: { color: colors.muted },
-        grid: { color: colors.grid },
-      },
-      y: {
-        type: 'linear',
-        min: 0,
-        title: { display: true, text: 'Time to write (s)', color: colors.muted },
-        ticks: { color: colors.muted },
-        grid: { color: colors.grid },
-      },
+      x: { ...axis('Burst size (GB)'), max: chart.maxBytes / 1e9 },
+      y: axis('Time to write (s)'),
     },
     plugins: {
       legend: {
         position: 'bottom',
-        labels: { color: colors.text, usePointStyle: true, boxHeight: 8 },
+        labels: { color: theme.text, usePointStyle: true, boxHeight: 8 },
       },
       tooltip: {
         callbacks: {
@@ -140,6 +94,24 @@ export function CrossoverChart({
       },
     },
   };
+}
+
+/** `print`: drawn at print resolution in light colours, for a printed report. */
+export function CrossoverChart({
+  evaluation,
+  print = false,
+}: {
+  evaluation: Evaluation;
+  print?: boolean;
+}) {
+  const theme = useChartTheme(print ? 'light' : undefined);
+  const { chart } = evaluation;
+  const datasets = useMemo(() => crossoverDatasets(evaluation, theme), [evaluation, theme]);
+  const options = useMemo(
+    () => crossoverOptions(evaluation, theme, print),
+    [evaluation, theme, print],
+  );
+  const names = new Map(evaluation.options.map((o) => [o.index, o.name]));
   const summary = chart.crossovers.length
     ? chart.crossovers
         .map(
@@ -151,11 +123,10 @@ export function CrossoverChart({
   return (
     <figure className="plan-chart" aria-label="Time against burst size">
       <div className="plan-chart-canvas">
-        <Line
-          data={data}
+        <PlumbChart
+          label={`Time to write against burst size; ${summary}.`}
+          datasets={datasets}
           options={options}
-          role="img"
-          aria-label={`Time to write against burst size; ${summary}.`}
         />
       </div>
       <figcaption className="muted">

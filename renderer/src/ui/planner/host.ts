@@ -1,10 +1,5 @@
 /** The computer a scenario is planned for: its kinds, ports, price tier, and changing it. */
-import type {
-  Catalogue,
-  HostKind,
-  PortKind,
-  Scenario,
-} from '../../../../../app/contract/planner.js';
+import type { Catalogue, HostKind, PortKind, Scenario } from '../../../../app/contract/planner.js';
 
 export const hostKinds: { value: HostKind; label: string }[] = [
   { value: 'apple-silicon', label: 'Apple silicon Mac' },

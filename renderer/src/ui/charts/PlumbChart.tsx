@@ -51,6 +51,19 @@ const keyZoom: Record<string, number> = { '+': 1.25, '=': 1.25, '-': 0.8, _: 0.8
 
 export type LineDataset = ChartDataset<'line', { x: number; y: number }[]>;
 
+/** What every Plumb line chart sets: it fills its box, draws at once, reads {x, y} as given. */
+export function lineChartBase(print: boolean): ChartOptions<'line'> {
+  return {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false,
+    // Canvases are printed as images: draw them at print resolution.
+    ...(print ? { devicePixelRatio: 3 } : {}),
+    parsing: false,
+    interaction: { mode: 'nearest', intersect: false },
+  };
+}
+
 export interface PlumbChartProps {
   /** Names the chart for screen readers; a summary in words sits beside it. */
   label: string;

@@ -12,14 +12,14 @@ import {
   formatRate,
 } from '../../../../app/common/format.js';
 import { headline } from '../../../../app/common/headline-rate.js';
-import { useChartTheme } from './charts/chart-theme.js';
-import { RateChart, type RateSeries } from './charts/RateChart.js';
+import { useChartTheme } from '../charts/chart-theme.js';
+import { RateChart, type RateSeries } from '../charts/RateChart.js';
 import { resultTitle } from './compare.js';
-import { FileTable } from './FileTable.js';
+import { FileTable } from '../FileTable.js';
 import { FindingsList } from './FindingsList.js';
 import { PairedVerdict, TaskVerdict } from './PairedTaskVerdict.js';
 import { VerifyVerdict } from './VerifyVerdict.js';
-import { planTitle } from './plan-catalogue.js';
+import { planTitle } from '../plan-catalogue.js';
 import { presetGrid } from './presets-grid.js';
 import { PresetsGridView } from './PresetsGridView.js';
 import {

@@ -2,14 +2,14 @@
  * What each plan is for, in the words a user chooses by: a built-in plan's own words from its
  * kind (app/common/plan-kinds.ts); a plan from a file falls back to its own text.
  */
-import type { Plan } from '../../../../app/contract/plan.js';
-import { capitalise, listInWords } from '../../../../app/common/format.js';
+import type { Plan } from '../../../app/contract/plan.js';
+import { capitalise, listInWords } from '../../../app/common/format.js';
 import {
   builtinPlanEntry,
   isPlanKindName,
   planKindNames,
   planKindOf,
-} from '../../../../app/common/plan-kinds.js';
+} from '../../../app/common/plan-kinds.js';
 
 export interface PlanStory {
   title: string;

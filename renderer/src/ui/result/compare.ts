@@ -1,7 +1,7 @@
 /** Several results on the same charts and in one table. */
 import type { Phase, ResultDocument } from '../../../../app/contract/bench-result.js';
 import { formatDateTime } from '../../../../app/common/format.js';
-import { planTitle } from './plan-catalogue.js';
+import { planTitle } from '../plan-catalogue.js';
 import { cumulativeCurve, rateBySize, type Point } from './series.js';
 import { headlineRates } from '../../../../app/common/headline-rate.js';
 import { capacityCheckLabel, type CapacityVerdict } from '../../../../app/common/capacity-check.js';

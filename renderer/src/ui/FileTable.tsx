@@ -1,12 +1,12 @@
 /** Every file of a run in a sortable table that draws only the rows in view (10,000 stay quick). */
 import { useMemo, useState, type UIEvent } from 'react';
-import type { FileRecord } from '../../../../app/contract/bench-result.js';
+import type { FileRecord } from '../../../app/contract/bench-result.js';
 import {
   formatBytes,
   formatDuration,
   formatLatency,
   formatRate,
-} from '../../../../app/common/format.js';
+} from '../../../app/common/format.js';
 import {
   fileRows,
   nextSort,

@@ -1,6 +1,6 @@
 /** The per-file table of a verdict: rows, sorting, and which rows a scrolled window shows. */
-import type { FileRecord } from '../../../../app/contract/bench-result.js';
-import { fileRate } from './series.js';
+import type { FileRecord } from '../../../app/contract/bench-result.js';
+import { fileRate } from './result/series.js';
 
 export interface FileRow {
   /** Position in the run (1-based), the order the files were transferred. */

@@ -3,7 +3,7 @@
  * else saved as a file; and text put on the clipboard.
  */
 import { formatDateTime } from '../../../../app/common/format.js';
-import { saveTextFile } from './download.js';
+import { saveTextFile } from '../download.js';
 import { gridNumber, type GridSource, type GridUnit } from './grid-copy.js';
 import type { GridRow } from './presets-grid.js';
 

@@ -12,6 +12,8 @@ export interface ChartTheme {
   /** Series colours of the two phases. */
   write: string;
   read: string;
+  /** The planner's colour for each option (--plan-color-N), the same as its card's. */
+  options: string[];
 }
 
 function cssVariable(name: string, fallback: string): string {
@@ -33,6 +35,9 @@ function readTheme(forced?: ChartTheme['scheme']): ChartTheme {
     cliff: dark ? '#ffd36b' : '#a16207',
     write: dark ? '#5aa2ff' : '#0a64d8',
     read: dark ? '#3ddc97' : '#0f8a5f',
+    options: [0, 1, 2, 3, 4, 5].map((i) =>
+      cssVariable(`--plan-color-${i}`, dark ? '#5aa2ff' : '#0a64d8'),
+    ),
   };
 }
 

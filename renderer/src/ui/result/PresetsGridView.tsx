@@ -1,6 +1,6 @@
 import { createContext, useContext, useState } from 'react';
 import { formatLatency } from '../../../../app/common/format.js';
-import { useChartTheme } from './charts/chart-theme.js';
+import { useChartTheme } from '../charts/chart-theme.js';
 import { gridFigure, gridNumber, gridText, type GridSource, type GridUnit } from './grid-copy.js';
 import { copyOrSavePng, copyText, gridPng } from './grid-image.js';
 import { withoutPass, type GridCell, type GridRow } from './presets-grid.js';

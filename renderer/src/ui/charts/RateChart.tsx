@@ -5,16 +5,16 @@
 import type { ChartOptions } from 'chart.js';
 import type { AnnotationOptions } from 'chartjs-plugin-annotation';
 import { useMemo, useState } from 'react';
-import { formatBytes, formatDuration, formatRate } from '../../../../../app/common/format.js';
+import { formatBytes, formatDuration, formatRate } from '../../../../app/common/format.js';
 import {
   decimationFor,
   thinPoints,
   type CeilingMark,
   type CliffMark,
   type Point,
-} from '../series.js';
+} from '../result/series.js';
 import { useChartTheme, type ChartTheme } from './chart-theme.js';
-import { PlumbChart, type LineDataset } from './PlumbChart.js';
+import { lineChartBase, PlumbChart, type LineDataset } from './PlumbChart.js';
 
 export type RateAxis = 'cumulative' | 'size' | 'time';
 
@@ -166,14 +166,8 @@ export function RateChart({
   const options = useMemo<ChartOptions<'line'>>(() => {
     const formatX = xFormat(axis);
     return {
-      responsive: true,
-      maintainAspectRatio: false,
-      animation: false,
-      // Canvases are printed as images: draw them at print resolution.
-      ...(print ? { devicePixelRatio: 3 } : {}),
-      parsing: false,
+      ...lineChartBase(print),
       normalized: true,
-      interaction: { mode: 'nearest', intersect: false },
       layout: { padding: { top: 4, right: 8 } },
       scales: {
         x: {
