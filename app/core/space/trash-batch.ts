@@ -6,7 +6,8 @@
  * folder) and removes the .trashinfo of a move that did not happen, which only Plumb wrote.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { lstat, open, readdir, readFile, unlink } from '../os-fs.js';
+import { randomBytes } from 'node:crypto';
+import { lstat, open, readdir, readFile, rename, unlink } from '../os-fs.js';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
 import { privateFolder } from '../paths.js';
@@ -58,17 +59,31 @@ export class BatchRecord {
 
   static async create(dir: string, batchId: string, trashDir: string): Promise<BatchRecord> {
     await privateFolder(dir);
-    const handle = await open(fileOf(dir, batchId), 'wx', 0o600);
-    writing.add(batchId);
-    const record = new BatchRecord(batchId, handle);
-    await record.append({
+    // The record appears with its header already on disk (written to a temporary name, synced,
+    // then renamed), so a kill at any instant never leaves a record no one can read: one killed
+    // before the rename leaves a temporary that settleInterrupted removes.
+    const file = fileOf(dir, batchId);
+    const temporary = path.join(
+      dir,
+      `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
+    );
+    const header: Line = {
       schema,
       batchId,
       createdAt: new Date().toISOString(),
       trashDir,
       pid: process.pid,
-    });
-    return record;
+    };
+    writing.add(batchId);
+    const first = await open(temporary, 'wx', 0o600);
+    try {
+      await first.write(`${JSON.stringify(header)}\n`);
+      await first.datasync();
+    } finally {
+      await first.close();
+    }
+    await rename(temporary, file);
+    return new BatchRecord(batchId, await open(file, 'a'));
   }
 
   private async append(line: Line): Promise<void> {
