@@ -257,6 +257,7 @@ export function TestSetup({
             setConfirming(false);
           }}
           scaled={scale !== 1}
+          scale={scale}
           gridProblem={gridProblem}
         />
       </SetupStep>
