@@ -227,6 +227,7 @@ export function TestSetup({
             setTarget(next);
             setConfirming(false);
           }}
+          onTargetRead={(next) => setTarget((now) => (now?.path === next.path ? next : now))}
         />
       </SetupStep>
 
