@@ -84,6 +84,11 @@ export function formatDuration(seconds: number | null | undefined): string {
   return `${hours} h ${String(minutes % 60).padStart(2, '0')} min`;
 }
 
+/** An estimated time in words: "about 4.9 s", or "under 0.1 s" where "about 0.0 s" would be said. */
+export function aboutDuration(seconds: number): string {
+  return seconds < 0.05 ? 'under 0.1 s' : `about ${formatDuration(seconds)}`;
+}
+
 /** Latency in the unit that keeps three digits: 85.0 µs, 1.20 ms, 2.50 s. */
 export function formatLatency(seconds: number | null | undefined): string {
   if (missing(seconds)) return dash;

@@ -86,7 +86,11 @@ export const filesPlanKind: PlanKind<FilesPlanFields> = {
   directions: (plan) => (plan.readBack ? ['write', 'read'] : ['write']),
   describe(plan) {
     const { count, low, high } = bounds(plan);
-    const how = [plan.sizes ? null : 'log-uniform sizes', plan.shuffle ? 'shuffled' : null]
+    // In plain words; "log-uniform" is the Details' word for the first.
+    const how = [
+      plan.sizes ? null : 'as many small sizes as large',
+      plan.shuffle ? 'in random order' : null,
+    ]
       .filter(Boolean)
       .join(', ');
     const repeats = plan.repeats > 1 ? `, ${plan.repeats} repeats each` : '';

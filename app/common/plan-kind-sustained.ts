@@ -88,7 +88,7 @@ export const sustainedPlanKind: PlanKind<SustainedPlanFields> = {
   directions: () => ['write'],
   describe,
   summary: (plan) =>
-    `Files of ${formatRoundBytes(plan.minFileBytes)} to ${formatRoundBytes(plan.maxFileBytes)} written back to back${plan.recovery ? ', then idle-and-probe to time the recovery' : ''}.`,
+    `Files of ${formatRoundBytes(plan.minFileBytes)} to ${formatRoundBytes(plan.maxFileBytes)} written back to back${plan.recovery ? ', then rests and writes short probes to time how long the cache takes to recover' : ''}.`,
   // Idle times do not shrink: a cache empties at its own pace.
   scaleSizes<T extends SustainedPlanFields>(plan: T, factor: number): T {
     const size = (bytes: number) => toBlocks(bytes * factor);

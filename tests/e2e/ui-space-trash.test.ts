@@ -201,8 +201,28 @@ test(
     const region = page.getByRole('region', { name: 'Files that could be made sparse' });
     assert.match((await region.getByRole('note').textContent()) ?? '', /rewrite it in full/);
     await list.getByRole('button', { name: 'Punch…' }).click();
-    const punch = page.getByRole('form', { name: 'Punch zeros into holes' });
+    const punch = page.getByRole('form', { name: 'Free the space of zero blocks' });
     assert.equal(await punch.getByLabel('File').inputValue(), image);
+    // The tool further down is brought into view with its button focused: where the file went
+    // and what to press next (it was filled out of sight, with no word).
+    const check = punch.locator('button[type="submit"]');
+    await page.waitForFunction(
+      (button) =>
+        button ===
+        (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+      await check.elementHandle(),
+    );
+    await check.waitFor({ state: 'visible' });
+    assert.ok(
+      await check.evaluate(
+        (button: { getBoundingClientRect(): { top: number; bottom: number } }) => {
+          const box = button.getBoundingClientRect();
+          const height = (globalThis as unknown as { innerHeight: number }).innerHeight;
+          return box.top >= 0 && box.bottom <= height;
+        },
+      ),
+      'the punch tool is in view',
+    );
     await shoot(page, 'sparse-candidates');
     await page.close();
     assert.deepEqual(ui!.problems, []);

@@ -210,7 +210,7 @@ test(
       assert.equal(await map.locator('.hole-map-data').count(), 3);
 
       if (scheme === 'light') {
-        const punch = page.getByRole('form', { name: 'Punch zeros into holes' });
+        const punch = page.getByRole('form', { name: 'Free the space of zero blocks' });
         await punch.getByLabel('File').fill(zeros);
         await punch.getByRole('button', { name: 'Check for zeros' }).click();
         await punch.getByTestId('punch-warning').waitFor();

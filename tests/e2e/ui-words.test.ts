@@ -51,7 +51,7 @@ test(
     assert.doesNotMatch(existsText, raw);
 
     const missing = path.join(ui!.work, 'gone.img');
-    const punch = page.getByRole('form', { name: 'Punch zeros into holes' });
+    const punch = page.getByRole('form', { name: 'Free the space of zero blocks' });
     await punch.getByLabel('File').fill(missing);
     await punch
       .getByRole('button', { name: /Find|Check|Look/ })

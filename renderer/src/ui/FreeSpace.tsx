@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { PlumbClient } from '../client.js';
 import { freeSpaceText } from './free-space.js';
+import { useRefreshTick } from './use-refresh-tick.js';
 
 export function FreeSpace({
   client,
@@ -17,6 +18,7 @@ export function FreeSpace({
   refresh?: unknown;
 }) {
   const [text, setText] = useState<string | null>(null);
+  const tick = useRefreshTick();
   useEffect(() => {
     let live = true;
     client.call('volume.info', { path }).then(
@@ -26,7 +28,7 @@ export function FreeSpace({
     return () => {
       live = false;
     };
-  }, [client, path, refresh]);
+  }, [client, path, refresh, tick]);
   return text ? (
     <p className="free-space muted" data-testid="free-space">
       {lead}

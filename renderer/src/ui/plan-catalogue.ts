@@ -4,11 +4,13 @@
  */
 import type { Plan } from '../../../app/contract/plan.js';
 import { capitalise, listInWords } from '../../../app/common/format.js';
+import { atScale } from '../../../app/common/plan-kind.js';
 import {
   builtinPlanEntry,
   isPlanKindName,
   planKindNames,
   planKindOf,
+  scaledPlan,
 } from '../../../app/common/plan-kinds.js';
 
 export interface PlanStory {
@@ -33,12 +35,18 @@ export function planTitle(name: string): string {
   return builtinPlanEntry(name)?.title ?? capitalise(name);
 }
 
-export function planStory(plan: Plan): PlanStory {
+/**
+ * What a plan is for and what it does. At a `scale` under 1 (a quick run) what it does is said of
+ * the plan as it will run, shrunk as the engine shrinks it ("At 1 % of the full plan: 160 files
+ * from 20.5 KB to 20.0 MB…"), never of the full-size plan.
+ */
+export function planStory(plan: Plan, scale = 1): PlanStory {
   const known = builtinPlanEntry(plan.name);
+  const running = scale < 1 ? scaledPlan(plan, scale) : plan;
   return {
     title: known?.title ?? capitalise(plan.name),
     reveals: known?.reveals ?? plan.description ?? 'A plan from a file.',
-    does: planKindOf(plan).summary(plan),
+    does: atScale(scale, planKindOf(running).summary(running)),
   };
 }
 

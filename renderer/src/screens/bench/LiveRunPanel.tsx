@@ -10,6 +10,7 @@ import { FindingsList } from '../../ui/result/FindingsList.js';
 import { gridSecondsLeft, planDirections } from './live-figures.js';
 import { LiveFigures, useFrameThrottled } from './LiveFigures.js';
 import { CapacityVerdict } from './CapacityVerdict.js';
+import { QuickRunBanner } from './QuickRunBanner.js';
 import { progressFraction, secondsLeft, type LiveRun } from './live-run.js';
 import { recoveryStep } from './live-recovery.js';
 import { planTitle } from '../../ui/plan-catalogue.js';
@@ -136,6 +137,7 @@ export function LiveRunPanel({
             New test
           </button>
         </div>
+        <QuickRunBanner document={result} />
         <CapacityVerdict document={result} />
         <Verdict
           document={result}

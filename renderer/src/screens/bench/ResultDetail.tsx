@@ -1,9 +1,9 @@
 /** One saved result: its verdict, with rename, export and delete. */
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { ResultDocument } from '../../../../app/contract/bench-result.js';
+import { QuickRunBanner } from './QuickRunBanner.js';
 import type { PlumbClient } from '../../client.js';
 import { ExportPdfButton } from '../../report/ExportPdfButton.js';
-import { quickRunLabel, quickRunNote } from '../../../../app/common/quick-run.js';
 import { resultTitle } from '../../ui/result/compare.js';
 import { saveTextFile } from '../../ui/download.js';
 import { GridSourceContext } from '../../ui/result/PresetsGridView.js';
@@ -135,17 +135,6 @@ export function ResultActions({
           {error}
         </p>
       ) : null}
-    </div>
-  );
-}
-
-/** Above a quick run's verdict: that it is one, and what that means for its figures. */
-function QuickRunBanner({ document }: { document: ResultDocument }) {
-  const label = quickRunLabel(document);
-  if (!label) return null;
-  return (
-    <div className="banner banner-warning" role="note" data-testid="quick-run">
-      <strong>{label}.</strong> {quickRunNote(document)}
     </div>
   );
 }

@@ -4,6 +4,7 @@ import type { ResultDocument } from '../../../../app/contract/bench-result.js';
 import { formatRate } from '../../../../app/common/format.js';
 import { headline } from '../../../../app/common/headline-rate.js';
 import type { PlumbClient } from '../../client.js';
+import { QuickRunBanner } from './QuickRunBanner.js';
 import { describeFinding } from '../../ui/result/findings-text.js';
 import { headlineRates } from '../../../../app/common/headline-rate.js';
 
@@ -52,6 +53,7 @@ export function SpeedResult({
       <h2 id="speed-result-title" className="verdict-title" tabIndex={-1} ref={headingRef}>
         Speed of {document.environment.volume.path}
       </h2>
+      <QuickRunBanner document={document} />
       <div className="speed-figures">
         {(
           [

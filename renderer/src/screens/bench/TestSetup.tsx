@@ -227,6 +227,7 @@ export function TestSetup({
             setTarget(next);
             setConfirming(false);
           }}
+          onTargetRead={(next) => setTarget((now) => (now?.path === next.path ? next : now))}
         />
       </SetupStep>
 
@@ -257,6 +258,7 @@ export function TestSetup({
             setConfirming(false);
           }}
           scaled={scale !== 1}
+          scale={scale}
           gridProblem={gridProblem}
         />
       </SetupStep>

@@ -7,6 +7,7 @@ import type { PlumbClient } from '../../client.js';
 import { hasFolderOffer, lastFolder, useFolderOffer } from '../../session.js';
 import { folderFor, mediumText } from '../../ui/volume-text.js';
 import { freeSpaceText } from '../../ui/free-space.js';
+import { useRefreshTick } from '../../ui/use-refresh-tick.js';
 
 /** A folder to test and what the system says about its volume. */
 export interface Target {
@@ -21,6 +22,7 @@ export function VolumePicker({
   volumesError,
   target,
   onTarget,
+  onTargetRead,
 }: {
   client: PlumbClient;
   about: AppAbout | null;
@@ -28,6 +30,8 @@ export function VolumePicker({
   volumesError: string | null;
   target: Target | null;
   onTarget: (target: Target | null) => void;
+  /** The chosen folder's volume read again (its free space): no new choice, nothing reset. */
+  onTargetRead: (target: Target) => void;
 }) {
   const [folder, setFolder] = useState('');
   const [checking, setChecking] = useState(false);
@@ -63,6 +67,23 @@ export function VolumePicker({
       setChecking(false);
     }
   };
+
+  // The chosen disk's free space is read again whenever it may have changed (see
+  // useRefreshTick): the fit advice and estimates must not use space since freed or filled.
+  const tick = useRefreshTick();
+  const targetPath = target?.path ?? null;
+  useEffect(() => {
+    if (tick === 0 || targetPath === null) return;
+    let live = true;
+    client.call('volume.info', { path: targetPath }).then(
+      (info) => live && onTargetRead({ path: targetPath, info }),
+      () => undefined, // a folder gone since is said when the test starts
+    );
+    return () => {
+      live = false;
+    };
+    // onTargetRead is the parent's setter; the tick and the folder decide when to read again.
+  }, [client, tick, targetPath]);
 
   // "Test this disk" on Volumes hands its folder here; otherwise the last folder tested, if any.
   useFolderOffer('bench', (path) => {

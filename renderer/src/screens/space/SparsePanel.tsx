@@ -1,5 +1,5 @@
 /** Sparse files: list them with their data/hole map; create one; punch zeros (opt-in); copy with holes. */
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { AppAbout } from '../../../../app/contract/app.js';
 import type { PlumbClient } from '../../client.js';
 import { sparseProgressFigures } from './duplicates-view.js';
@@ -16,6 +16,21 @@ export function SparsePanel({ client, about }: { client: PlumbClient; about: App
   const { list, load, cancel, reload } = useSparseListing(client);
   const [punchPath, setPunchPath] = useState('');
   const [copyFrom, setCopyFrom] = useState('');
+  const punchTool = useRef<HTMLDivElement>(null);
+  const copyTool = useRef<HTMLDivElement>(null);
+  /**
+   * A file's "Punch…" or "Copy…" fills its tool further down: the tool is brought into view and its
+   * first button takes the focus, so the user sees where the file went and what to press next.
+   */
+  const offer = (tool: typeof punchTool, fill: (path: string) => void) => (path: string) => {
+    fill(path);
+    window.requestAnimationFrame(() => {
+      tool.current?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+      tool.current?.querySelector<HTMLButtonElement>('button[type="submit"]')?.focus({
+        preventScroll: true,
+      });
+    });
+  };
 
   return (
     <div className="space-panel">
@@ -73,17 +88,25 @@ export function SparsePanel({ client, about }: { client: PlumbClient; about: App
         <SparseList
           path={list.path}
           files={list.result}
-          onPunch={setPunchPath}
-          onCopy={setCopyFrom}
+          onPunch={offer(punchTool, setPunchPath)}
+          onCopy={offer(copyTool, setCopyFrom)}
         />
       ) : null}
       {list.kind === 'done' ? (
-        <SparseCandidates client={client} folder={list.path} onPunch={setPunchPath} />
+        <SparseCandidates
+          client={client}
+          folder={list.path}
+          onPunch={offer(punchTool, setPunchPath)}
+        />
       ) : null}
       <div className="sparse-tools">
         <CreateForm client={client} onDone={reload} />
-        <PunchForm client={client} path={punchPath} onPath={setPunchPath} onDone={reload} />
-        <CopyForm client={client} from={copyFrom} onFrom={setCopyFrom} onDone={reload} />
+        <div ref={punchTool} className="sparse-tool-slot">
+          <PunchForm client={client} path={punchPath} onPath={setPunchPath} onDone={reload} />
+        </div>
+        <div ref={copyTool} className="sparse-tool-slot">
+          <CopyForm client={client} from={copyFrom} onFrom={setCopyFrom} onDone={reload} />
+        </div>
       </div>
     </div>
   );

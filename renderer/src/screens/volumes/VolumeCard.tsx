@@ -12,7 +12,7 @@ export function VolumeCard({ info }: { info: VolumeInfo }) {
     ['Device', info.device ?? 'Unknown'],
     ['Block size', `${info.blockSize.toLocaleString()} bytes`],
     [
-      'Direct I/O alignment',
+      'Uncached I/O block',
       info.directIoAlignment === null ? 'Unknown' : `${info.directIoAlignment} bytes`,
     ],
     ['Bus', info.bus ?? 'Unknown'],

@@ -7,6 +7,7 @@ import type { AppAbout } from '../../../../app/contract/app.js';
 import type { VolumeInfo } from '../../../../app/contract/volume.js';
 import type { MountedVolume } from '../../../../app/contract/volumes.js';
 import type { PlumbClient } from '../../client.js';
+import { useRefreshTick } from '../../ui/use-refresh-tick.js';
 import { VolumeCard } from './VolumeCard.js';
 import { VolumeList } from './VolumeList.js';
 import '../../ui/ui.css';
@@ -29,12 +30,14 @@ export function VolumeScreen({ client, about }: { client: PlumbClient; about: Ap
   const [inspect, setInspect] = useState<Inspect>({ kind: 'idle' });
   const inputId = useId();
 
+  // Read again whenever free space may have changed (see useRefreshTick), not only once.
+  const tick = useRefreshTick();
   useEffect(() => {
     client.call('volumes.list', {}).then(
       ({ volumes }) => setListing({ kind: 'done', volumes }),
       (error: Error) => setListing({ kind: 'error', message: error.message }),
     );
-  }, [client]);
+  }, [client, tick]);
 
   const look = async (target: string) => {
     const trimmed = target.trim();

@@ -38,7 +38,7 @@ function Cell({
               ? gridFigure(cell, 'MB/s')
               : random || cell.latencyP50 === null
                 ? gridFigure(cell, 'IOPS')
-                : `p50 ${formatLatency(cell.latencyP50)}`}
+                : `typically ${formatLatency(cell.latencyP50)}`}
       </span>
     </td>
   );

@@ -1,6 +1,6 @@
 /** Step 2: the plans to choose from (and reading a folder), each with its size and time. */
 import type { Plan } from '../../../../../app/contract/plan.js';
-import { formatBytes, formatDuration } from '../../../../../app/common/format.js';
+import { aboutDuration, formatBytes } from '../../../../../app/common/format.js';
 import { planIs } from '../../../../../app/common/plan-kinds.js';
 import type { PlanEstimate, RateBasis } from '../estimates.js';
 import { planStory, readFolderStory } from '../../../ui/plan-catalogue.js';
@@ -21,6 +21,7 @@ export function PlanChoices({
   grid,
   onGrid,
   scaled,
+  scale,
   gridProblem,
 }: {
   plans: Plan[];
@@ -36,6 +37,8 @@ export function PlanChoices({
   grid: GridSettings;
   onGrid: (next: GridSettings) => void;
   scaled: boolean;
+  /** The scale chosen: each card says what the plan does at it. */
+  scale: number;
   gridProblem: string | null;
 }) {
   const chosen = plans.find((p) => p.name === chosenPlan);
@@ -43,7 +46,7 @@ export function PlanChoices({
     <>
       <div className="choice-grid plan-grid" role="radiogroup" aria-label="Test">
         {plans.map((candidate) => {
-          const story = planStory(candidate);
+          const story = planStory(candidate, scale);
           const candidateEstimate = estimateFor(candidate);
           return (
             <label key={candidate.name} className="choice plan-choice">
@@ -63,7 +66,7 @@ export function PlanChoices({
                   className={`choice-estimate ${candidateEstimate ? '' : 'choice-estimate-pending'}`}
                 >
                   {candidateEstimate && rates
-                    ? `${formatBytes(candidateEstimate.writeBytes)} written · about ${formatDuration(candidateEstimate.seconds)}`
+                    ? `${formatBytes(candidateEstimate.writeBytes)} written · ${aboutDuration(candidateEstimate.seconds)}`
                     : 'Choose where to test for time and size'}
                 </span>
               </span>

@@ -1,5 +1,5 @@
 /** The foot of the setup: warnings and messages, what will happen, and the start button. */
-import { formatBytes, formatDuration } from '../../../../../app/common/format.js';
+import { aboutDuration, formatBytes } from '../../../../../app/common/format.js';
 import type { Plan } from '../../../../../app/contract/plan.js';
 import type { PlanEstimate } from '../estimates.js';
 import type { TargetWarning } from '../target-warnings.js';
@@ -103,10 +103,10 @@ export function startSummary(
     const checks = estimate.recoveryChecks;
     // Only a cliff starts them, so they are said apart rather than added to the time.
     const after = checks
-      ? ` If it finds a cache cliff, it then waits for the cache to empty: about ${formatDuration(checks.seconds)} for each check, at most ${checks.most}.`
+      ? ` If it finds a cache cliff, it then waits for the cache to empty: ${aboutDuration(checks.seconds)} for each check, at most ${checks.most}.`
       : '';
     const note = estimate.recoveryNote ? ` ${estimate.recoveryNote}` : '';
-    return `${planStory(plan).title} on ${target.path}: ${formatBytes(estimate.writeBytes)} written, about ${formatDuration(estimate.seconds)}.${after}${note}`;
+    return `${planStory(plan).title} on ${target.path}: ${formatBytes(estimate.writeBytes)} written, ${aboutDuration(estimate.seconds)}.${after}${note}`;
   }
   return 'Choose where to test, then a test.';
 }

@@ -7,6 +7,7 @@ import type { ResultListItem } from '../../../../../app/contract/bench.js';
 import type { Plan } from '../../../../../app/contract/plan.js';
 import type { MountedVolume } from '../../../../../app/contract/volumes.js';
 import type { PlumbClient } from '../../../client.js';
+import { useRefreshTick } from '../../../ui/use-refresh-tick.js';
 
 /** A banner under the setup: an error, or news such as an imported plan. */
 export interface SetupMessage {
@@ -25,14 +26,22 @@ export function useSetupLists(
   const [history, setHistory] = useState<ResultListItem[]>([]);
   const [builtins, setBuiltins] = useState<Plan[]>([]);
 
+  // The volumes' free space is read again whenever it may have changed (see useRefreshTick).
+  const tick = useRefreshTick();
   useEffect(() => {
     client.call('volumes.list', {}).then(
-      ({ volumes: list }) => setVolumes(list),
+      ({ volumes: list }) => {
+        setVolumes(list);
+        setVolumesError(null);
+      },
       (error: Error) => {
         setVolumes([]);
         setVolumesError(error.message);
       },
     );
+  }, [client, tick]);
+
+  useEffect(() => {
     client.call('bench.plans', {}).then(
       ({ plans: list }) => setBuiltins(list),
       (error: Error) => onMessage({ tone: 'error', text: error.message }),

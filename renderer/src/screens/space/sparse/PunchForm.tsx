@@ -46,8 +46,8 @@ export function PunchForm({
 
   return (
     <ToolCard
-      title="Punch zeros into holes"
-      description="Finds whole blocks of zeros and frees them. Checking changes nothing."
+      title="Free the space of zero blocks"
+      description="Finds whole blocks of zeros in a file and frees their space (punches holes): the file reads the same. Checking changes nothing."
       onSubmit={() => run(false)}
       text={text}
       error={error}
