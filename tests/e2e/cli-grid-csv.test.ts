@@ -1,14 +1,17 @@
 /**
- * A queue-depth grid's CSV export holds the grid: one row per run with every figure the grid shows,
- * after a line naming the test file's size, each run's length and the number of runs. It was a
- * header with no rows (a grid writes no files).
+ * A queue-depth grid's exports (issue 25). Its CSV holds the grid: one row per run with every figure
+ * the grid shows, after a line naming the test file's size, each run's length and the number of
+ * runs (it was a header with no rows: a grid writes no files). Its PDF report holds the grid's
+ * figures without the screen's controls (the MB/s ⇄ IOPS switch and the Copy buttons were printed).
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
+import { chromiumPath } from '../helpers/chromium.js';
 import { runPlumb } from '../helpers/cli.js';
+import { pdfText, popplerMissingReason } from '../helpers/pdf.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'plumb-grid-csv-'));
 const env = { PLUMB_DATA_DIR: path.join(work, 'data'), PLUMB_STATE_DIR: path.join(work, 'state') };
@@ -49,5 +52,27 @@ test('the grid exported as CSV: every run, its figures, the test size and count'
     assert.equal(Number(cells[5]), gridRun.bytesPerSecond);
     assert.equal(Number(cells[6]), gridRun.iops);
     assert.equal(Number(cells[7]), gridRun.latency.p50);
+  }
+});
+
+const noPdf = (chromiumPath() ? undefined : 'no Chromium here') ?? popplerMissingReason();
+if (noPdf) console.log(`# skipping the grid PDF test: ${noPdf}`);
+
+test('the grid printed as a PDF report: its figures, none of its controls', { skip: noPdf }, () => {
+  const disk = path.join(work, 'disk-pdf');
+  mkdirSync(disk);
+  const run = runPlumb(['bench', disk, '--plan', 'presets', '--scale', '0.01', '--json', '-'], {
+    env,
+  });
+  assert.equal(run.status, 0, run.stderr);
+  const { id } = JSON.parse(run.stdout) as { id: string };
+  const out = path.join(work, 'grid.pdf');
+  const printed = runPlumb(['report', id, '--pdf', out, '--browser', chromiumPath()!], { env });
+  assert.equal(printed.status, 0, printed.stderr);
+  const text = pdfText(out);
+  assert.match(text, /SEQ1M Q8T1/);
+  assert.match(text, /RND4K Q1T1/);
+  for (const control of ['Copy as text', 'Copy as image', 'Show figures in']) {
+    assert.ok(!text.includes(control), `the PDF prints "${control}"`);
   }
 });

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { formatRate } from '../../app/common/format.js';
+import { formatBytes, formatRate } from '../../app/common/format.js';
 import { headlineRates } from '../../app/common/headline-rate.js';
 import type { ResultDocument } from '../../app/contract/bench-result.js';
 import { chromiumMissingReason } from '../helpers/chromium.js';
@@ -197,6 +197,14 @@ test(
     const text = await page.evaluate<string>('navigator.clipboard.readText()');
     assert.match(text, new RegExp(`^Volume: ${saved.environment.volume.path}$`, 'm'));
     assert.match(text, /^Date: +\S/m);
+    // The test size and count, as CrystalDiskMark's "Test: 1 GiB (x5)" says them.
+    assert.match(
+      text,
+      new RegExp(
+        `^Test: ${formatBytes(scaled).replace('.', '\\.')} file, [\\d.]+ s a run, ${count === 1 ? 'one pass' : `best of ${count} passes`}$`,
+        'm',
+      ),
+    );
     const lines = text.split('\n').filter((line) => /^ {2}(SEQ|RND)/.test(line));
     assert.equal(lines.length, 8);
     for (const line of lines) {

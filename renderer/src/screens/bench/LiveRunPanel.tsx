@@ -15,7 +15,9 @@ import { progressFraction, secondsLeft, type LiveRun } from './live-run.js';
 import { recoveryStep } from './live-recovery.js';
 import { planTitle } from '../../ui/plan-catalogue.js';
 import { presetGrid } from '../../ui/result/presets-grid.js';
-import { PresetsGridView } from '../../ui/result/PresetsGridView.js';
+import { GridSourceContext, PresetsGridView } from '../../ui/result/PresetsGridView.js';
+import { gridTestOf } from '../../ui/result/grid-copy.js';
+import type { Plan } from '../../../../app/contract/plan.js';
 import type { RunSession } from './run-store.js';
 import {
   cliffMarks,
@@ -139,17 +141,26 @@ export function LiveRunPanel({
         </div>
         <QuickRunBanner document={result} />
         <CapacityVerdict document={result} />
-        <Verdict
-          document={result}
-          actions={
-            <ResultActions
-              client={client}
-              document={result}
-              onRenamed={(name) => setResult({ ...result, name })}
-              onDeleted={onDismiss}
-            />
-          }
-        />
+        {/* The saved result names what the grid tested with, for its copies. */}
+        <GridSourceContext.Provider
+          value={{
+            volume: result.environment.volume.path,
+            startedAt: result.startedAt,
+            test: gridTestOf(result.plan as Plan | null),
+          }}
+        >
+          <Verdict
+            document={result}
+            actions={
+              <ResultActions
+                client={client}
+                document={result}
+                onRenamed={(name) => setResult({ ...result, name })}
+                onDeleted={onDismiss}
+              />
+            }
+          />
+        </GridSourceContext.Provider>
       </div>
     );
   }

@@ -1,11 +1,13 @@
 /** One saved result: its verdict, with rename, export and delete. */
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { ResultDocument } from '../../../../app/contract/bench-result.js';
+import type { Plan } from '../../../../app/contract/plan.js';
 import { QuickRunBanner } from './QuickRunBanner.js';
 import type { PlumbClient } from '../../client.js';
 import { ExportPdfButton } from '../../report/ExportPdfButton.js';
 import { resultTitle } from '../../ui/result/compare.js';
 import { saveTextFile } from '../../ui/download.js';
+import { gridTestOf } from '../../ui/result/grid-copy.js';
 import { GridSourceContext } from '../../ui/result/PresetsGridView.js';
 import { Verdict } from '../../ui/result/Verdict.js';
 
@@ -179,6 +181,7 @@ export function ResultDetail({
           value={{
             volume: load.document.environment.volume.path,
             startedAt: load.document.startedAt,
+            test: gridTestOf(load.document.plan as Plan | null),
           }}
         >
           <Verdict

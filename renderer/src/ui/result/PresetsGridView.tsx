@@ -48,7 +48,8 @@ function Cell({
  * The queue-depth grid, CrystalDiskMark-style: a row per test, read and write side by side, in
  * MB/s or IOPS, to copy as text or as an image.
  */
-export function PresetsGridView({ rows }: { rows: GridRow[] }) {
+/** `print`: for a printed report, the figures only (no unit switch, no Copy buttons). */
+export function PresetsGridView({ rows, print = false }: { rows: GridRow[]; print?: boolean }) {
   const source = useContext(GridSourceContext);
   const theme = useChartTheme();
   const [unit, setUnit] = useState<GridUnit>('MB/s');
@@ -66,41 +67,48 @@ export function PresetsGridView({ rows }: { rows: GridRow[] }) {
 
   return (
     <div className="presets-grid-box">
-      <div className="grid-toolbar">
-        <div className="grid-units" role="radiogroup" aria-label="Show figures in">
-          {(['MB/s', 'IOPS'] as const).map((choice) => (
-            <label key={choice} className={`grid-unit ${unit === choice ? 'grid-unit-on' : ''}`}>
-              <input
-                type="radio"
-                name="grid-unit"
-                className="visually-hidden"
-                checked={unit === choice}
-                onChange={() => setUnit(choice)}
-              />
-              {choice}
-            </label>
-          ))}
-        </div>
-        <button
-          type="button"
-          className="button button-small button-quiet"
-          disabled={!complete}
-          onClick={() => void copyText(gridText(rows, unit, source)).then(setSaid)}
-        >
-          Copy as text
-        </button>
-        <button
-          type="button"
-          className="button button-small button-quiet"
-          disabled={!complete}
-          onClick={() => void copyAsImage()}
-        >
-          Copy as image
-        </button>
-      </div>
-      <p className="grid-said muted" role="status">
-        {said}
-      </p>
+      {print ? null : (
+        <>
+          <div className="grid-toolbar">
+            <div className="grid-units" role="radiogroup" aria-label="Show figures in">
+              {(['MB/s', 'IOPS'] as const).map((choice) => (
+                <label
+                  key={choice}
+                  className={`grid-unit ${unit === choice ? 'grid-unit-on' : ''}`}
+                >
+                  <input
+                    type="radio"
+                    name="grid-unit"
+                    className="visually-hidden"
+                    checked={unit === choice}
+                    onChange={() => setUnit(choice)}
+                  />
+                  {choice}
+                </label>
+              ))}
+            </div>
+            <button
+              type="button"
+              className="button button-small button-quiet"
+              disabled={!complete}
+              onClick={() => void copyText(gridText(rows, unit, source)).then(setSaid)}
+            >
+              Copy as text
+            </button>
+            <button
+              type="button"
+              className="button button-small button-quiet"
+              disabled={!complete}
+              onClick={() => void copyAsImage()}
+            >
+              Copy as image
+            </button>
+          </div>
+          <p className="grid-said muted" role="status">
+            {said}
+          </p>
+        </>
+      )}
       <div className="grid-scroll">
         <table className="presets-grid">
           <caption className="visually-hidden">Queue-depth results</caption>

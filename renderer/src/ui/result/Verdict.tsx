@@ -213,7 +213,7 @@ export function Verdict({
         <div className="chart-grid">
           <section className="card grid-card" aria-label="Queue-depth grid">
             <h3 className="chart-title">Queue-depth grid</h3>
-            <PresetsGridView rows={presetGrid(document.runs, [], document.runs)} />
+            <PresetsGridView rows={presetGrid(document.runs, [], document.runs)} print={print} />
           </section>
           <RateChart
             title="Bytes per second over time"

@@ -4,7 +4,7 @@
  */
 import { formatDateTime } from '../../../../app/common/format.js';
 import { saveTextFile } from '../download.js';
-import { gridNumber, type GridSource, type GridUnit } from './grid-copy.js';
+import { gridNumber, gridTestWords, type GridSource, type GridUnit } from './grid-copy.js';
 import type { GridRow } from './presets-grid.js';
 
 export interface ImageColours {
@@ -43,7 +43,13 @@ export function gridPng(
   g.fillText('Plumb queue-depth grid', columns[0]!, 24);
   g.fillStyle = colours.muted;
   g.font = '13px system-ui, sans-serif';
-  const where = source ? `${source.volume} · ${formatDateTime(source.startedAt)}` : '';
+  const where = source
+    ? [
+        source.volume,
+        formatDateTime(source.startedAt),
+        ...(source.test ? [gridTestWords(source.test)] : []),
+      ].join(' · ')
+    : '';
   g.fillText(where, columns[0]!, 48);
   const header = top + rowHeight / 2;
   g.font = '600 14px system-ui, sans-serif';
