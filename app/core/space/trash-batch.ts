@@ -6,7 +6,7 @@
  * folder) and removes the .trashinfo of a move that did not happen, which only Plumb wrote.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+import { temporaryPathFor } from '../atomic-file.js';
 import { lstat, open, readdir, readFile, rename, unlink } from '../os-fs.js';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
@@ -63,10 +63,7 @@ export class BatchRecord {
     // then renamed), so a kill at any instant never leaves a record no one can read: one killed
     // before the rename leaves a temporary that settleInterrupted removes.
     const file = fileOf(dir, batchId);
-    const temporary = path.join(
-      dir,
-      `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
-    );
+    const temporary = temporaryPathFor(file);
     const header: Line = {
       schema,
       batchId,
@@ -279,7 +276,7 @@ export async function settleInterrupted(dir: string): Promise<InterruptedBatch[]
   }
   const interrupted: InterruptedBatch[] = [];
   for (const name of names) {
-    // writeFileAtomic's temporary name: .BATCH.json.PID.RANDOM.tmp
+    // temporaryPathFor's name (writeFileAtomic's, and a new record's): .NAME.PID.RANDOM.tmp
     const temporary = /^\..+\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name);
     if (temporary) {
       if (!otherProcessAlive(Number(temporary[1])))
