@@ -30,17 +30,17 @@ const char* BusName(STORAGE_BUS_TYPE type) {
   }
 }
 
-// Buses that only attach outside the computer.
+// Buses that only attach outside the computer (an SD card in a laptop's own reader included).
 bool ExternalBus(STORAGE_BUS_TYPE type) {
-  return type == BusTypeUsb || type == BusType1394 || type == BusTypeSd || type == BusTypeMmc;
+  return type == BusTypeUsb || type == BusType1394 || type == BusTypeSd;
 }
 
-// Buses of disks inside the computer, and of the same disks in an enclosure (NVMe over Thunderbolt
-// or USB4, eSATA): the removal policy tells which. Virtual disks, Storage Spaces and iSCSI have
-// no place of their own.
+// Buses of disks inside the computer (eMMC is MMC), and of the same disks in an enclosure (NVMe
+// over Thunderbolt or USB4, eSATA): the removal policy tells which. Virtual disks, Storage Spaces
+// and iSCSI have no place of their own.
 bool DiskBus(STORAGE_BUS_TYPE type) {
   return type == BusTypeNvme || type == BusTypeSata || type == BusTypeAta || type == BusTypeSas ||
-         type == BusTypeScsi || type == BusTypeRAID;
+         type == BusTypeScsi || type == BusTypeRAID || type == BusTypeMmc;
 }
 
 }  // namespace
