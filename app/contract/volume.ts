@@ -18,6 +18,11 @@ export const VolumeInfo = z.object({
   medium: z.enum(['ssd', 'hdd']).nullable(),
   internal: z.boolean().nullable(),
   readOnly: z.boolean().nullable(),
+  /**
+   * The pool whose free space this volume shares with the other volumes in it (an APFS container,
+   * "disk5"): their free-space figures are one and the same. null when its space is its own.
+   */
+  container: z.string().nullable(),
 });
 export type VolumeInfo = z.infer<typeof VolumeInfo>;
 
