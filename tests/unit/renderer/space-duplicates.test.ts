@@ -8,6 +8,7 @@ import {
   relativeToRoot,
   scanAge,
   filterGroups,
+  folderUnderRoot,
   isUnder,
   keepersInFolder,
   sparseProgressFigures,
@@ -379,15 +380,38 @@ test('filters by size and folder, and the copy in a chosen folder is the one kep
   groups[0]!.files[2]!.path = '/home/me/Backup/a.raw';
   groups[2]!.files[1]!.path = '/home/me/Backup2/c.raw';
   assert.deepEqual(
-    filterGroups(groups, { minBytes: 1e6, folder: '' }).map((g) => g.id),
+    filterGroups(groups, { minBytes: 1e6, folder: '' }, '/home/me').map((g) => g.id),
     ['a', 'c'],
   );
   // Whole names: /home/me/Backup is not /home/me/Backup2.
   assert.deepEqual(
-    filterGroups(groups, { minBytes: 0, folder: '/home/me/Backup/' }).map((g) => g.id),
+    filterGroups(groups, { minBytes: 0, folder: '/home/me/Backup/' }, '/home/me').map((g) => g.id),
     ['a'],
   );
-  assert.deepEqual(keepersInFolder(groups, '/home/me/Backup'), { a: '/home/me/Backup/a.raw' });
-  assert.deepEqual(keepersInFolder(groups, '/d'), {}, 'already kept there: nothing to change');
+  assert.deepEqual(keepersInFolder(groups, '/home/me/Backup', '/home/me'), {
+    a: '/home/me/Backup/a.raw',
+  });
+  assert.deepEqual(
+    keepersInFolder(groups, '/d', '/home/me'),
+    {},
+    'already kept there: nothing to change',
+  );
   assert.equal(isUnder('C:\\Users\\me\\x.doc', 'C:\\Users\\me'), true);
+});
+
+test('the folder filter reads a folder as the rows show it: relative to the scanned folder', () => {
+  const groups = [group('a', 5e6, 2, 0), group('c', 9e6, 1, 0)];
+  groups[0]!.files[2]!.path = '/home/me/Backup/a.raw';
+  groups[1]!.files[1]!.path = '/home/me/Backup2/c.raw';
+  const shown = (folder: string) =>
+    filterGroups(groups, { minBytes: 0, folder }, '/home/me').map((g) => g.id);
+  assert.deepEqual(shown('Backup'), ['a']);
+  assert.deepEqual(shown('./Backup/'), ['a']);
+  assert.deepEqual(shown(' Backup2 '), ['c']);
+  assert.deepEqual(shown('/home/me/Backup'), ['a'], 'a full path still works');
+  assert.deepEqual(shown('Back'), [], 'whole names only');
+  assert.deepEqual(keepersInFolder(groups, 'Backup', '/home/me/'), { a: '/home/me/Backup/a.raw' });
+  assert.equal(folderUnderRoot('.', '/home/me'), '/home/me');
+  assert.equal(folderUnderRoot('Backup', 'C:\\Users\\me'), 'C:\\Users\\me\\Backup');
+  assert.equal(folderUnderRoot('D:\\Backup', 'C:\\Users\\me'), 'D:\\Backup');
 });

@@ -42,7 +42,10 @@ export function DuplicatesPanel({
 
   const result = scan.kind === 'done' ? scan.result : null;
   const allGroups = useMemo(() => (result ? sortGroups(result.groups) : []), [result]);
-  const groups = useMemo(() => filterGroups(allGroups, filter), [allGroups, filter]);
+  const groups = useMemo(
+    () => filterGroups(allGroups, filter, result?.root ?? ''),
+    [allGroups, filter, result],
+  );
   // A disk without clones (NTFS, exFAT, HFS+, ext4) offers the Trash instead of 0 B everywhere.
   const trashMode = result?.sharingSupported === false;
   const summary = summariseSelection(groups, selected, trashMode ? 'trash' : 'clone');

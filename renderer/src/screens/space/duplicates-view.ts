@@ -318,7 +318,10 @@ export function scanAge(savedAt: string, now: number = Date.now()): string {
 export interface GroupFilter {
   /** Only groups whose files are at least this large. */
   minBytes: number;
-  /** Only groups with a file under this folder (a path prefix, whole names); empty: all. */
+  /**
+   * Only groups with a file under this folder (whole names); empty: all. As the rows show it,
+   * relative to the scanned folder ("backup", "./photos/2019"), or a full path.
+   */
   folder: string;
 }
 
@@ -329,28 +332,46 @@ export function isUnder(file: string, folder: string): boolean {
   return file === base || (file.startsWith(base) && /[\\/]/.test(file[base.length] ?? ''));
 }
 
+/**
+ * The folder a filter names, as a full path: a full path ("/home/me/Backup", "C:\\Backup",
+ * "\\\\server\\share") as it is, anything else read under the scanned folder `root`, as the
+ * rows show paths ("backup" and "./backup" are `root`/backup; "." is `root` itself).
+ */
+export function folderUnderRoot(folder: string, root: string): string {
+  const typed = folder.trim();
+  if (!typed || /^([\\/]|[A-Za-z]:[\\/])/.test(typed)) return typed;
+  const separator = /^[A-Za-z]:\\|^\\\\/.test(root) ? '\\' : '/';
+  const rest = typed.replace(/^\.(?:[\\/]+|$)/, '').replace(/[\\/]+$/, '');
+  const base = root.replace(/[\\/]+$/, '');
+  return rest ? `${base}${separator}${rest}` : base;
+}
+
+/** The groups the filter lets through; a relative folder is read under the scanned `root`. */
 export function filterGroups(
   groups: readonly DuplicateGroup[],
   filter: GroupFilter,
+  root: string,
 ): DuplicateGroup[] {
+  const folder = folderUnderRoot(filter.folder, root);
   return groups.filter(
-    (g) =>
-      g.size >= filter.minBytes &&
-      (!filter.folder.trim() || g.files.some((f) => isUnder(f.path, filter.folder))),
+    (g) => g.size >= filter.minBytes && (!folder || g.files.some((f) => isUnder(f.path, folder))),
   );
 }
 
 /**
  * The file to keep per group when the copy in `folder` should stay: for each group with a file
- * there (the first, in the group's order), that file; other groups keep their scan's keeper.
+ * there (the first, in the group's order), that file; other groups keep their scan's keeper. A
+ * relative folder is read under the scanned `root`, as the filter reads it.
  */
 export function keepersInFolder(
   groups: readonly DuplicateGroup[],
   folder: string,
+  root: string,
 ): Record<string, string> {
+  const base = folderUnderRoot(folder, root);
   const keepers: Record<string, string> = {};
   for (const group of groups) {
-    const inside = group.files.find((f) => isUnder(f.path, folder));
+    const inside = group.files.find((f) => isUnder(f.path, base));
     if (inside && inside.path !== group.keeper) keepers[group.id] = inside.path;
   }
   return keepers;

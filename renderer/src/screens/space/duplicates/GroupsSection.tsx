@@ -67,7 +67,7 @@ export function GroupsSection({
         filter={filter}
         disabled={locked}
         onFilter={onFilter}
-        onKeepInFolder={() => onKeepers(() => keepersInFolder(allGroups, filter.folder))}
+        onKeepInFolder={() => onKeepers(() => keepersInFolder(allGroups, filter.folder, root))}
         onKeepOldest={() => onKeepers(() => ({}))}
       />
       <GroupTable
