@@ -20,8 +20,9 @@ export function FirstSteps() {
           Copies that are already clones count for nothing.
         </li>
         <li>
-          Tick the groups you want, review exactly what will happen, and confirm. No file is ever
-          deleted; each copy keeps its name, content and metadata.
+          Tick the groups you want, review exactly what will happen, and confirm. On a disk that can
+          clone, no file is deleted: each copy keeps its name, content and metadata. On one that
+          cannot, the copies move to the Trash, where you can still put them back.
         </li>
       </ol>
       <p className="muted">Scanning only reads: nothing changes until you confirm.</p>
