@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { DedupeReport, DuplicateGroup } from '../../../app/contract/space.js';
+import { alreadySharedCode } from '../../../app/common/space-codes.js';
+import type { DedupeAction, DedupeReport, DuplicateGroup } from '../../../app/contract/space.js';
 import {
+  alreadySharing,
   confirmationSentences,
   freedComparison,
   progressFigures,
@@ -13,6 +15,7 @@ import {
   keepersInFolder,
   sparseProgressFigures,
   selectionText,
+  skippedOrFailed,
   sortGroups,
   summariseSelection,
   totalLines,
@@ -192,7 +195,10 @@ test('the confirmation repeats the plan: files, bytes, method, nothing deleted, 
   assert.match(sentences[1]!, /Predicted to free 3\.00 MB/);
   assert.match(sentences[2]!, /^Method: Clone, verify, then rename\./);
   assert.match(sentences[3]!, /^Nothing is deleted\..*verified before any storage is shared/);
-  assert.equal(sentences[4], '1 file is already skipped in the plan and will not be touched.');
+  assert.equal(
+    sentences[4],
+    '1 file is already skipped in the plan and will not be touched: changed since the scan.',
+  );
   assert.match(confirmationSentences(report({ predictedBytes: null }))[1]!, /cannot predict/);
 });
 
@@ -226,6 +232,43 @@ test('the result puts the measured saving beside the prediction and reads the di
   assert.equal(unknown.predicted, 'Unknown');
   assert.match(unknown.sentence, /Measured 5\.00 KB freed/);
   assert.equal(freedComparison(report({ counts: done })).measured, 'Unknown');
+});
+
+test('a copy that already shares its storage is said apart, not as skipped or failed', () => {
+  const action = (target: string, status: DedupeAction['status'], code: string | null) => ({
+    groupId: 'a',
+    keeper: '/d/a-0',
+    target,
+    predictedBytes: status === 'done' ? 1000 : 0,
+    status,
+    reason: code ? 'why' : null,
+    code,
+  });
+  const applied = report({
+    dryRun: false,
+    actions: [
+      action('/d/a-1', 'done', null),
+      action('/d/a-2', 'skipped', alreadySharedCode),
+      action('/d/a-3', 'failed', 'EIO'),
+    ],
+    predictedBytes: 1000,
+    measuredFreedBytes: 1000,
+    counts: { planned: 0, done: 1, skipped: 1, failed: 1 },
+  });
+  assert.equal(alreadySharing(applied), 1);
+  assert.equal(skippedOrFailed(applied), 1);
+  assert.match(
+    freedComparison(applied).sentence,
+    /^1 file now shares storage \(1 other already did: 0 B freed\)\./,
+  );
+  const plan = report({
+    actions: [action('/d/a-1', 'planned', null), action('/d/a-2', 'skipped', alreadySharedCode)],
+    counts: { planned: 1, done: 0, skipped: 1, failed: 0 },
+  });
+  assert.equal(
+    confirmationSentences(plan).at(-1),
+    '1 file already shares all its storage with the kept file: left alone, freeing 0 B.',
+  );
 });
 
 test('scan progress shows files, bytes and time left, estimating until it can', () => {

@@ -3,7 +3,12 @@ import { useState, type UIEvent } from 'react';
 import type { DuplicateGroup } from '../../../../app/contract/space.js';
 import { formatBytes } from '../../../../app/common/format.js';
 import { visibleRows } from '../../ui/file-table.js';
-import { bytesOrUnknown, relativeToRoot, removableBytes } from './duplicates-view.js';
+import {
+  bytesOrUnknown,
+  relativeToRoot,
+  removableBytes,
+  type TrashFrees,
+} from './duplicates-view.js';
 
 const rowHeight = 58;
 const viewportHeight = 464;
@@ -16,6 +21,7 @@ export function GroupTable({
   root,
   groups,
   mode = 'clone',
+  trashFrees = null,
   keepers = {},
   onKeep,
   revealLabel,
@@ -30,6 +36,8 @@ export function GroupTable({
   groups: DuplicateGroup[];
   /** 'trash' on disks without clones: the last column is what removing the copies frees. */
   mode?: 'clone' | 'trash';
+  /** In 'trash' mode, what the Trash frees per group as its dry run counts it (else estimated). */
+  trashFrees?: TrashFrees | null;
   /** The file kept per group id when not the scan's keeper (chosen by hand or by folder). */
   keepers?: Readonly<Record<string, string>>;
   /** Choose which file of a group stays (the one the Trash spares, or the others become clones of). */
@@ -175,7 +183,7 @@ export function GroupTable({
                   </div>
                   <div role="cell" className="group-cell numeric group-reclaimable">
                     {mode === 'trash'
-                      ? `≈ ${formatBytes(removableBytes(group))}`
+                      ? `${trashFrees?.has(group.id) ? '' : '≈ '}${formatBytes(removableBytes(group, trashFrees))}`
                       : bytesOrUnknown(group.reclaimableBytes)}
                   </div>
                 </div>

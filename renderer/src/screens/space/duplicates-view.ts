@@ -9,7 +9,9 @@ import type {
   ScanProgress,
   SparseListProgress,
   SpaceTotals,
+  TrashReport,
 } from '../../../../app/contract/space.js';
+import { alreadySharedCode } from '../../../../app/common/space-codes.js';
 import { formatBytes, formatDuration } from '../../../../app/common/format.js';
 
 export const unknownText = 'Unknown';
@@ -40,14 +42,45 @@ export interface TotalLine {
 }
 
 /**
- * What removing a group's copies would free about, from the scan alone: each copy's size, except
- * a name of a file with other names (a hard link), which frees nothing. The confirmation gives
- * the exact allocated figure per file.
+ * What moving each group's copies to the Trash (then deleting them) frees, by group id, as the
+ * Trash's dry run counts it (the figure its confirmation gives): the planned copies' allocated
+ * sizes. A group with a copy the system cannot measure is left out.
  */
-export function removableBytes(group: DuplicateGroup): number {
+export type TrashFrees = ReadonlyMap<string, number>;
+
+export function trashFreesOf(plan: TrashReport): TrashFrees {
+  const frees = new Map<string, number | null>();
+  for (const action of plan.actions) {
+    if (!frees.has(action.groupId)) frees.set(action.groupId, 0);
+    if (action.status !== 'planned') continue;
+    const sum = frees.get(action.groupId)!;
+    frees.set(
+      action.groupId,
+      sum === null || action.freesBytes === null ? null : sum + action.freesBytes,
+    );
+  }
+  return new Map([...frees].filter((entry): entry is [string, number] => entry[1] !== null));
+}
+
+/**
+ * What removing a group's copies frees: the Trash's own figure when `frees` has it; else, from
+ * the scan alone, about each copy's size, except a name of a file with other names (a hard link),
+ * which frees nothing.
+ */
+export function removableBytes(group: DuplicateGroup, frees?: TrashFrees | null): number {
+  const exact = frees?.get(group.id);
+  if (exact !== undefined) return exact;
   return group.files
     .filter((f) => f.path !== group.keeper && f.links === 1)
     .reduce((sum, f) => sum + f.size, 0);
+}
+
+/** Whether every group's Trash figure is the Trash's own (not estimated from file sizes). */
+export function trashFiguresExact(
+  groups: readonly DuplicateGroup[],
+  frees: TrashFrees | null | undefined,
+): boolean {
+  return !!frees && groups.every((g) => frees.has(g.id));
 }
 
 /**
@@ -58,17 +91,20 @@ export function totalLines(
   totals: SpaceTotals,
   sharingSupported: boolean | null,
   groups: readonly DuplicateGroup[] = [],
+  frees: TrashFrees | null = null,
 ): TotalLine[] {
   const partly =
     totals.unknownGroups > 0 && totals.reclaimableBytes !== null
       ? ` The system could not tell for ${totals.unknownGroups} ${totals.unknownGroups === 1 ? 'group' : 'groups'}, left out here.`
       : '';
-  const removable = groups.reduce((sum, g) => sum + removableBytes(g), 0);
+  const removable = groups.reduce((sum, g) => sum + removableBytes(g, frees), 0);
   const third: Omit<TotalLine, 'id' | 'tone'> =
     sharingSupported === false
       ? {
           label: 'Freed by the Trash',
-          value: `About ${formatBytes(removable)}`,
+          value: trashFiguresExact(groups, frees)
+            ? formatBytes(removable)
+            : `About ${formatBytes(removable)}`,
           explanation:
             'This disk cannot clone, so copies can only be removed: moved to the Trash, each checked identical to the copy that stays. The space comes back when they are deleted from the Trash; hard links free nothing.',
         }
@@ -129,6 +165,7 @@ export function summariseSelection(
   groups: readonly DuplicateGroup[],
   selected: ReadonlySet<string>,
   mode: 'clone' | 'trash' = 'clone',
+  frees: TrashFrees | null = null,
 ): SelectionSummary {
   const chosen = groups.filter((g) => selected.has(g.id));
   const copies = chosen.flatMap((g) => g.files.filter((f) => f.path !== g.keeper));
@@ -137,7 +174,7 @@ export function summariseSelection(
       groups: chosen.length,
       copies: copies.length,
       alreadyClones: 0,
-      reclaimableBytes: chosen.reduce((sum, g) => sum + removableBytes(g), 0),
+      reclaimableBytes: chosen.reduce((sum, g) => sum + removableBytes(g, frees), 0),
       unknownGroups: 0,
     };
   }
@@ -192,9 +229,17 @@ export function confirmationSentences(plan: DedupeReport): string[] {
     `Method: ${methodNames[plan.method]}. ${methodExplanations[plan.method]}`,
     'Nothing is deleted. Every file keeps its name, content, dates and permissions, and content is verified before any storage is shared. A file changed since the scan is skipped.',
   ];
-  if (plan.counts.skipped > 0)
+  const shared = alreadySharing(plan);
+  if (shared > 0)
     sentences.push(
-      `${plural(plan.counts.skipped, 'file is', 'files are')} already skipped in the plan and will not be touched.`,
+      `${plural(shared, 'file already shares all its', 'files already share all their')} storage with the kept file: left alone, freeing 0 B.`,
+    );
+  const others = plan.actions.filter((a) => a.status === 'skipped' && a.code !== alreadySharedCode);
+  const reasons = new Set(others.map((a) => a.reason));
+  const [reason] = reasons;
+  if (others.length > 0)
+    sentences.push(
+      `${plural(others.length, 'file is', 'files are')} already skipped in the plan and will not be touched${reasons.size === 1 && reason ? `: ${reason}` : ''}.`,
     );
   return sentences;
 }
@@ -218,9 +263,24 @@ export function measuredReading(predicted: number | null, measured: number | nul
       : `The volume freed ${formatBytes(-gap)} less than predicted (other writes, metadata or deferred frees count too).`;
 }
 
+/**
+ * The copies an apply left alone because they already shared all their storage with the kept
+ * file: nothing went wrong with them, and they free nothing.
+ */
+export function alreadySharing(report: DedupeReport): number {
+  return report.actions.filter((a) => a.status === 'skipped' && a.code === alreadySharedCode)
+    .length;
+}
+
+/** The files an apply skipped or could not change, not counting those already sharing. */
+export function skippedOrFailed(report: DedupeReport): number {
+  return report.counts.skipped + report.counts.failed - alreadySharing(report);
+}
+
 /** The measured saving beside the prediction, with a plain reading of the difference. */
 export function freedComparison(report: DedupeReport): FreedComparison {
-  const done = `${plural(report.counts.done, 'file now shares', 'files now share')} storage`;
+  const shared = alreadySharing(report);
+  const done = `${plural(report.counts.done, 'file now shares', 'files now share')} storage${shared ? ` (${plural(shared, 'other already did', 'others already did')}: 0 B freed)` : ''}`;
   return {
     predicted: bytesOrUnknown(report.predictedBytes),
     measured:

@@ -6,7 +6,16 @@ import type {
 } from '../../../../../app/contract/space.js';
 import { formatBytes, formatDuration } from '../../../../../app/common/format.js';
 import { ActionProblems } from '../ActionProblems.js';
-import { freedComparison, methodNames, scanAge, totalLines } from '../duplicates-view.js';
+import { alreadySharedCode } from '../../../../../app/common/space-codes.js';
+import {
+  alreadySharing,
+  freedComparison,
+  methodNames,
+  scanAge,
+  skippedOrFailed,
+  totalLines,
+  type TrashFrees,
+} from '../duplicates-view.js';
 import { Figure } from '../ProgressCard.js';
 
 export function FirstSteps() {
@@ -69,13 +78,16 @@ export function ScanSummary({
 export function Totals({
   result,
   groups,
+  trashFrees,
 }: {
   result: ScanResult;
   groups: readonly DuplicateGroup[];
+  /** What the Trash frees per group, as its dry run counts it (null until known). */
+  trashFrees: TrashFrees | null;
 }) {
   return (
     <section className="space-totals" aria-label="Totals">
-      {totalLines(result.totals, result.sharingSupported, groups).map((line) => (
+      {totalLines(result.totals, result.sharingSupported, groups, trashFrees).map((line) => (
         <article
           key={line.id}
           className={`space-total space-total-${line.id} is-${line.tone}`}
@@ -96,6 +108,7 @@ export function Totals({
 
 export function AppliedSummary({ report }: { report: DedupeReport }) {
   const comparison = freedComparison(report);
+  const shared = alreadySharing(report);
   return (
     <article className="card space-applied" aria-label="What changed">
       <header className="card-header">
@@ -106,13 +119,17 @@ export function AppliedSummary({ report }: { report: DedupeReport }) {
         <Figure label="Predicted" value={comparison.predicted} testId="applied-predicted" />
         <Figure label="Measured freed" value={comparison.measured} testId="applied-measured" />
         <Figure label="Files changed" value={String(report.counts.done)} testId="applied-done" />
+        {shared ? (
+          <Figure label="Already sharing storage" value={String(shared)} testId="applied-shared" />
+        ) : null}
         <Figure
           label="Skipped or failed"
-          value={String(report.counts.skipped + report.counts.failed)}
+          value={String(skippedOrFailed(report))}
+          testId="applied-skipped"
         />
       </div>
       <p className="space-applied-text">{comparison.sentence}</p>
-      <ActionProblems actions={report.actions} />
+      <ActionProblems actions={report.actions.filter((a) => a.code !== alreadySharedCode)} />
     </article>
   );
 }
