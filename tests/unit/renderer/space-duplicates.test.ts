@@ -6,7 +6,10 @@ import {
   alreadySharing,
   confirmationSentences,
   freedComparison,
+  planFreesOf,
+  plannedTotals,
   progressFigures,
+  reclaimableOf,
   relativeToRoot,
   scanAge,
   filterGroups,
@@ -269,6 +272,48 @@ test('a copy that already shares its storage is said apart, not as skipped or fa
     confirmationSentences(plan).at(-1),
     '1 file already shares all its storage with the kept file: left alone, freeing 0 B.',
   );
+});
+
+test('the dry run of the current keep choices gives the one figure per group', () => {
+  const a = group('a', 1000, 2, 2000);
+  const b = group('b', 500, 1, 500);
+  const action = (g: string, status: DedupeAction['status'], bytes: number | null) => ({
+    groupId: g,
+    keeper: `/d/${g}-0`,
+    target: `/d/${g}-x`,
+    predictedBytes: bytes,
+    status,
+    reason: null,
+    code: null,
+  });
+  // Another kept file in a: its copies free 1,800 B by their own blocks, not the scan's 2,000.
+  const frees = planFreesOf(
+    report({
+      actions: [
+        action('a', 'planned', 1000),
+        action('a', 'planned', 800),
+        action('b', 'skipped', 500),
+      ],
+    }),
+  );
+  assert.deepEqual(
+    [...frees],
+    [
+      ['a', 1800],
+      ['b', 0],
+    ],
+  );
+  assert.equal(reclaimableOf(a, frees), 1800);
+  assert.equal(reclaimableOf(a, null), 2000);
+  const totals = { nominalBytes: 2500, sharedBytes: 0, reclaimableBytes: 2500, unknownGroups: 0 };
+  assert.equal(plannedTotals(totals, [a, b], frees).reclaimableBytes, 1800);
+  assert.equal(
+    summariseSelection([a, b], new Set(['a']), 'clone', frees).reclaimableBytes,
+    1800,
+    'the selection gives what the dialog will',
+  );
+  const unknown = planFreesOf(report({ actions: [action('a', 'planned', null)] }));
+  assert.equal(unknown.has('a'), false, 'unknown: the scan’s figure stays');
 });
 
 test('scan progress shows files, bytes and time left, estimating until it can', () => {

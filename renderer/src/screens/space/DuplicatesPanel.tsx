@@ -9,9 +9,9 @@ import {
   progressFigures,
   sortGroups,
   summariseSelection,
-  trashFreesOf,
+  planFreesOf,
   type GroupFilter,
-  type TrashFrees,
+  type PlanFrees,
 } from './duplicates-view.js';
 import { ConfirmApply } from './duplicates/ConfirmApply.js';
 import { GroupsSection } from './duplicates/GroupsSection.js';
@@ -51,22 +51,27 @@ export function DuplicatesPanel({
   );
   // A disk without clones (NTFS, exFAT, HFS+, ext4) offers the Trash instead of 0 B everywhere.
   const trashMode = result?.sharingSupported === false;
-  // On a disk without clones, what the Trash frees is its dry run's own figure, per group, for
-  // the current keepers: the one the confirmation gives (sizes alone miss block rounding).
-  const [trashFrees, setTrashFrees] = useState<TrashFrees | null>(null);
+  // What acting on each group frees is the dry run's own figure for the current keep choices:
+  // the one the confirmation gives. The scan's figures are for its own keepers, and on a disk
+  // without clones file sizes miss block rounding.
+  const [planFrees, setPlanFrees] = useState<PlanFrees | null>(null);
   useEffect(() => {
-    setTrashFrees(null);
-    if (!result || !trashMode) return;
+    setPlanFrees(null);
+    if (!result) return;
     let live = true;
-    client.call('space.trash', { scanId: result.scanId, keepers }).then(
-      (plan) => live && setTrashFrees(trashFreesOf(plan)),
-      () => undefined, // left estimated from file sizes, as it says ("About")
+    const request = { scanId: result.scanId, keepers };
+    const plan = trashMode
+      ? client.call('space.trash', request)
+      : client.call('space.dedupe', request);
+    plan.then(
+      (report) => live && setPlanFrees(planFreesOf(report)),
+      () => undefined, // the scan's figures stay ("About" on a disk without clones)
     );
     return () => {
       live = false;
     };
   }, [client, result, trashMode, keepers]);
-  const summary = summariseSelection(groups, selected, trashMode ? 'trash' : 'clone', trashFrees);
+  const summary = summariseSelection(groups, selected, trashMode ? 'trash' : 'clone', planFrees);
   const copies = useApplyCopies(
     client,
     result,
@@ -143,7 +148,7 @@ export function DuplicatesPanel({
             refresh={apply.kind}
             lead="On this volume: "
           />
-          <Totals result={result} groups={groups} trashFrees={trashFrees} />
+          <Totals result={result} groups={groups} planFrees={planFrees} />
           {applyError ? (
             <div className="banner banner-error" role="alert">
               {applyError}
@@ -170,7 +175,7 @@ export function DuplicatesPanel({
               keepers={keepers}
               onKeepers={setKeepers}
               trashMode={trashMode}
-              trashFrees={trashFrees}
+              planFrees={planFrees}
               selected={selected}
               onSelected={setSelected}
               reveal={reveal}

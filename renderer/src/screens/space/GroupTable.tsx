@@ -5,9 +5,10 @@ import { formatBytes } from '../../../../app/common/format.js';
 import { visibleRows } from '../../ui/file-table.js';
 import {
   bytesOrUnknown,
+  reclaimableOf,
   relativeToRoot,
   removableBytes,
-  type TrashFrees,
+  type PlanFrees,
 } from './duplicates-view.js';
 
 const rowHeight = 58;
@@ -21,7 +22,7 @@ export function GroupTable({
   root,
   groups,
   mode = 'clone',
-  trashFrees = null,
+  planFrees = null,
   keepers = {},
   onKeep,
   revealLabel,
@@ -36,8 +37,8 @@ export function GroupTable({
   groups: DuplicateGroup[];
   /** 'trash' on disks without clones: the last column is what removing the copies frees. */
   mode?: 'clone' | 'trash';
-  /** In 'trash' mode, what the Trash frees per group as its dry run counts it (else estimated). */
-  trashFrees?: TrashFrees | null;
+  /** What acting on each group frees, as the dry run of the current keep choices counts it. */
+  planFrees?: PlanFrees | null;
   /** The file kept per group id when not the scan's keeper (chosen by hand or by folder). */
   keepers?: Readonly<Record<string, string>>;
   /** Choose which file of a group stays (the one the Trash spares, or the others become clones of). */
@@ -183,8 +184,8 @@ export function GroupTable({
                   </div>
                   <div role="cell" className="group-cell numeric group-reclaimable">
                     {mode === 'trash'
-                      ? `${trashFrees?.has(group.id) ? '' : '≈ '}${formatBytes(removableBytes(group, trashFrees))}`
-                      : bytesOrUnknown(group.reclaimableBytes)}
+                      ? `${planFrees?.has(group.id) ? '' : '≈ '}${formatBytes(removableBytes(group, planFrees))}`
+                      : bytesOrUnknown(reclaimableOf(group, planFrees))}
                   </div>
                 </div>
               );

@@ -42,24 +42,47 @@ export interface TotalLine {
 }
 
 /**
- * What moving each group's copies to the Trash (then deleting them) frees, by group id, as the
- * Trash's dry run counts it (the figure its confirmation gives): the planned copies' allocated
- * sizes. A group with a copy the system cannot measure is left out.
+ * What acting on each group frees, by group id, for the current keep choices, as the dry run
+ * counts it (the figure its confirmation gives, from the same report): the planned copies' bytes,
+ * cloned (their own blocks) or moved to the Trash (their allocated sizes). A group with a copy the
+ * system cannot measure is left out.
  */
-export type TrashFrees = ReadonlyMap<string, number>;
+export type PlanFrees = ReadonlyMap<string, number>;
 
-export function trashFreesOf(plan: TrashReport): TrashFrees {
+export function planFreesOf(plan: DedupeReport | TrashReport): PlanFrees {
   const frees = new Map<string, number | null>();
   for (const action of plan.actions) {
     if (!frees.has(action.groupId)) frees.set(action.groupId, 0);
     if (action.status !== 'planned') continue;
+    const bytes = 'freesBytes' in action ? action.freesBytes : action.predictedBytes;
     const sum = frees.get(action.groupId)!;
-    frees.set(
-      action.groupId,
-      sum === null || action.freesBytes === null ? null : sum + action.freesBytes,
-    );
+    frees.set(action.groupId, sum === null || bytes === null ? null : sum + bytes);
   }
   return new Map([...frees].filter((entry): entry is [string, number] => entry[1] !== null));
+}
+
+/**
+ * The scan's totals with each group's reclaimable bytes (over every group, `groups`) as the dry
+ * run of the current keep choices counts them, where it has.
+ */
+export function plannedTotals(
+  totals: SpaceTotals,
+  groups: readonly DuplicateGroup[],
+  frees: PlanFrees | null,
+): SpaceTotals {
+  if (!frees || totals.reclaimableBytes === null) return totals;
+  let reclaimable = totals.reclaimableBytes;
+  for (const group of groups) {
+    const planned = frees.get(group.id);
+    if (planned !== undefined && group.reclaimableBytes !== null)
+      reclaimable += planned - group.reclaimableBytes;
+  }
+  return { ...totals, reclaimableBytes: reclaimable };
+}
+
+/** What cloning a group's copies frees: the dry run's figure when `frees` has it, else the scan's. */
+export function reclaimableOf(group: DuplicateGroup, frees?: PlanFrees | null): number | null {
+  return frees?.get(group.id) ?? group.reclaimableBytes;
 }
 
 /**
@@ -67,7 +90,7 @@ export function trashFreesOf(plan: TrashReport): TrashFrees {
  * the scan alone, about each copy's size, except a name of a file with other names (a hard link),
  * which frees nothing.
  */
-export function removableBytes(group: DuplicateGroup, frees?: TrashFrees | null): number {
+export function removableBytes(group: DuplicateGroup, frees?: PlanFrees | null): number {
   const exact = frees?.get(group.id);
   if (exact !== undefined) return exact;
   return group.files
@@ -75,10 +98,10 @@ export function removableBytes(group: DuplicateGroup, frees?: TrashFrees | null)
     .reduce((sum, f) => sum + f.size, 0);
 }
 
-/** Whether every group's Trash figure is the Trash's own (not estimated from file sizes). */
-export function trashFiguresExact(
+/** Whether every group's figure is the dry run's own (not estimated from the scan). */
+export function planFiguresExact(
   groups: readonly DuplicateGroup[],
-  frees: TrashFrees | null | undefined,
+  frees: PlanFrees | null | undefined,
 ): boolean {
   return !!frees && groups.every((g) => frees.has(g.id));
 }
@@ -91,7 +114,7 @@ export function totalLines(
   totals: SpaceTotals,
   sharingSupported: boolean | null,
   groups: readonly DuplicateGroup[] = [],
-  frees: TrashFrees | null = null,
+  frees: PlanFrees | null = null,
 ): TotalLine[] {
   const partly =
     totals.unknownGroups > 0 && totals.reclaimableBytes !== null
@@ -102,7 +125,7 @@ export function totalLines(
     sharingSupported === false
       ? {
           label: 'Freed by the Trash',
-          value: trashFiguresExact(groups, frees)
+          value: planFiguresExact(groups, frees)
             ? formatBytes(removable)
             : `About ${formatBytes(removable)}`,
           explanation:
@@ -165,7 +188,7 @@ export function summariseSelection(
   groups: readonly DuplicateGroup[],
   selected: ReadonlySet<string>,
   mode: 'clone' | 'trash' = 'clone',
-  frees: TrashFrees | null = null,
+  frees: PlanFrees | null = null,
 ): SelectionSummary {
   const chosen = groups.filter((g) => selected.has(g.id));
   const copies = chosen.flatMap((g) => g.files.filter((f) => f.path !== g.keeper));
@@ -178,13 +201,15 @@ export function summariseSelection(
       unknownGroups: 0,
     };
   }
-  const known = chosen.filter((g) => g.reclaimableBytes !== null);
+  const known = chosen.filter((g) => reclaimableOf(g, frees) !== null);
   const alreadyClones = copies.filter((f) => f.alreadyClone === true).length;
   return {
     groups: chosen.length,
     copies: copies.length - alreadyClones,
     alreadyClones,
-    reclaimableBytes: known.length ? known.reduce((sum, g) => sum + g.reclaimableBytes!, 0) : null,
+    reclaimableBytes: known.length
+      ? known.reduce((sum, g) => sum + reclaimableOf(g, frees)!, 0)
+      : null,
     unknownGroups: chosen.length - known.length,
   };
 }

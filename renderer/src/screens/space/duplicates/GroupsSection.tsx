@@ -5,7 +5,7 @@ import {
   selectionText,
   type GroupFilter,
   type SelectionSummary,
-  type TrashFrees,
+  type PlanFrees,
 } from '../duplicates-view.js';
 import { GroupFilters } from '../GroupFilters.js';
 import { GroupTable } from '../GroupTable.js';
@@ -19,7 +19,7 @@ export function GroupsSection({
   keepers,
   onKeepers,
   trashMode,
-  trashFrees,
+  planFrees,
   selected,
   onSelected,
   reveal,
@@ -36,8 +36,8 @@ export function GroupsSection({
   keepers: Record<string, string>;
   onKeepers: (update: (keepers: Record<string, string>) => Record<string, string>) => void;
   trashMode: boolean;
-  /** What the Trash frees per group, as its dry run counts it (null until known). */
-  trashFrees: TrashFrees | null;
+  /** What acting on each group frees, as the dry run counts it (null until known). */
+  planFrees: PlanFrees | null;
   selected: Set<string>;
   onSelected: (update: (selected: Set<string>) => Set<string>) => void;
   reveal: { label: string; reveal: (file: string) => Promise<void> };
@@ -82,7 +82,7 @@ export function GroupsSection({
         root={root}
         groups={groups}
         mode={trashMode ? 'trash' : 'clone'}
-        trashFrees={trashFrees}
+        planFrees={planFrees}
         keepers={keepers}
         onKeep={(id, file) => onKeepers((k) => ({ ...k, [id]: file }))}
         revealLabel={reveal.label}

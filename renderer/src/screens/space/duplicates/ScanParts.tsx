@@ -11,10 +11,11 @@ import {
   alreadySharing,
   freedComparison,
   methodNames,
+  plannedTotals,
   scanAge,
   skippedOrFailed,
   totalLines,
-  type TrashFrees,
+  type PlanFrees,
 } from '../duplicates-view.js';
 import { Figure } from '../ProgressCard.js';
 
@@ -78,16 +79,21 @@ export function ScanSummary({
 export function Totals({
   result,
   groups,
-  trashFrees,
+  planFrees,
 }: {
   result: ScanResult;
   groups: readonly DuplicateGroup[];
-  /** What the Trash frees per group, as its dry run counts it (null until known). */
-  trashFrees: TrashFrees | null;
+  /** What acting on each group frees, as the dry run counts it (null until known). */
+  planFrees: PlanFrees | null;
 }) {
   return (
     <section className="space-totals" aria-label="Totals">
-      {totalLines(result.totals, result.sharingSupported, groups, trashFrees).map((line) => (
+      {totalLines(
+        plannedTotals(result.totals, result.groups, planFrees),
+        result.sharingSupported,
+        groups,
+        planFrees,
+      ).map((line) => (
         <article
           key={line.id}
           className={`space-total space-total-${line.id} is-${line.tone}`}
