@@ -106,6 +106,11 @@ export function GroupTable({
               const name = baseName(keeper);
               const copies = group.files.filter((f) => f.path !== keeper);
               const isSelected = selected.has(group.id);
+              // 0 B is not a saving (a group already sharing its storage): not coloured as one.
+              const frees =
+                mode === 'trash'
+                  ? removableBytes(group, planFrees)
+                  : reclaimableOf(group, planFrees);
               return (
                 <div
                   key={group.id}
@@ -182,10 +187,13 @@ export function GroupTable({
                   <div role="cell" className="group-cell numeric">
                     {bytesOrUnknown(group.sharedBytes)}
                   </div>
-                  <div role="cell" className="group-cell numeric group-reclaimable">
+                  <div
+                    role="cell"
+                    className={`group-cell numeric group-reclaimable${frees === 0 ? ' is-nothing' : ''}`}
+                  >
                     {mode === 'trash'
-                      ? `${planFrees?.has(group.id) ? '' : '≈ '}${formatBytes(removableBytes(group, planFrees))}`
-                      : bytesOrUnknown(reclaimableOf(group, planFrees))}
+                      ? `${planFrees?.has(group.id) ? '' : '≈ '}${formatBytes(frees ?? 0)}`
+                      : bytesOrUnknown(frees)}
                   </div>
                 </div>
               );
