@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { alreadySharedCode } from '../../../app/common/space-codes.js';
-import type { DedupeAction, DedupeReport, DuplicateGroup } from '../../../app/contract/space.js';
+import type { DedupeAction, DedupeReport } from '../../../app/contract/space.js';
 import {
   alreadySharing,
   confirmationSentences,
@@ -23,34 +23,7 @@ import {
   summariseSelection,
   totalLines,
 } from '../../../renderer/src/screens/space/duplicates-view.js';
-
-function group(
-  id: string,
-  size: number,
-  copies: number,
-  reclaimable: number | null,
-): DuplicateGroup {
-  const files = Array.from({ length: copies + 1 }, (_, i) => ({
-    path: `/d/${id}-${i}`,
-    size,
-    ino: i,
-    mtimeMs: 0,
-    ctimeMs: 0,
-    links: 1,
-    reclaimableBytes: i === 0 ? 0 : reclaimable === null ? null : reclaimable / copies,
-    alreadyClone: reclaimable === null ? null : false,
-  }));
-  return {
-    id,
-    size,
-    keeper: files[0]!.path,
-    files,
-    nominalBytes: size * copies,
-    sharedBytes: reclaimable === null ? null : size * copies - reclaimable,
-    reclaimableBytes: reclaimable,
-    note: reclaimable === null ? 'The system cannot tell' : null,
-  };
-}
+import { group } from '../../helpers/space-groups.js';
 
 function report(partial: Partial<DedupeReport>): DedupeReport {
   return {

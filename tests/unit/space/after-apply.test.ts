@@ -7,35 +7,12 @@ import type {
   TrashAction,
 } from '../../../app/contract/space.js';
 import { scanAfterApply, totalsOf } from '../../../app/core/space/after-apply.js';
-
-/** A group of `size`-byte files at /nowhere (so nothing is read again), the first kept. */
-function group(id: string, size: number, copies: number): DuplicateGroup {
-  const files = Array.from({ length: copies + 1 }, (_, i) => ({
-    path: `/nowhere/${id}-${i}`,
-    size,
-    ino: i + 1,
-    mtimeMs: 1,
-    ctimeMs: 1,
-    links: 1,
-    reclaimableBytes: i === 0 ? 0 : size,
-    alreadyClone: false,
-  }));
-  return {
-    id,
-    size,
-    keeper: files[0]!.path,
-    files,
-    nominalBytes: size * copies,
-    sharedBytes: 0,
-    reclaimableBytes: size * copies,
-    note: null,
-  };
-}
+import { group } from '../../helpers/space-groups.js';
 
 function scan(groups: DuplicateGroup[]): ScanResult {
   return {
     scanId: 's',
-    root: '/nowhere',
+    root: '/d',
     fsType: 'xfs',
     sharingSupported: true,
     files: 20,
@@ -68,8 +45,8 @@ function done(g: DuplicateGroup, index: number, status: DedupeAction['status']):
 }
 
 test('after clones: the copies done share storage, the rest is as scanned', async () => {
-  const a = group('a', 1000, 2);
-  const b = group('b', 300, 1);
+  const a = group('a', 1000, 2, 2000);
+  const b = group('b', 300, 1, 300);
   const before = scan([a, b]);
   assert.equal(before.totals.reclaimableBytes, 2300);
   const after = await scanAfterApply(before, {
@@ -105,7 +82,7 @@ test('after clones: the copies done share storage, the rest is as scanned', asyn
 });
 
 test('after clones with another kept file: it is the keeper now', async () => {
-  const a = group('a', 1000, 2);
+  const a = group('a', 1000, 2, 2000);
   const keeper = a.files[2]!.path;
   const actions: DedupeAction[] = [0, 1].map((i) => ({ ...done(a, i, 'done'), keeper }));
   actions[0]!.predictedBytes = 1000;
@@ -126,8 +103,8 @@ test('after clones with another kept file: it is the keeper now', async () => {
 });
 
 test('after the Trash: moved copies leave, a group of one is gone; a dry run changes nothing', async () => {
-  const a = group('a', 1000, 2);
-  const b = group('b', 300, 1);
+  const a = group('a', 1000, 2, 2000);
+  const b = group('b', 300, 1, 300);
   const before = scan([a, b]);
   const moved = (g: DuplicateGroup, index: number): TrashAction => ({
     groupId: g.id,
