@@ -135,7 +135,12 @@ export const DedupeAction = z.object({
   target: z.string(),
   predictedBytes: UnknownBytes,
   status: z.enum(['planned', 'done', 'skipped', 'failed']),
-  /** Why it was skipped or failed, in words (and a code for failures). */
+  /**
+   * Why it was skipped or failed, in words, and a code: a failure's error code, EROFS or EACCES
+   * for a copy that cannot be changed where it is, `alreadySharedCode` (app/common/space-codes.ts) for a copy left alone
+   * because it already shares all its storage with the kept file (it frees nothing, and nothing
+   * is wrong with it).
+   */
   reason: z.string().nullable(),
   code: z.string().nullable(),
 });

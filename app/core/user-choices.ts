@@ -6,6 +6,7 @@
  * web token (or a page's socket) is then no longer a key to every file the process can reach.
  */
 import { realpath } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { PlumbError } from '../contract/errors.js';
 import type { Handlers } from './dispatch.js';
@@ -37,8 +38,19 @@ export class UserChoices {
   private readonly chosen = new Set<string>();
   private readonly reviewed = new Set<string>();
 
-  /** Records a path the user chose; returns it resolved. */
+  /**
+   * Records a path the user chose; returns it resolved. A relative path is refused: typed in a
+   * window, it has no folder to start from that the user can see (the server's working folder is
+   * not theirs to know), so the error suggests the full path under their home folder instead of
+   * silently reading it from there.
+   */
   async choose(target: string): Promise<string> {
+    if (!path.isAbsolute(target)) {
+      throw new PlumbError(
+        'EINVAL',
+        `"${target}" is not a full path: give the whole path, such as ${path.join(os.homedir(), target)}`,
+      );
+    }
     const resolved = await resolveForChoice(target);
     this.chosen.add(resolved);
     return resolved;

@@ -79,6 +79,16 @@ test('the desktop picker counts as a choice; a typed path needs session.choosePa
   assert.deepEqual(await dispatcher.call('space.sparse.list', { path: typed }, quiet), []);
 });
 
+test('a relative path is refused with the full path to give instead', async () => {
+  const choices = new UserChoices();
+  await assert.rejects(choices.choose('Documents/old'), {
+    code: 'EINVAL',
+    message: `"Documents/old" is not a full path: give the whole path, such as ${path.join(os.homedir(), 'Documents/old')}`,
+  });
+  // Nothing was chosen by it: not even the server's working folder.
+  assert.equal(await choices.covers(process.cwd()), false);
+});
+
 test('every operation that takes a path is guarded', () => {
   const pathFields = new Set(['path', 'from', 'to', 'pairedWith']);
   const guarded = new Set<string>(guardedOperations);

@@ -4,10 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PlumbError, toErrorPayload } from '../../contract/errors.js';
-import type { ScanProgress, ScanResult } from '../../contract/space.js';
+import type { DedupeReport, ScanProgress, ScanResult, TrashReport } from '../../contract/space.js';
 import type { CallContext, Handlers } from '../dispatch.js';
 import type { PlumbFolders } from '../paths.js';
 import { jobs } from '../jobs/service.js';
+import { scanAfterApply } from './after-apply.js';
 import type { ApplyEachOptions } from './apply-steps.js';
 import { dedupeGroups } from './dedupe.js';
 import { recoverInterrupted, type RecoveryStep } from './journal.js';
@@ -115,6 +116,25 @@ function finishedScan(scanId: string): ScanResult {
   return result;
 }
 
+/**
+ * The kept scan `scanId` brought up to date by an apply on it (the copies it changed), in memory
+ * and on disk, so the view, a reopen and the next apply all see the folder as it now is. It keeps
+ * the time of its scan: what the apply did not touch is as that scan found it.
+ */
+async function keepApplied(
+  scanId: string,
+  scanned: ScanResult,
+  applied: { action: 'clone'; report: DedupeReport } | { action: 'trash'; report: TrashReport },
+): Promise<void> {
+  const updated = await scanAfterApply(scanned, applied);
+  const entry = scans.get(scanId);
+  if (updated === scanned || entry?.result !== scanned) return;
+  entry.result = updated;
+  const saved = await loadLastScan(scanned.root).catch(() => null);
+  const savedAt = saved?.result.scanId === scanId ? new Date(saved.savedAt) : new Date();
+  await saveLastScan(updated, savedAt).catch(() => undefined);
+}
+
 /** The groups of a scan to act on: those named, or all of them. */
 function chosenGroups(result: ScanResult, groupIds: readonly string[] | undefined) {
   const wanted = groupIds ? new Set(groupIds) : null;
@@ -186,7 +206,7 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
       await recoverOnce(journalDir);
       const result = finishedScan(scanId);
       const { sharingSupported } = result;
-      return asJob(jobId, 'dedupe', context, (hooks) =>
+      const report = await asJob(jobId, 'dedupe', context, (hooks) =>
         dedupeGroups(chosenGroups(result, groupIds), {
           apply,
           keepers,
@@ -195,12 +215,14 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
           ...hooks,
         }),
       );
+      if (apply) await keepApplied(scanId, result, { action: 'clone', report });
+      return report;
     },
     'space.recover': async () => recoverOnce(journalDir),
     'space.trash': async ({ scanId, groupIds, keepers, apply, jobId }, context) => {
       const result = finishedScan(scanId);
       const { sharingSupported } = result;
-      return asJob(jobId, 'trash', context, (hooks) =>
+      const report = await asJob(jobId, 'trash', context, (hooks) =>
         trashCopies(chosenGroups(result, groupIds), {
           apply,
           keepers,
@@ -209,6 +231,8 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
           ...hooks,
         }),
       );
+      if (apply) await keepApplied(scanId, result, { action: 'trash', report });
+      return report;
     },
     'space.trash.empty': async ({ batchId, apply }) =>
       emptyTrashBatch(batchId, { apply, batchDir }),

@@ -24,8 +24,10 @@ import { sameContent } from './content.js';
 import {
   applyEach,
   type ApplyProgress,
+  cannotChange,
   checkUnchanged,
   keeperOf,
+  type LeftAlone,
   measureFreed,
   privateBytes,
   Skip,
@@ -151,6 +153,7 @@ export async function trashCopies(
   const sharingSupported = options.sharingSupported ?? null;
   const actions: TrashAction[] = [];
   const files = new Map<string, DuplicateFile>();
+  const asked = new Map<string, Promise<LeftAlone | null>>();
   for (const group of groups) {
     const keeper = keeperOf(group, options.keepers);
     for (const file of group.files) {
@@ -160,15 +163,16 @@ export async function trashCopies(
         bytes: null,
         reason: toErrorPayload(error).message,
       }));
+      const alone = await cannotChange(file.path, false, asked);
       actions.push({
         groupId: group.id,
         keeper,
         target: file.path,
         freesBytes: frees.bytes,
         freesReason: frees.reason,
-        status: 'planned',
-        reason: null,
-        code: null,
+        status: alone ? 'skipped' : 'planned',
+        reason: alone?.reason ?? null,
+        code: alone?.code ?? null,
         trashedPath: null,
       });
     }
@@ -181,8 +185,8 @@ export async function trashCopies(
       action.code = 'ENOTRASH';
     }
   }
-  if (!options.apply || !checked) {
-    if (options.apply && actions.length > 0)
+  if (!options.apply || !checked || actions.every((a) => a.status !== 'planned')) {
+    if (options.apply && !checked && actions.length > 0)
       throw noTrash(trash.reason ?? 'No Trash is reachable.');
     return summarise(actions, !options.apply, null, trash);
   }

@@ -89,5 +89,17 @@ export function useDuplicateScan(
     await scanJob.cancel();
   };
 
-  return { scan, startScan, cancelScan };
+  /**
+   * The shown scan as the server keeps it after an apply on it (the copies it changed): the same
+   * scan, its choices still standing, brought up to date without scanning again.
+   */
+  const refreshResult = async () => {
+    if (scan.kind !== 'done') return;
+    const { scanId } = scan.result;
+    const now = await client.call('space.result', { scanId }).catch(() => null);
+    if (now)
+      setScan((s) => (s.kind === 'done' && s.result.scanId === scanId ? { ...s, result: now } : s));
+  };
+
+  return { scan, startScan, cancelScan, refreshResult };
 }
