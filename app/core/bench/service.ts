@@ -1,7 +1,7 @@
 /**
- * The bench and results operations of the contract: runs started here go on in the background,
- * report through `bench.event` to the caller and every subscribed front end, can be listed again
- * (a reloaded page) and cancelled by runId from any connection.
+ * The bench and results operations of the contract: runs started here go on in the background
+ * as jobs, report through their `job.event`s to the caller and every subscribed front end, can
+ * be listed again (a reloaded page) and are cancelled by jobs.cancel.
  */
 import type { BenchEvent } from '../../contract/bench-events.js';
 import type { Plan } from '../../contract/plan.js';
@@ -23,7 +23,6 @@ type BenchOperation =
   | 'bench.plans'
   | 'bench.start'
   | 'bench.running'
-  | 'bench.cancel'
   | 'results.list'
   | 'results.get'
   | 'results.delete'
@@ -64,9 +63,12 @@ export function benchHandlers(
     'bench.start': async (input, context) => {
       const plan = await benchPlan(input.plan, input.scale);
       const runId = newResultId();
+      const jobId = input.jobId ?? runId;
+      jobs.refuseRunning(jobId);
       const controller = new AbortController();
       const tracker = new RunTracker({
         runId,
+        jobId,
         plan,
         planName: plan?.name ?? 'read-folder',
         target: input.path,
@@ -92,16 +94,17 @@ export function benchHandlers(
           signal: controller.signal,
           emit: (event: BenchEvent) => {
             tracker.apply(event);
-            hub.publish('bench.event', event, context);
+            hub.publish('job.event', { type: 'bench', jobId, kind: 'bench', event }, context);
             if (job) jobProgress(event, job, tracker);
           },
           store,
           io: io(),
         },
       );
+      jobs.refuseRunning(jobId); // again: another call may have taken the id meanwhile
       running.set(runId, tracker);
       void jobs
-        .run({ jobId: runId, kind: 'bench', origin: context }, (handle) => {
+        .run({ jobId, kind: 'bench', origin: context }, (handle) => {
           job = handle;
           handle.signal.addEventListener('abort', () => controller.abort(), { once: true });
           return prepared.run();
@@ -113,8 +116,6 @@ export function benchHandlers(
     'bench.running': async () => ({
       runs: [...running.values()].map((tracker) => tracker.snapshot()),
     }),
-    /** jobs.cancel for a run, under its old name. */
-    'bench.cancel': async ({ runId }) => ({ cancelled: jobs.cancel(runId) }),
     'results.list': async () => ({ results: await store.list() }),
     'results.get': async ({ id }) => store.get(id),
     'results.delete': async ({ id }) => ({ deleted: await store.delete(id) }),

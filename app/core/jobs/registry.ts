@@ -70,9 +70,7 @@ export class JobRegistry {
    * did before stopping) or threw; `failed` when it threw otherwise; `done` else.
    */
   async run<T>(spec: JobSpec, work: (job: JobHandle) => Promise<T>): Promise<T> {
-    if (this.running.has(spec.jobId)) {
-      throw new PlumbError('EINVAL', 'A job with that id is running; use a new id.');
-    }
+    this.refuseRunning(spec.jobId);
     const controller = new AbortController();
     const stop = () => controller.abort();
     if (spec.signal?.aborted) stop();
@@ -111,6 +109,13 @@ export class JobRegistry {
       throw error;
     } finally {
       spec.signal?.removeEventListener('abort', stop);
+    }
+  }
+
+  /** Throws EINVAL when a job by that id is running (for work prepared before it runs). */
+  refuseRunning(jobId: string): void {
+    if (this.running.has(jobId)) {
+      throw new PlumbError('EINVAL', 'A job with that id is running; use a new id.');
     }
   }
 
