@@ -167,21 +167,17 @@ export const benchOperations = {
   },
   /**
    * Summary and findings for `bytes,seconds[,cumulativeBytes]` lines from any tool, computed off
-   * the event loop. With a `jobId` (chosen by the caller) `analysis.cancel` can stop it; closing
-   * the page or window that asked stops it too.
+   * the event loop as a job (its `jobId` chosen by the caller, or one of the server's): jobs.cancel
+   * stops it, and so does closing the page or window that asked; either way it fails with
+   * ECANCELED.
    */
   'analysis.csv': {
     input: z.object({
       csv: z.string().min(1).max(50_000_000),
       phase: Phase.default('write'),
       interface: z.string().max(40).optional(),
-      jobId: z.string().min(1).max(100).optional(),
+      jobId: JobId.optional(),
     }),
     output: ResultDocument,
-  },
-  /** Stops an `analysis.csv` this page or window started (it fails with ECANCELED). */
-  'analysis.cancel': {
-    input: z.object({ jobId: z.string().min(1).max(100) }),
-    output: z.object({ cancelled: z.boolean() }),
   },
 } as const;

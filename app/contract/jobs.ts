@@ -17,6 +17,7 @@ export const JobId = z
 
 export const JobKind = z.enum([
   'bench',
+  'analysis',
   'scan',
   'dedupe',
   'trash',

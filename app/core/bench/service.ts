@@ -3,6 +3,7 @@
  * as jobs, report through their `job.event`s to the caller and every subscribed front end, can
  * be listed again (a reloaded page) and are cancelled by jobs.cancel.
  */
+import { randomUUID } from 'node:crypto';
 import type { BenchEvent } from '../../contract/bench-events.js';
 import type { Plan } from '../../contract/plan.js';
 import type { Handlers } from '../dispatch.js';
@@ -10,7 +11,6 @@ import { eventHub, type EventHub } from '../event-hub.js';
 import type { JobHandle } from '../jobs/registry.js';
 import { jobs } from '../jobs/service.js';
 import { appVersion } from '../version.js';
-import { PlumbError } from '../../contract/errors.js';
 import { analyzeCsvOffThread } from './analyze-off-thread.js';
 import { nativeBenchIO, type BenchIO } from './bench-io.js';
 import { builtinPlans } from './builtin-plans.js';
@@ -28,8 +28,7 @@ type BenchOperation =
   | 'results.delete'
   | 'results.rename'
   | 'results.exportCsv'
-  | 'analysis.csv'
-  | 'analysis.cancel';
+  | 'analysis.csv';
 
 /**
  * What each run going on in this process has reported, by runId, for bench.running (a reloaded
@@ -56,8 +55,6 @@ export function benchHandlers(
   io: () => BenchIO = nativeBenchIO,
   hub: EventHub = eventHub,
 ): Pick<Handlers, BenchOperation> {
-  // Analyses started through this set of handlers (one page or window), by the caller's jobId.
-  const analyses = new Map<string, AbortController>();
   return {
     'bench.plans': async () => ({ plans: [...builtinPlans] as Plan[] }),
     'bench.start': async (input, context) => {
@@ -126,25 +123,10 @@ export function benchHandlers(
     },
     'analysis.csv': async ({ csv, phase, interface: ceilingId, jobId }, context) => {
       const options = { phase, ceiling: chosenCeiling(ceilingId), appVersion: appVersion() };
-      if (jobId !== undefined && analyses.has(jobId)) {
-        throw new PlumbError('EINVAL', `An analysis with the id "${jobId}" is running already.`);
-      }
-      const controller = new AbortController();
-      const stop = () => controller.abort();
-      context.closed?.addEventListener('abort', stop, { once: true });
-      if (context.closed?.aborted) stop();
-      if (jobId !== undefined) analyses.set(jobId, controller);
-      try {
-        return await analyzeCsvOffThread(csv, options, controller.signal);
-      } finally {
-        context.closed?.removeEventListener('abort', stop);
-        if (jobId !== undefined) analyses.delete(jobId);
-      }
-    },
-    'analysis.cancel': async ({ jobId }) => {
-      const controller = analyses.get(jobId);
-      controller?.abort();
-      return { cancelled: controller !== undefined };
+      return jobs.run(
+        { jobId: jobId ?? randomUUID(), kind: 'analysis', origin: context, signal: context.closed },
+        (job) => analyzeCsvOffThread(csv, options, job.signal),
+      );
     },
   };
 }
