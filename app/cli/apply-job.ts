@@ -1,5 +1,5 @@
 /**
- * A dedupe or Trash apply of the CLI as a job of the process's registry: Ctrl-C (the command's
+ * A dedupe, Trash or Trash-emptying apply of the CLI as a job of the process's registry: Ctrl-C (the command's
  * signal) stops it between files, a terminal shows its progress on stderr, and a stopped apply
  * ends with one line saying what was done and what was not.
  */
@@ -24,7 +24,7 @@ export interface CliApply<T, A> {
  * progress line cleared first, so the two never mix).
  */
 export async function cliApplyJob<T, A>(
-  kind: 'dedupe' | 'trash',
+  kind: 'dedupe' | 'trash' | 'trash-empty',
   io: CommandIO,
   line: ((action: A) => string) | null,
   apply: (hooks: ApplyHooks<A>) => Promise<T>,
@@ -62,7 +62,7 @@ export async function cliApplyJob<T, A>(
 
 /** The line a stopped apply ends with: how many files were done, and how many were left alone. */
 export function cancelledLine(
-  actions: readonly { status: string; code: string | null }[],
+  actions: readonly { status: string; code?: string | null }[],
   doneStatus: string,
   doneWords: string,
 ): string {

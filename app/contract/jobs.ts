@@ -21,6 +21,8 @@ export const JobKind = z.enum([
   'scan',
   'dedupe',
   'trash',
+  'trash-empty',
+  'punch',
   'sparse-list',
   'sparse-candidates',
 ]);

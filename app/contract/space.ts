@@ -249,6 +249,8 @@ export const EmptiedFile = z.object({
   predictedBytes: UnknownBytes,
   status: z.enum(['planned', 'deleted', 'skipped', 'failed']),
   reason: z.string().nullable(),
+  /** ECANCELED when a cancel stopped the emptying before this file (it is still in the Trash). */
+  code: z.literal('ECANCELED').optional(),
 });
 export type EmptiedFile = z.infer<typeof EmptiedFile>;
 
@@ -393,7 +395,12 @@ export const spaceOperations = {
    * Trash (those still there unchanged), measuring the space freed on the volume.
    */
   'space.trash.empty': {
-    input: z.object({ batchId: BatchIdField, apply: z.boolean().default(false) }),
+    input: z.object({
+      batchId: BatchIdField,
+      apply: z.boolean().default(false),
+      /** With apply: the caller's job id; jobs.cancel stops it between files. */
+      jobId: JobId.optional(),
+    }),
     output: EmptyTrashReport,
   },
   /** Completes or rolls back a dedupe interrupted by a crash (also done before every dedupe). */
@@ -429,9 +436,17 @@ export const spaceOperations = {
     /** `warning`: the file is longer than its whole disk (allowed, never silent). */
     output: SparseFile.extend({ warning: z.string().nullable() }),
   },
-  /** Turns whole blocks of zeros into holes (dry run unless apply). */
+  /**
+   * Turns whole blocks of zeros into holes (dry run unless apply). With a `jobId` (the caller's)
+   * it reports its reading as job progress, and jobs.cancel stops it before any hole is made
+   * (ECANCELED); once punching has begun it finishes, so the file is never left half done.
+   */
   'space.sparse.punch': {
-    input: z.object({ path: PathField, apply: z.boolean().default(false) }),
+    input: z.object({
+      path: PathField,
+      apply: z.boolean().default(false),
+      jobId: JobId.optional(),
+    }),
     output: PunchReport,
   },
   'space.sparse.copy': {

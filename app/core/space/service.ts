@@ -78,7 +78,7 @@ async function followed<T>(
  */
 async function asJob<T>(
   jobId: string | undefined,
-  kind: 'dedupe' | 'trash',
+  kind: 'dedupe' | 'trash' | 'trash-empty',
   origin: CallContext,
   apply: (hooks: Pick<ApplyEachOptions<never>, 'signal' | 'onProgress'>) => Promise<T>,
 ): Promise<T> {
@@ -210,8 +210,10 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
         }),
       );
     },
-    'space.trash.empty': async ({ batchId, apply }) =>
-      emptyTrashBatch(batchId, { apply, batchDir }),
+    'space.trash.empty': async ({ batchId, apply, jobId }, context) =>
+      asJob(apply ? jobId : undefined, 'trash-empty', context, (hooks) =>
+        emptyTrashBatch(batchId, { apply, batchDir, ...hooks }),
+      ),
     'space.sparse.list': async ({ path, listId }, context) =>
       followed(listId, 'sparse-list', context, (hooks) => listSparse(path, hooks)),
     'space.sparse.cancel': async ({ listId }) => ({ cancelled: jobs.cancel(listId) }),
@@ -220,7 +222,16 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
         sparseCandidates(path, { minBytes, ...hooks }),
       ),
     'space.sparse.create': async ({ path, bytes }) => createSparse(path, bytes),
-    'space.sparse.punch': async ({ path, apply }) => punchZeros(path, apply),
+    'space.sparse.punch': async ({ path, apply, jobId }, context) => {
+      if (jobId === undefined) return punchZeros(path, apply);
+      return jobs.run({ jobId, kind: 'punch', origin: context }, (job) =>
+        punchZeros(path, apply, {
+          signal: job.signal,
+          onRead: (bytesDone, bytesTotal) =>
+            job.progress({ phase: 'read', done: 0, total: 1, bytesDone, bytesTotal }),
+        }),
+      );
+    },
     'space.sparse.copy': async ({ from, to }) => copySparse(from, to),
   };
 }
