@@ -115,6 +115,7 @@ function keepersKey(keepers: Record<string, string> | undefined): string {
 export function guardHandlers(
   handlers: Omit<Handlers, 'session.choosePath'>,
   choices: UserChoices,
+  scansDir: string,
 ): Handlers {
   const guarded: Pick<Handlers, Guarded> = {
     'session.choosePath': async ({ path: target }) => ({ path: await choices.choose(target) }),
@@ -168,7 +169,7 @@ export function guardHandlers(
         return handlers['space.lastScan'](input, context);
       }
       // The newest scan of a folder this session chose: another browser's are not its to see.
-      const root = await newestScanRoot((scanned) => choices.covers(scanned));
+      const root = await newestScanRoot(scansDir, (scanned) => choices.covers(scanned));
       return root === null ? null : handlers['space.lastScan']({ path: root }, context);
     },
     'space.result': async (input, context) => {

@@ -124,6 +124,7 @@ function chosenGroups(result: ScanResult, groupIds: readonly string[] | undefine
 export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperation> {
   const journalDir = folders.spaceJournal;
   const batchDir = folders.spaceTrash;
+  const scansDir = folders.spaceScans;
   return {
     'space.scan': async ({ jobId, ...options }, context) => {
       await recoverOnce(journalDir);
@@ -146,6 +147,7 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
       const scanning = jobs.run({ jobId: scanId, kind: 'scan', origin: context }, (job) =>
         scanFolder(options, {
           scanId,
+          scansDir,
           signal: job.signal,
           onProgress: (progress) => {
             context.emit('space.event', { type: 'progress', progress });
@@ -161,7 +163,7 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
           // Kept so reopening the view shows it (the CLI does not keep its scans: a one-shot
           // command would hold the whole result twice to write it). A data folder that cannot be
           // written costs only that.
-          await saveLastScan(result).catch(() => undefined);
+          await saveLastScan(scansDir, result).catch(() => undefined);
         },
         (error: unknown) => {
           scans.delete(scanId);
@@ -177,7 +179,7 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
     'space.cancel': async ({ scanId }) => ({ cancelled: jobs.cancel(scanId) }),
     'space.result': async ({ scanId }) => scans.get(scanId)?.result ?? null,
     'space.lastScan': async ({ path }) => {
-      const saved = await loadLastScan(path);
+      const saved = await loadLastScan(scansDir, path);
       // Kept like a new scan, so dedupe and Trash act on exactly what is shown.
       if (saved) remember(saved.result.scanId, { result: saved.result });
       return saved;
