@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { BenchEvent } from '../../contract/bench-events.js';
 import type { Plan } from '../../contract/plan.js';
 import type { Handlers } from '../dispatch.js';
-import { eventHub, type EventHub } from '../event-hub.js';
+import { eventHub, sameSession, type EventHub } from '../event-hub.js';
 import type { JobHandle } from '../jobs/registry.js';
 import { jobs } from '../jobs/service.js';
 import { appVersion } from '../version.js';
@@ -32,9 +32,10 @@ type BenchOperation =
 
 /**
  * What each run going on in this process has reported, by runId, for bench.running (a reloaded
- * page draws it again); the runs themselves are jobs of the registry, cancelled through it.
+ * page draws it again), with the session that started it (a `plumb serve` sign-in sees its own);
+ * the runs themselves are jobs of the registry, cancelled through it.
  */
-const running = new Map<string, RunTracker>();
+const running = new Map<string, { tracker: RunTracker; session: object | undefined }>();
 
 /** A run's event as job progress: files done of the plan's, and bytes of the run's total. */
 function jobProgress(event: BenchEvent, job: JobHandle, tracker: RunTracker): void {
@@ -99,7 +100,7 @@ export function benchHandlers(
         },
       );
       jobs.refuseRunning(jobId); // again: another call may have taken the id meanwhile
-      running.set(runId, tracker);
+      running.set(runId, { tracker, session: context.session });
       void jobs
         .run({ jobId, kind: 'bench', origin: context }, (handle) => {
           job = handle;
@@ -110,8 +111,10 @@ export function benchHandlers(
         .finally(() => running.delete(runId));
       return { runId };
     },
-    'bench.running': async () => ({
-      runs: [...running.values()].map((tracker) => tracker.snapshot()),
+    'bench.running': async (_input, context) => ({
+      runs: [...running.values()]
+        .filter((run) => sameSession(run.session, context.session))
+        .map((run) => run.tracker.snapshot()),
     }),
     'results.list': async () => ({ results: await store.list() }),
     'results.get': async ({ id }) => store.get(id),

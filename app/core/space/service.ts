@@ -176,7 +176,9 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
       );
       return { scanId };
     },
-    'space.cancel': async ({ scanId }) => ({ cancelled: jobs.cancel(scanId) }),
+    'space.cancel': async ({ scanId }, context) => ({
+      cancelled: jobs.cancel(scanId, context.session),
+    }),
     'space.result': async ({ scanId }) => scans.get(scanId)?.result ?? null,
     'space.lastScan': async ({ path }) => {
       const saved = await loadLastScan(scansDir, path);
@@ -218,7 +220,9 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
       ),
     'space.sparse.list': async ({ path, listId }, context) =>
       followed(listId, 'sparse-list', context, (hooks) => listSparse(path, hooks)),
-    'space.sparse.cancel': async ({ listId }) => ({ cancelled: jobs.cancel(listId) }),
+    'space.sparse.cancel': async ({ listId }, context) => ({
+      cancelled: jobs.cancel(listId, context.session),
+    }),
     'space.sparse.candidates': async ({ path, minBytes, listId }, context) =>
       followed(listId, 'sparse-candidates', context, (hooks) =>
         sparseCandidates(path, { minBytes, ...hooks }),
