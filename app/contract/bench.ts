@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { RecoveryWait, runId } from './bench-events.js';
 import { FileRecord, Finding, Phase, ResultDocument } from './bench-result.js';
+import { guard } from './guard.js';
 import { JobId } from './jobs.js';
 import { pathField } from './path.js';
 import { PairedDirection, Plan } from './plan.js';
@@ -144,7 +145,11 @@ export const benchOperations = {
    * Starts a run in the background as the job `jobId`; progress and the result arrive as its
    * `job.event`s, and jobs.cancel stops it (its test files are removed).
    */
-  'bench.start': { input: StartBenchInput, output: z.object({ runId }) },
+  'bench.start': {
+    input: StartBenchInput,
+    output: z.object({ runId }),
+    guard: guard({ chosenPaths: ['path', 'pairedWith'] }),
+  },
   /** The runs going on now, from any window or page, so a reloaded page can follow them again. */
   'bench.running': {
     input: z.object({}).strict(),
