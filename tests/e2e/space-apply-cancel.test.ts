@@ -68,6 +68,24 @@ function inPlace(files: string[], digest: string): string[] {
   return left;
 }
 
+/** Follows the job `jobId`'s events, and cancels it once a progress event says a file is done. */
+function cancelAfterFirstFile(
+  socket: ContractSocket,
+  jobId: string,
+): { events: JobEvent[]; cancelled: () => Promise<CallReply> | undefined } {
+  const events: JobEvent[] = [];
+  let cancelled: Promise<CallReply> | undefined;
+  socket.on('job.event', (payload) => {
+    const event = payload as JobEvent;
+    if (event.jobId !== jobId) return;
+    events.push(event);
+    if (event.type === 'progress' && event.progress.done >= 1 && !cancelled) {
+      cancelled = socket.call('jobs.cancel', { jobId });
+    }
+  });
+  return { events, cancelled: () => cancelled };
+}
+
 /**
  * Applies `operation` with a jobId after its dry run, cancelling it once a progress event says a
  * file is done; the report, the job's events and the job as jobs.list then tells it.
@@ -80,19 +98,10 @@ async function appliedThenCancelled<R>(
   const dryRun = await socket.call(operation, { scanId });
   assert.equal(dryRun.ok, true, JSON.stringify(dryRun.error));
   const jobId = `apply-${operation}-${Date.now()}`;
-  const events: JobEvent[] = [];
-  let cancelled: Promise<CallReply> | undefined;
-  socket.on('job.event', (payload) => {
-    const event = payload as JobEvent;
-    if (event.jobId !== jobId) return;
-    events.push(event);
-    if (event.type === 'progress' && event.progress.done >= 1 && !cancelled) {
-      cancelled = socket.call('jobs.cancel', { jobId });
-    }
-  });
+  const { events, cancelled } = cancelAfterFirstFile(socket, jobId);
   const applied = await socket.call(operation, { scanId, apply: true, jobId });
   assert.equal(applied.ok, true, JSON.stringify(applied.error));
-  assert.deepEqual((await cancelled)?.value, { cancelled: true }, 'cancelled while it ran');
+  assert.deepEqual((await cancelled())?.value, { cancelled: true }, 'cancelled while it ran');
   const list = await socket.call('jobs.list', {});
   const listed = (list.value as { jobs: JobInfo[] }).jobs.find((job) => job.jobId === jobId);
   return { report: applied.value as R, events, listed };
@@ -195,19 +204,10 @@ describe('cancelling a Trash apply', () => {
       assert.ok(before >= copies);
       assert.equal((await socket.call('space.trash.empty', { batchId })).ok, true);
       const jobId = `empty-${Date.now()}`;
-      const events: JobEvent[] = [];
-      let cancelled: Promise<CallReply> | undefined;
-      socket.on('job.event', (payload) => {
-        const event = payload as JobEvent;
-        if (event.jobId !== jobId) return;
-        events.push(event);
-        if (event.type === 'progress' && event.progress.done >= 1 && !cancelled) {
-          cancelled = socket.call('jobs.cancel', { jobId });
-        }
-      });
+      const { events, cancelled } = cancelAfterFirstFile(socket, jobId);
       const emptied = await socket.call('space.trash.empty', { batchId, apply: true, jobId });
       assert.equal(emptied.ok, true, JSON.stringify(emptied.error));
-      assert.deepEqual((await cancelled)?.value, { cancelled: true }, 'cancelled while it ran');
+      assert.deepEqual((await cancelled())?.value, { cancelled: true }, 'cancelled while it ran');
       const report = emptied.value as EmptyTrashReport;
       const c = report.counts;
       assert.ok(c.deleted >= 1 && c.deleted < copies, `deleted ${c.deleted} of ${copies}`);
