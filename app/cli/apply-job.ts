@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { formatBytes } from '../common/format.js';
+import type { JobKind } from '../contract/jobs.js';
 import type { ApplyEachOptions, ApplyProgress } from '../core/space/apply-steps.js';
 import { jobs } from '../core/jobs/service.js';
 import type { CommandIO } from './command.js';
@@ -24,7 +25,7 @@ export interface CliApply<T, A> {
  * progress line cleared first, so the two never mix).
  */
 export async function cliApplyJob<T, A>(
-  kind: 'dedupe' | 'trash' | 'trash-empty',
+  kind: JobKind,
   io: CommandIO,
   line: ((action: A) => string) | null,
   apply: (hooks: ApplyHooks<A>) => Promise<T>,

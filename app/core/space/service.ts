@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PlumbError, toErrorPayload } from '../../contract/errors.js';
+import type { JobKind } from '../../contract/jobs.js';
 import type { ScanProgress, ScanResult } from '../../contract/space.js';
 import type { CallContext, Handlers } from '../dispatch.js';
 import type { PlumbFolders } from '../paths.js';
@@ -78,7 +79,7 @@ async function followed<T>(
  */
 async function asJob<T>(
   jobId: string | undefined,
-  kind: 'dedupe' | 'trash' | 'trash-empty',
+  kind: JobKind,
   origin: CallContext,
   apply: (hooks: Pick<ApplyEachOptions<never>, 'signal' | 'onProgress'>) => Promise<T>,
 ): Promise<T> {
