@@ -126,6 +126,40 @@ describe('bench.running and events for every page', () => {
     assert.deepEqual(await readdir(target), []);
   });
 
+  it("under plumb serve, a session's run is listed, heard and cancelled by that session only", async () => {
+    const hub = new EventHub();
+    const handlers = benchHandlers(new ResultsStore(path.join(dataDir, 'results')), slowDrive, hub);
+    const [mine, minePage2, theirs] = [listener(), listener(), listener()];
+    const [sessionA, sessionB] = [{}, {}];
+    mine.context.session = sessionA;
+    minePage2.context.session = sessionA;
+    theirs.context.session = sessionB;
+    for (const page of [mine, minePage2, theirs]) hub.subscribe(page.context);
+    await handlers['bench.start'](
+      {
+        path: target,
+        plan: 'standard',
+        scale: 0.001,
+        buffered: false,
+        keepFiles: false,
+        reserveBytes: 0,
+        jobId: 'session-a-run',
+      },
+      mine.context,
+    );
+    await until(() => minePage2.events.some((e) => e.type === 'file-done'));
+    const listedBy = async (page: ReturnType<typeof listener>) =>
+      (await handlers['bench.running']({}, page.context)).runs.map((run) => run.jobId);
+    assert.deepEqual(await listedBy(minePage2), ['session-a-run']);
+    assert.deepEqual(await listedBy(theirs), []);
+    assert.equal(jobs.cancel('session-a-run', sessionB), false, 'not theirs to cancel');
+    assert.ok(!jobs.list(sessionB).some((job) => job.jobId === 'session-a-run'));
+    assert.equal(jobs.cancel('session-a-run', sessionA), true);
+    await until(() => mine.events.some((e) => e.type === 'cancelled'));
+    assert.deepEqual(theirs.events, [], 'the other session hears nothing of it');
+    assert.deepEqual(await readdir(target), []);
+  });
+
   it('reaches every Electron window once, however many calls each made', async () => {
     const hub = new EventHub();
     const dispatcher = createDispatcher({
