@@ -52,6 +52,17 @@ const asJob = (event: BenchEvent): JobEvent => ({
   event,
 });
 
+/** A quick standard run (on the slow fake drive: it lasts) under the job id `jobId`. */
+const quickStandard = (jobId: string) => ({
+  path: target,
+  plan: 'standard',
+  scale: 0.001,
+  buffered: false,
+  keepFiles: false,
+  reserveBytes: 0,
+  jobId,
+});
+
 const until = async (done: () => boolean) => {
   while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
 };
@@ -79,18 +90,7 @@ describe('bench.running and events for every page', () => {
     const handlers = benchHandlers(new ResultsStore(path.join(dataDir, 'results')), slowDrive, hub);
     const [starter, reloaded] = [listener(), listener()];
     hub.subscribe(starter.context);
-    const { runId } = await handlers['bench.start'](
-      {
-        path: target,
-        plan: 'standard',
-        scale: 0.001,
-        buffered: false,
-        keepFiles: false,
-        reserveBytes: 0,
-        jobId: 'started-here',
-      },
-      starter.context,
-    );
+    const { runId } = await handlers['bench.start'](quickStandard('started-here'), starter.context);
     await until(() => starter.events.filter((e) => e.type === 'file-done').length >= 20);
     // A page loaded now: it subscribes, then asks what is going on.
     hub.subscribe(reloaded.context);
@@ -135,18 +135,7 @@ describe('bench.running and events for every page', () => {
     minePage2.context.session = sessionA;
     theirs.context.session = sessionB;
     for (const page of [mine, minePage2, theirs]) hub.subscribe(page.context);
-    await handlers['bench.start'](
-      {
-        path: target,
-        plan: 'standard',
-        scale: 0.001,
-        buffered: false,
-        keepFiles: false,
-        reserveBytes: 0,
-        jobId: 'session-a-run',
-      },
-      mine.context,
-    );
+    await handlers['bench.start'](quickStandard('session-a-run'), mine.context);
     await until(() => minePage2.events.some((e) => e.type === 'file-done'));
     const listedBy = async (page: ReturnType<typeof listener>) =>
       (await handlers['bench.running']({}, page.context)).runs.map((run) => run.jobId);
