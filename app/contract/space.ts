@@ -3,6 +3,7 @@
  * count always means "the OS cannot tell", never zero.
  */
 import { z } from 'zod';
+import { guard } from './guard.js';
 import { JobId } from './jobs.js';
 import { pathField } from './path.js';
 
@@ -254,6 +255,8 @@ export const EmptiedFile = z.object({
   predictedBytes: UnknownBytes,
   status: z.enum(['planned', 'deleted', 'skipped', 'failed']),
   reason: z.string().nullable(),
+  /** ECANCELED when a cancel stopped the emptying before this file (it is still in the Trash). */
+  code: z.literal('ECANCELED').optional(),
 });
 export type EmptiedFile = z.infer<typeof EmptiedFile>;
 
@@ -371,6 +374,7 @@ export const spaceOperations = {
       jobId: JobId.optional(),
     }),
     output: ScanId,
+    guard: guard({ chosenPaths: ['path'] }),
   },
   /** jobs.cancel for a scan, under its old name: false when it is not running. */
   'space.cancel': { input: ScanId, output: z.object({ cancelled: z.boolean() }) },
@@ -386,20 +390,34 @@ export const spaceOperations = {
   /** The result of a finished scan (null while it runs or when unknown). */
   'space.result': { input: ScanId, output: ScanResult.nullable() },
   /** Plans (dry run, the default) or applies clones for a finished scan. */
-  'space.dedupe': { input: DedupeInput, output: DedupeReport },
+  'space.dedupe': {
+    input: DedupeInput,
+    output: DedupeReport,
+    guard: guard({ onScan: true, review: ['scanId', 'groupIds', 'keepers'] }),
+  },
   /**
    * DESTRUCTIVE (with apply): moves the chosen copies of a finished scan to the system's Trash,
    * each verified identical to the kept file just before; a dry run (the default) says per file
    * what deleting it would free. Refuses with ENOTRASH where no Trash is reachable.
    */
-  'space.trash': { input: TrashInput, output: TrashReport },
+  'space.trash': {
+    input: TrashInput,
+    output: TrashReport,
+    guard: guard({ onScan: true, review: ['scanId', 'groupIds', 'keepers'] }),
+  },
   /**
    * DESTRUCTIVE (with apply): deletes for good exactly the files a space.trash batch moved to the
    * Trash (those still there unchanged), measuring the space freed on the volume.
    */
   'space.trash.empty': {
-    input: z.object({ batchId: BatchIdField, apply: z.boolean().default(false) }),
+    input: z.object({
+      batchId: BatchIdField,
+      apply: z.boolean().default(false),
+      /** With apply: the caller's job id; jobs.cancel stops it between files. */
+      jobId: JobId.optional(),
+    }),
     output: EmptyTrashReport,
+    guard: guard({ review: ['batchId'] }),
   },
   /** Completes or rolls back a dedupe interrupted by a crash (also done before every dedupe). */
   'space.recover': { input: z.object({}).strict(), output: z.array(RecoveryStep) },
@@ -410,6 +428,7 @@ export const spaceOperations = {
   'space.sparse.list': {
     input: z.object({ path: PathField, listId: ListIdField.optional() }),
     output: z.array(SparseFile),
+    guard: guard({ chosenPaths: ['path'] }),
   },
   /** Stops a listing (or a candidates search) started with that listId; it then fails with ECANCELED. */
   'space.sparse.cancel': {
@@ -428,30 +447,34 @@ export const spaceOperations = {
       listId: ListIdField.optional(),
     }),
     output: z.object({ candidates: z.array(SparseCandidate), warning: z.string() }),
+    guard: guard({ chosenPaths: ['path'] }),
   },
   'space.sparse.create': {
     input: z.object({ path: PathField, bytes: Bytes }),
     /** `warning`: the file is longer than its whole disk (allowed, never silent). */
     output: SparseFile.extend({ warning: z.string().nullable() }),
+    guard: guard({ chosenPaths: ['path'] }),
   },
-  /** Turns whole blocks of zeros into holes (dry run unless apply). */
+  /**
+   * Turns whole blocks of zeros into holes (dry run unless apply). With a `jobId` (the caller's)
+   * it reports its reading as job progress, and jobs.cancel stops it before any hole is made
+   * (ECANCELED); once punching has begun it finishes, so the file is never left half done.
+   */
   'space.sparse.punch': {
-    input: z.object({ path: PathField, apply: z.boolean().default(false) }),
+    input: z.object({
+      path: PathField,
+      apply: z.boolean().default(false),
+      jobId: JobId.optional(),
+    }),
     output: PunchReport,
+    guard: guard({ chosenPaths: ['path'], review: ['path'] }),
   },
   'space.sparse.copy': {
     input: z.object({ from: PathField, to: PathField }),
     output: SparseFile,
+    guard: guard({ chosenPaths: ['from', 'to'] }),
   },
 } as const;
-
-/** Operations that change or delete users' files when applied (for path authorization). */
-export const destructiveSpaceOperations = [
-  'space.dedupe',
-  'space.trash',
-  'space.trash.empty',
-  'space.sparse.punch',
-] as const;
 
 export const spaceEvents = {
   'space.event': SpaceEvent,

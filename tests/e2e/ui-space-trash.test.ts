@@ -271,7 +271,15 @@ test(
     await summary.waitFor({ timeout: 60_000 });
     const moved = Number(await page.getByTestId('trash-moved').textContent());
     assert.ok(moved < cancelCopies, `moved ${moved} of ${cancelCopies}: stopped part way`);
-    assert.match((await summary.textContent()) ?? '', /cancelled (before|during) this file/);
+    // One line for the files the Stop kept it from, their list behind it.
+    const untouched = summary.getByTestId('untouched');
+    const count = cancelCopies - moved;
+    assert.equal(
+      await untouched.locator('summary').textContent(),
+      `${count} not touched: the apply was stopped before ${count === 1 ? 'this file' : 'these files'}`,
+    );
+    assert.equal(await untouched.locator('li').count(), count);
+    assert.equal(await summary.locator('.space-problems li:visible').count(), 0, 'listed closed');
     await shoot(page, 'cancel-summary');
 
     const trashed = readdirSync(path.join(fs!.dir, `.Trash-${uid}`, 'files'));

@@ -172,6 +172,9 @@ function settleAction(action: ApplyAction, error: unknown): void {
   }
 }
 
+/** The reason of a file an apply's cancel kept it from (its code is ECANCELED). */
+export const cancelledBeforeFile = 'cancelled before this file';
+
 /** How far an apply has got: files settled (done, skipped or failed) and their bytes. */
 export interface ApplyProgress {
   done: number;
@@ -214,7 +217,7 @@ export async function applyEach<A extends ApplyAction>(
     const settled: ApplyAction = action;
     if (options.signal?.aborted) {
       settled.status = 'skipped';
-      settled.reason = 'cancelled before this file';
+      settled.reason = cancelledBeforeFile;
       settled.code = 'ECANCELED';
       continue;
     }

@@ -1,5 +1,6 @@
 /**
- * The last scan of each folder, kept in the data folder beside the results (space-scans/), so
+ * The last scan of each folder, kept in the data folder beside the results (space-scans/, the
+ * app context's `folders.spaceScans`, given as `dir` to each function here), so
  * reopening the view shows it with its age, and the scan engine's hash cache beside it, so a
  * rescan reads only files whose inode, size or times changed. One key per folder: the SHA-256 of
  * its absolute path.
@@ -8,33 +9,30 @@ import { createHash } from 'node:crypto';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SavedScan, ScanResult } from '../../contract/space.js';
-import { plumbFolders, writePrivateFile } from '../paths.js';
+import { writePrivateFile } from '../paths.js';
 import { jsonBatches } from '../json-out.js';
-
-export function spaceScansDir(): string {
-  return plumbFolders().spaceScans;
-}
 
 function keyOf(folder: string): string {
   return createHash('sha256').update(path.resolve(folder)).digest('hex').slice(0, 32);
 }
 
 /** The scan engine's digest cache for `folder` (the folder holding it is made). */
-export function hashCachePath(folder: string): string {
-  return path.join(spaceScansDir(), `${keyOf(folder)}.hashes`);
+export function hashCachePath(dir: string, folder: string): string {
+  return path.join(dir, `${keyOf(folder)}.hashes`);
 }
 
 /**
  * Keeps `result` as the folder's last scan. Written in pieces: a scan of a million files is a
  * 180 MB document, which as one string (and its bytes) would add twice that to the app's memory.
  */
-export async function saveLastScan(result: ScanResult, now = new Date()): Promise<void> {
+export async function saveLastScan(
+  dir: string,
+  result: ScanResult,
+  now = new Date(),
+): Promise<void> {
   const saved: SavedScan = { savedAt: now.toISOString(), result };
   // Levels opened: the saved scan, its result, then the groups array, a few groups at a time.
-  await writePrivateFile(
-    path.join(spaceScansDir(), `${keyOf(result.root)}.json`),
-    jsonBatches(saved, 3, true),
-  );
+  await writePrivateFile(path.join(dir, `${keyOf(result.root)}.json`), jsonBatches(saved, 3, true));
 }
 
 async function readSaved(file: string): Promise<SavedScan | null> {
@@ -49,8 +47,7 @@ async function readSaved(file: string): Promise<SavedScan | null> {
 }
 
 /** The kept scans' files, newest first. */
-async function savedFilesNewestFirst(): Promise<string[]> {
-  const dir = spaceScansDir();
+async function savedFilesNewestFirst(dir: string): Promise<string[]> {
   let names: string[];
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith('.json'));
@@ -94,9 +91,10 @@ async function savedRoot(file: string): Promise<string | null> {
 
 /** The folder of the newest kept scan that `mayShow` accepts, or null. */
 export async function newestScanRoot(
+  dir: string,
   mayShow: (root: string) => Promise<boolean>,
 ): Promise<string | null> {
-  for (const file of await savedFilesNewestFirst()) {
+  for (const file of await savedFilesNewestFirst(dir)) {
     const root = await savedRoot(file);
     if (root !== null && (await mayShow(root))) return root;
   }
@@ -104,9 +102,9 @@ export async function newestScanRoot(
 }
 
 /** The last scan of `folder`, or of any folder (the most recent) when none is given. */
-export async function loadLastScan(folder?: string): Promise<SavedScan | null> {
-  if (folder !== undefined) return readSaved(path.join(spaceScansDir(), `${keyOf(folder)}.json`));
-  for (const file of await savedFilesNewestFirst()) {
+export async function loadLastScan(dir: string, folder?: string): Promise<SavedScan | null> {
+  if (folder !== undefined) return readSaved(path.join(dir, `${keyOf(folder)}.json`));
+  for (const file of await savedFilesNewestFirst(dir)) {
     const saved = await readSaved(file);
     if (saved) return saved;
   }

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PlumbError, toErrorPayload } from '../../contract/errors.js';
+import type { JobKind } from '../../contract/jobs.js';
 import type { DedupeReport, ScanProgress, ScanResult, TrashReport } from '../../contract/space.js';
 import type { CallContext, Handlers } from '../dispatch.js';
 import type { PlumbFolders } from '../paths.js';
@@ -79,7 +80,7 @@ async function followed<T>(
  */
 async function asJob<T>(
   jobId: string | undefined,
-  kind: 'dedupe' | 'trash',
+  kind: JobKind,
   origin: CallContext,
   apply: (hooks: Pick<ApplyEachOptions<never>, 'signal' | 'onProgress'>) => Promise<T>,
 ): Promise<T> {
@@ -122,6 +123,7 @@ function finishedScan(scanId: string): ScanResult {
  * the time of its scan: what the apply did not touch is as that scan found it.
  */
 async function keepApplied(
+  scansDir: string,
   scanId: string,
   scanned: ScanResult,
   applied: { action: 'clone'; report: DedupeReport } | { action: 'trash'; report: TrashReport },
@@ -130,9 +132,9 @@ async function keepApplied(
   const entry = scans.get(scanId);
   if (updated === scanned || entry?.result !== scanned) return;
   entry.result = updated;
-  const saved = await loadLastScan(scanned.root).catch(() => null);
+  const saved = await loadLastScan(scansDir, scanned.root).catch(() => null);
   const savedAt = saved?.result.scanId === scanId ? new Date(saved.savedAt) : new Date();
-  await saveLastScan(updated, savedAt).catch(() => undefined);
+  await saveLastScan(scansDir, updated, savedAt).catch(() => undefined);
 }
 
 /** The groups of a scan to act on: those named, or all of them. */
@@ -144,6 +146,7 @@ function chosenGroups(result: ScanResult, groupIds: readonly string[] | undefine
 export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperation> {
   const journalDir = folders.spaceJournal;
   const batchDir = folders.spaceTrash;
+  const scansDir = folders.spaceScans;
   return {
     'space.scan': async ({ jobId, ...options }, context) => {
       await recoverOnce(journalDir);
@@ -166,6 +169,7 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
       const scanning = jobs.run({ jobId: scanId, kind: 'scan', origin: context }, (job) =>
         scanFolder(options, {
           scanId,
+          scansDir,
           signal: job.signal,
           onProgress: (progress) => {
             context.emit('space.event', { type: 'progress', progress });
@@ -181,7 +185,7 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
           // Kept so reopening the view shows it (the CLI does not keep its scans: a one-shot
           // command would hold the whole result twice to write it). A data folder that cannot be
           // written costs only that.
-          await saveLastScan(result).catch(() => undefined);
+          await saveLastScan(scansDir, result).catch(() => undefined);
         },
         (error: unknown) => {
           scans.delete(scanId);
@@ -194,10 +198,12 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
       );
       return { scanId };
     },
-    'space.cancel': async ({ scanId }) => ({ cancelled: jobs.cancel(scanId) }),
+    'space.cancel': async ({ scanId }, context) => ({
+      cancelled: jobs.cancel(scanId, context.session),
+    }),
     'space.result': async ({ scanId }) => scans.get(scanId)?.result ?? null,
     'space.lastScan': async ({ path }) => {
-      const saved = await loadLastScan(path);
+      const saved = await loadLastScan(scansDir, path);
       // Kept like a new scan, so dedupe and Trash act on exactly what is shown.
       if (saved) remember(saved.result.scanId, { result: saved.result });
       return saved;
@@ -215,7 +221,7 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
           ...hooks,
         }),
       );
-      if (apply) await keepApplied(scanId, result, { action: 'clone', report });
+      if (apply) await keepApplied(scansDir, scanId, result, { action: 'clone', report });
       return report;
     },
     'space.recover': async () => recoverOnce(journalDir),
@@ -231,20 +237,33 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
           ...hooks,
         }),
       );
-      if (apply) await keepApplied(scanId, result, { action: 'trash', report });
+      if (apply) await keepApplied(scansDir, scanId, result, { action: 'trash', report });
       return report;
     },
-    'space.trash.empty': async ({ batchId, apply }) =>
-      emptyTrashBatch(batchId, { apply, batchDir }),
+    'space.trash.empty': async ({ batchId, apply, jobId }, context) =>
+      asJob(apply ? jobId : undefined, 'trash-empty', context, (hooks) =>
+        emptyTrashBatch(batchId, { apply, batchDir, ...hooks }),
+      ),
     'space.sparse.list': async ({ path, listId }, context) =>
       followed(listId, 'sparse-list', context, (hooks) => listSparse(path, hooks)),
-    'space.sparse.cancel': async ({ listId }) => ({ cancelled: jobs.cancel(listId) }),
+    'space.sparse.cancel': async ({ listId }, context) => ({
+      cancelled: jobs.cancel(listId, context.session),
+    }),
     'space.sparse.candidates': async ({ path, minBytes, listId }, context) =>
       followed(listId, 'sparse-candidates', context, (hooks) =>
         sparseCandidates(path, { minBytes, ...hooks }),
       ),
     'space.sparse.create': async ({ path, bytes }) => createSparse(path, bytes),
-    'space.sparse.punch': async ({ path, apply }) => punchZeros(path, apply),
+    'space.sparse.punch': async ({ path, apply, jobId }, context) => {
+      if (jobId === undefined) return punchZeros(path, apply);
+      return jobs.run({ jobId, kind: 'punch', origin: context }, (job) =>
+        punchZeros(path, apply, {
+          signal: job.signal,
+          onRead: (bytesDone, bytesTotal) =>
+            job.progress({ phase: 'read', done: 0, total: 1, bytesDone, bytesTotal }),
+        }),
+      );
+    },
     'space.sparse.copy': async ({ from, to }) => copySparse(from, to),
   };
 }
