@@ -10,7 +10,7 @@
  * - a chart with nothing to draw says so, with no axes (it drew "1 B/s" up its rate axis).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -19,10 +19,10 @@ import { ResultDocument } from '../../app/contract/bench-result.js';
 import { storedRateCurve } from '../../app/common/sample-rates.js';
 import { phaseSummary } from '../../app/core/analysis/phase-summary.js';
 import { analyzeCsvText, reanalyzeDocument } from '../../app/core/bench/analyze.js';
-import { resultJson } from '../../app/core/bench/results-store.js';
 import { chromiumMissingReason } from '../helpers/chromium.js';
 import { runPlumb } from '../helpers/cli.js';
 import { modelWritePhase } from '../helpers/model-write-phase.js';
+import { storeResult, writePhaseDocument } from '../helpers/saved-results.js';
 import { baseSeed, seededRandom } from '../helpers/synthetic-samples.js';
 import { startUiSession, type UiSession } from '../helpers/ui-session.js';
 
@@ -40,25 +40,16 @@ after(async () => {
   await ui?.close();
 });
 
-function store(document: ResultDocument): ResultDocument {
-  const results = path.join(process.env.PLUMB_DATA_DIR!, 'results');
-  mkdirSync(results, { recursive: true });
-  writeFileSync(path.join(results, `${document.id}.json`), resultJson(document));
-  return document;
-}
-
-/** A saved sustained write of 6 GB: `before` bytes/s until `cliffAt` bytes, then `after`. */
+/** A saved sustained write of 6 GB: 2 GB/s until `cliffAt` bytes, then 0.45 GB/s. */
 function cliffRun(id: string, cliffAt: number, random: () => number): ResultDocument {
-  const { files, samples } = modelWritePhase({
+  const phase = modelWritePhase({
     totalBytes: 6 * GB,
     rate: (bytes) => (bytes < cliffAt ? 2 * GB : 0.45 * GB),
     random,
     fileBytes: () => (100 + random() * 100) * MB,
   });
-  const analysed = analyzeCsvText('bytes,seconds\n1,1\n', { appVersion: '0.1.0' });
   return reanalyzeDocument(
-    ResultDocument.parse({
-      ...analysed,
+    writePhaseDocument(phase, {
       id,
       plan: { name: 'sustained' },
       environment: {
@@ -66,11 +57,6 @@ function cliffRun(id: string, cliffAt: number, random: () => number): ResultDocu
         volume: { path: '/mnt/fast', fsType: 'ext4', totalBytes: 1e12, freeBytes: 6e11, bus: null },
         cacheMode: 'direct',
       },
-      files,
-      summary: { write: phaseSummary(files), read: phaseSummary([]) },
-      samplesByPhase: { write: samples },
-      findings: [],
-      headline: undefined,
     }),
   );
 }
@@ -196,7 +182,7 @@ describe('result charts', { skip: noChromium }, () => {
     ['late', 5 * GB, 'left'],
   ] as const) {
     it(`an ${when} cache cliff: its label is on the ${side} of the line, over no point`, async () => {
-      const document = store(
+      const document = storeResult(
         cliffRun(
           `20261101-12000${side === 'right' ? 1 : 2}-c11f`,
           cliffAt,
@@ -261,7 +247,7 @@ describe('result charts', { skip: noChromium }, () => {
       temperatureC: null,
     }));
     const analysed = analyzeCsvText('bytes,seconds\n1,1\n', { appVersion: '0.1.0' });
-    const document = store(
+    const document = storeResult(
       ResultDocument.parse({
         ...analysed,
         id: '20261101-120003-e0e0',
