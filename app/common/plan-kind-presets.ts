@@ -29,6 +29,21 @@ const grid = (op: 'read' | 'write') => {
   ] as const;
 };
 
+/**
+ * A grid test's code in words, for a reader who does not know CrystalDiskMark's: "SEQ1M Q8T1" is
+ * "Sequential, large blocks, 8 at once", "RND4K Q1T1" "Random, small blocks, one at a time". Null
+ * for a name in another form (a plan file's own names); the code stays beside the words as a label.
+ */
+export function queueTestWords(name: string): string | null {
+  const code = /^(SEQ|RND)(\d+)([KM])\s+Q(\d+)T(\d+)\b/i.exec(name.trim());
+  if (!code) return null;
+  const [, kind, size, unit, depth, threads] = code;
+  const blockBytes = Number(size) * (unit!.toUpperCase() === 'M' ? MiB : 1024);
+  const queue = Number(depth) === 1 ? 'one at a time' : `${Number(depth)} at once`;
+  const workers = Number(threads) > 1 ? `, ${Number(threads)} threads` : '';
+  return `${kind!.toUpperCase() === 'SEQ' ? 'Sequential' : 'Random'}, ${blockBytes >= 128 * 1024 ? 'large' : 'small'} blocks, ${queue}${workers}`;
+}
+
 export const presetsPlanKind: PlanKind<PresetsPlanFields> = {
   kind: 'presets',
   options: {
@@ -45,7 +60,7 @@ export const presetsPlanKind: PlanKind<PresetsPlanFields> = {
         schema: 'plumb.plan/1',
         name: 'presets',
         description:
-          'SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1, read and write, 5 s each on a 1 GiB file.',
+          'Sequential reads and writes in large blocks, and random ones in small blocks, many at once and one at a time (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1), 5 s each on a 1 GiB file.',
         kind: 'presets',
         fileBytes: 1024 * MiB,
         durationSeconds: 5,
@@ -61,8 +76,18 @@ export const presetsPlanKind: PlanKind<PresetsPlanFields> = {
     const ops = new Set(plan.runs.map((run) => (run.op.endsWith('write') ? 'write' : 'read')));
     return (['write', 'read'] as const).filter((d) => ops.has(d));
   },
-  describe: (plan) =>
-    `${plan.runs.map((r) => r.name).join(', ')}: ${planSeconds(plan.durationSeconds)} each on a ${formatBytes(plan.fileBytes)} file.`,
+  describe: (plan) => {
+    // Each test once, in words first ("Sequential, large blocks, 8 at once"), its code after.
+    const tests = [...new Set(plan.runs.map((r) => r.name.replace(/\s+(read|write)\b.*$/i, '')))];
+    const words = tests.map((test) => {
+      const plain = queueTestWords(test);
+      return plain ? `${plain} (${test})` : test;
+    });
+    const reads = plan.runs.some((r) => !r.op.endsWith('write'));
+    const writes = plan.runs.some((r) => r.op.endsWith('write'));
+    const both = reads && writes ? ', each read and written' : '';
+    return `${words.join('; ')}${both}: ${planSeconds(plan.durationSeconds)} each on a ${formatBytes(plan.fileBytes)} file.`;
+  },
   summary: (plan) =>
     `${plan.runs.length} queue-depth runs of ${+plan.durationSeconds.toFixed(2)} s each on one ${formatRoundBytes(plan.fileBytes)} file.`,
   scaleSizes<T extends PresetsPlanFields>(plan: T, factor: number): T {

@@ -24,6 +24,6 @@ export function costWords(
   return {
     figure,
     detail:
-      perAddedTbUsd === null ? 'no added capacity' : `${formatUsd(perAddedTbUsd)} per added TB`,
+      perAddedTbUsd === null ? 'no space gained' : `${formatUsd(perAddedTbUsd)} per TB you gain`,
   };
 }

@@ -37,6 +37,11 @@ export function quickRunLabel(result: ScaledResult): string | null {
   return scale < 1 ? `Quick run (${scalePercent(scale)})` : null;
 }
 
+/** A run's scale said to a reader who does not know what a scale is: "Quick run (1 % of full size)". */
+export function quickScaleWords(scale: number): string {
+  return scale < 1 ? `Quick run (${scalePercent(scale)} of full size)` : 'Full size';
+}
+
 /** One sentence for a caption, a CSV comment or a report: null for a full run. */
 export function quickRunNote(result: ScaledResult): string | null {
   const scale = runScale(result);

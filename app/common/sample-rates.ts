@@ -160,3 +160,18 @@ export function sampleRates(
     );
   return curve.curve();
 }
+
+/**
+ * The rate curve a saved result's chart draws for one phase, from its stored samples: null when
+ * there are none (a version 1 document, or a phase too short for an interval) or when they cannot
+ * be read (columns that go back or differ in length); the chart then draws one point per file.
+ */
+export function storedRateCurve(samples: PhaseSamples | undefined | null): RateCurve | null {
+  if (!samples || samples.t.length <= 1) return null;
+  try {
+    const curve = sampleRates(samples);
+    return curve.rate.length > 0 ? curve : null;
+  } catch {
+    return null;
+  }
+}

@@ -165,7 +165,7 @@ export const benchOperations = {
     input: resultId.extend({ name: z.string().trim().min(1).max(200) }),
     output: ResultListItem,
   },
-  /** The files of a result as CSV: phase,bytes,seconds,cumulativeBytes,t,temperatureC. */
+  /** A result as CSV (resultCsv): its files or grid runs, then its rate samples when it kept them. */
   'results.exportCsv': {
     input: resultId,
     output: z.object({ fileName: z.string(), csv: z.string() }),

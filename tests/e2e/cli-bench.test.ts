@@ -37,7 +37,7 @@ describe('plumb bench (real disk, tiny scale)', () => {
       { env },
     );
     assert.equal(result.status, 0, result.stderr);
-    assert.match(result.stdout, /plan series \(seed \d+\) at scale 0\.001/);
+    assert.match(result.stdout, /plan series \(seed \d+\), quick run \(0\.1 % of full size\)/);
     assert.match(result.stdout, /Theil–Sen/);
     assert.match(result.stdout, /small-files/);
     assert.match(result.stderr, /write 42\/42/, 'one plain line per file when not a terminal');

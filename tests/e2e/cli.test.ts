@@ -30,6 +30,9 @@ test('plumb info DIR answers for a real folder, as text and JSON', () => {
     assert.equal(text.status, 0, text.stderr);
     assert.match(text.stdout, /^File system +\S+/m);
     assert.match(text.stdout, /^Mount point +\//m);
+    // The UI's words for the block uncached I/O needs, not the expert's "Direct I/O alignment".
+    assert.match(text.stdout, /^Uncached I\/O block +(\d+ B|unknown)$/m);
+    assert.doesNotMatch(text.stdout, /alignment/i);
     const json = runPlumb(['info', dir, '--json']);
     assert.equal(json.status, 0, json.stderr);
     const info = JSON.parse(json.stdout) as {

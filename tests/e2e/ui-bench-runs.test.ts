@@ -129,7 +129,10 @@ test(
       'the files so far are back',
     );
     assert.equal(await live.locator('.status-pill').textContent(), 'Writing');
-    assert.match((await live.locator('.verdict-meta').textContent()) ?? '', /scale 0\.01/);
+    assert.match(
+      (await live.locator('.verdict-meta').textContent()) ?? '',
+      /Quick run \(1 % of full size\)/,
+    );
     // And it goes on: new files arrive after the reload.
     const afterReload = Number(await page.getByTestId('live-files').textContent());
     await waitForFiles(page, (done) => done >= afterReload + 3, 60_000);

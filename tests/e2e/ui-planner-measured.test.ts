@@ -59,14 +59,14 @@ test(
     assert.match(measured, /Quick run \(1 %\)/);
     await external.selectOption({ label: measured });
     // Writes heavy enough to wear the measured disk out within the horizon.
-    await page.getByLabel('Daily writes, movable data').fill('400');
+    await page.getByLabel('Daily writes, data that can move out').fill('400');
     await settled(page);
 
     const card = page.getByTestId('plan-option').nth(1);
     const text = await card.innerText();
     assert.match(text, /\$0/);
     assert.match(text, /nothing to buy/i); // the label is set in capitals by CSS
-    assert.doesNotMatch(text, /\$0 per added TB/i);
+    assert.doesNotMatch(text, /\$0 per (added TB|TB you gain)/i);
     assert.doesNotMatch(text, /via measured/);
     // The import does not fit on the measured disk: no time is claimed for it.
     assert.match(text, /does not fit in the external disk's free space/);
@@ -162,11 +162,14 @@ test(
   { skip: noChromium, timeout: 120_000 },
   async () => {
     const page = await openPlanner(800, 600);
-    await page.getByLabel('Daily writes, internal data').fill('37');
+    await page.getByLabel('Daily writes, data that stays internal').fill('37');
     await settled(page);
     await page.reload();
     await page.getByRole('heading', { name: 'The options side by side' }).waitFor();
-    assert.equal(await page.getByLabel('Daily writes, internal data').inputValue(), '37');
+    assert.equal(
+      await page.getByLabel('Daily writes, data that stays internal').inputValue(),
+      '37',
+    );
     await page.getByText(/unsaved changes to ".*" from last time are back/).waitFor();
 
     // Nothing reaches past the window, and neither the page nor its main area scrolls sideways.

@@ -13,21 +13,20 @@
  * - a real queue-depth grid: "at its best" gives the best random IOPS the grid shows.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { ResultDocument } from '../../app/contract/bench-result.js';
 import { formatIops } from '../../app/common/format.js';
-import { phaseSummary } from '../../app/core/analysis/phase-summary.js';
 import { analyzeCsvText, reanalyzeDocument } from '../../app/core/bench/analyze.js';
-import { resultJson } from '../../app/core/bench/results-store.js';
 import { quietVerdict } from '../../renderer/src/ui/result/quiet-verdict.js';
 import { chromiumMissingReason } from '../helpers/chromium.js';
 import { repoRoot, runPlumb } from '../helpers/cli.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
 import { modelWritePhase } from '../helpers/model-write-phase.js';
+import { storeResult, writePhaseDocument } from '../helpers/saved-results.js';
 import { clippedContent } from '../helpers/overflow.js';
 import { baseSeed, seededRandom } from '../helpers/synthetic-samples.js';
 import { startUiSession, type UiSession } from '../helpers/ui-session.js';
@@ -49,14 +48,6 @@ const views = [
 let ui: UiSession | undefined;
 let scratch: string;
 let disk: MountedFs | undefined;
-
-/** Stores a document in the results folder `plumb serve` reads, as the app would have saved it. */
-function store(document: ResultDocument): ResultDocument {
-  const results = path.join(process.env.PLUMB_DATA_DIR!, 'results');
-  mkdirSync(results, { recursive: true });
-  writeFileSync(path.join(results, `${document.id}.json`), resultJson(document));
-  return document;
-}
 
 /** Runs `plumb bench` as a user would and returns the saved document. */
 function bench(args: string[]): ResultDocument {
@@ -82,19 +73,17 @@ const findingsOf = (page: Page) =>
 
 /** The issue's 10 % sustained run: ~8 GB/s into memory and the drive's cache, then 0.6 GB/s. */
 function fallingRun(random: () => number): ResultDocument {
-  const { files, samples } = modelWritePhase({
+  const phase = modelWritePhase({
     totalBytes: 6 * GB,
     rate: (bytes) => 0.6 * GB + 7.4 * GB * Math.exp(-bytes / (0.3 * GB)),
     random,
     fileBytes: () => (20 + random() * 180) * MB,
   });
-  const analysed = analyzeCsvText('bytes,seconds\n1,1\n', { appVersion: '0.1.0' });
-  return ResultDocument.parse({
-    ...analysed,
+  // Saved before the ceiling was recorded, by a Plumb that found nothing in it.
+  return writePhaseDocument(phase, {
     id: '20261101-120000-fa11',
     scale: 0.1,
     plan: { name: 'sustained' },
-    // Saved before the ceiling was recorded, by a Plumb that found nothing in it.
     environment: {
       os: 'darwin 25.1',
       volume: {
@@ -106,11 +95,6 @@ function fallingRun(random: () => number): ResultDocument {
       },
       cacheMode: 'direct',
     },
-    files,
-    summary: { write: phaseSummary(files), read: phaseSummary([]) },
-    samplesByPhase: { write: samples },
-    findings: [],
-    headline: undefined,
   });
 }
 
@@ -154,7 +138,7 @@ describe('verdicts that agree with their charts and figures', { skip: noChromium
 
   it("the issue's falling 10 % run is never called steady", async () => {
     const seed = baseSeed();
-    const document = store(fallingRun(seededRandom(seed)));
+    const document = storeResult(fallingRun(seededRandom(seed)));
     const page = await openResult(document.id, views[2]);
     const findings = (await findingsOf(page).getByTestId('findings-empty').textContent()) ?? '';
     assert.doesNotMatch(findings, /steady|nothing unusual|ceiling/i, `seed ${seed}: ${findings}`);
@@ -173,7 +157,7 @@ describe('verdicts that agree with their charts and figures', { skip: noChromium
       appVersion: '0.1.0',
       phase: 'read',
     });
-    const document = store({ ...analysed, id: '20261101-120000-fa57' });
+    const document = storeResult({ ...analysed, id: '20261101-120000-fa57' });
     const page = await openResult(document.id, views[0]);
     const card = page.locator('li.finding').filter({ hasText: 'Faster than any SSD' });
     assert.match(
@@ -190,7 +174,7 @@ describe('verdicts that agree with their charts and figures', { skip: noChromium
 
   it("a replayed cliff leads with what was measured, its reason one click away ('Why?')", async () => {
     const replay = path.join(repoRoot, 'tests/fixtures/replays/cliff-run4.json');
-    const document = store(
+    const document = storeResult(
       reanalyzeDocument(ResultDocument.parse(JSON.parse(readFileSync(replay, 'utf8')))),
     );
     const cliff = document.findings.find((f) => f.kind === 'cliff');

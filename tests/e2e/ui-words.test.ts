@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { chromiumMissingReason } from '../helpers/chromium.js';
 import { startUiSession, type UiSession } from '../helpers/ui-session.js';
 import { randomFile } from '../helpers/space-files.js';
+import { runPlumb } from '../helpers/cli.js';
 
 const noChromium = chromiumMissingReason();
 if (noChromium) console.log(`# skipping the error-words tests: ${noChromium}`);
@@ -112,3 +113,121 @@ test(
     await page.close();
   },
 );
+
+/** Expert words a first look must not lead with (they belong in Details and tooltips). */
+const expert =
+  /\bscale 0\.\d|\bp50\b|Theil|trimmed mean|\br²|movable data|per added TB|Direct I\/O alignment|log-uniform|idle-and-probe/i;
+
+/** The text a reader sees first: the page's main area without its closed Details. */
+async function firstLookText(page: Page): Promise<string> {
+  // Plain JavaScript run in the page (the tests' types have no DOM); innerText needs a laid-out copy.
+  return page.evaluate(`(() => {
+    const main = document.querySelector('main').cloneNode(true);
+    for (const details of main.querySelectorAll('details:not([open])')) {
+      for (const child of [...details.children]) if (child.tagName !== 'SUMMARY') child.remove();
+    }
+    document.body.append(main);
+    const text = main.innerText;
+    main.remove();
+    return text;
+  })()`);
+}
+
+test(
+  'a quick grid and the planner lead with plain words; the codes stay as small labels',
+  { skip: noChromium, timeout: 120_000 },
+  async () => {
+    const disk = path.join(ui!.work, 'grid-disk');
+    mkdirSync(disk);
+    const run = runPlumb(['bench', disk, '--plan', 'presets', '--scale', '0.01', '--json', '-']);
+    assert.equal(run.status, 0, run.stderr);
+    const document = JSON.parse(run.stdout) as { id: string };
+    const page = await openPage(`#/results/${document.id}`);
+    const header = page.getByRole('rowheader').first();
+    await header.waitFor();
+    // "Sequential, large blocks, 8 at once" first; CrystalDiskMark's code after it, smaller.
+    assert.equal(await header.innerText(), 'Sequential, large blocks, 8 at once\nSEQ1M Q8T1');
+    const code = header.locator('.grid-test-code');
+    const size = (selector: string) =>
+      page.evaluate(
+        `parseFloat(getComputedStyle(document.querySelector(${JSON.stringify(selector)})).fontSize)`,
+      ) as Promise<number>;
+    const [wordsSize, codeSize] = [await size('th.grid-test'), await size('.grid-test-code')];
+    assert.ok(codeSize! < wordsSize!, `the code is a small label (${codeSize} < ${wordsSize} px)`);
+    assert.equal(await code.innerText(), 'SEQ1M Q8T1');
+    const resultText = await firstLookText(page);
+    assert.doesNotMatch(resultText, expert);
+    assert.match(resultText, /Quick run \(1 %\)/);
+
+    await page.goto(page.url().replace(/#.*$/, '#/planner'));
+    await page.getByLabel('Must stay internal').waitFor();
+    await page.getByRole('button', { name: 'Compare options' }).click();
+    await page.locator('[data-testid=plan-option]').first().waitFor();
+    const plannerText = await firstLookText(page);
+    assert.doesNotMatch(plannerText, expert);
+    assert.ok(await page.getByLabel('Daily writes, data that can move out').isVisible());
+    assert.deepEqual(ui!.problems, []);
+    await page.close();
+  },
+);
+
+/** WCAG's relative luminance of an "rgb(r, g, b)" colour, and the contrast of two. */
+function luminance(rgb: string): number {
+  const [r, g, b] = rgb
+    .match(/\d+(\.\d+)?/g)!
+    .slice(0, 3)
+    .map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+function contrast(a: string, b: string): number {
+  const [high, low] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (high! + 0.05) / (low! + 0.05);
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(
+    `${scheme} mode: a focused blue button has a 2px ring 2px off it, clear on the button and page`,
+    { skip: noChromium },
+    async () => {
+      const page = await ui!.openPage('#/bench', { colorScheme: scheme, warnings: false });
+      // A folder chosen, so the blue buttons are enabled.
+      await page.getByLabel('Test files go in').fill(ui!.work);
+      await page.getByRole('button', { name: 'Use this folder' }).click();
+      await page.locator('.button-primary:enabled').first().waitFor();
+      // From the keyboard, as :focus-visible shows it: Tab until a blue button has the focus.
+      for (let tab = 0; tab < 60; tab += 1) {
+        await page.keyboard.press('Tab');
+        if (await page.evaluate(`document.activeElement?.matches('.button-primary')`)) break;
+      }
+      const style = (await page.evaluate(`(() => {
+        const element = document.activeElement;
+        const css = getComputedStyle(element);
+        const body = getComputedStyle(document.body).backgroundColor;
+        return {
+          shadow: css.boxShadow,
+          button: css.backgroundColor,
+          page:
+            body === 'rgba(0, 0, 0, 0)'
+              ? getComputedStyle(document.documentElement).backgroundColor
+              : body,
+          focusVisible: element.matches(':focus-visible'),
+        };
+      })()`)) as { shadow: string; button: string; page: string; focusVisible: boolean };
+      assert.ok(style.focusVisible, 'focused as from the keyboard');
+      // "rgb(255, 255, 255) 0px 0px 0px 2px, rgb(29, 29, 31) 0px 0px 0px 4px": a gap, then the ring.
+      const rings = [...style.shadow.matchAll(/(rgba?\([^)]*\)) 0px 0px 0px (\d+)px/g)];
+      assert.deepEqual(
+        rings.map((ring) => Number(ring[2])),
+        [2, 4],
+        style.shadow,
+      );
+      const ring = rings[1]![1]!;
+      assert.ok(contrast(ring, style.button) >= 3, `ring ${ring} on the button ${style.button}`);
+      assert.ok(contrast(ring, style.page) >= 3, `ring ${ring} on the page ${style.page}`);
+      await page.close();
+    },
+  );
+}

@@ -5,7 +5,7 @@ import { headlineWords } from '../../common/headline-rate.js';
 import { fitDoesNotDescribeRun, fitMisfit } from '../../common/line-fit-words.js';
 import { withHeadline } from '../../core/analysis/headline-rate.js';
 import { runPlanDescription } from '../../common/plan-description.js';
-import { quickRunNote, runScale } from '../../common/quick-run.js';
+import { quickRunNote, quickScaleWords, runScale } from '../../common/quick-run.js';
 
 const rate = (value: number | null | undefined) =>
   value === null || value === undefined ? '—' : formatRate(value);
@@ -49,11 +49,11 @@ const labels = [
 export function describeResult(document: ResultDocument): string {
   const out: string[] = [];
   const v = document.environment.volume;
-  const plan = document.plan as { name: string; seed?: number; scale?: number };
+  const plan = document.plan as { name: string; seed?: number };
   out.push(
     `Run ${document.id}${document.name ? ` "${document.name}"` : ''}: plan ${plan.name}` +
       (plan.seed !== undefined ? ` (seed ${plan.seed})` : '') +
-      (plan.scale !== undefined ? ` at scale ${plan.scale}` : ''),
+      (runScale(document) < 1 ? `, ${quickScaleWords(runScale(document)).toLowerCase()}` : ''),
   );
   const quick = quickRunNote(document);
   if (quick) out.push(quick);
@@ -88,7 +88,7 @@ export function describeResult(document: ResultDocument): string {
     const width = Math.max(...document.runs.map((r) => r.name.length));
     for (const run of document.runs) {
       out.push(
-        `${run.name.padEnd(width)}  ${rate(run.bytesPerSecond).padStart(11)}  ${Math.round(run.iops)} IOPS  p50 ${ms(run.latency.p50)}  p99 ${ms(run.latency.p99)}`,
+        `${run.name.padEnd(width)}  ${rate(run.bytesPerSecond).padStart(11)}  ${Math.round(run.iops)} IOPS  typically ${ms(run.latency.p50)}, 1 in 100 over ${ms(run.latency.p99)}`,
       );
     }
   }

@@ -34,7 +34,7 @@ export const infoCommand: Command = {
       ['Available', formatBytes(info.availableBytes)],
       ['Block size', `${info.blockSize} B`],
       [
-        'Direct I/O alignment',
+        'Uncached I/O block',
         info.directIoAlignment === null ? 'unknown' : `${info.directIoAlignment} B`,
       ],
       ['Bus', show(info.bus)],

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type ResultListItem } from '../../contract/bench.js';
-import { ResultDocument, resultSchemaVersions } from '../../contract/bench-result.js';
+import { Phase, ResultDocument, resultSchemaVersions } from '../../contract/bench-result.js';
+import { storedRateCurve } from '../../common/sample-rates.js';
 import { PlumbError } from '../../contract/errors.js';
 
 const idPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
@@ -44,6 +45,11 @@ export function resultJson(document: ResultDocument): string {
 /**
  * One line per file: phase,bytes,seconds,cumulativeBytes,t,temperatureC, after `#` comment lines
  * (Plumb's own CSV reader skips them) saying that a run was a quick one and what its headline is.
+ * A result that kept its progress samples (`plumb.result/2`) then has, after a blank line and a
+ * `# Rate samples` comment, a second table: phase,cumulativeBytes,seconds,MBps, one line for every
+ * point of the rate curve its chart draws (app/common/sample-rates.ts), in each phase's order:
+ * the bytes of the phase so far at the end of the point's window, the seconds since the phase
+ * began at the middle of it, and the rate in MB/s (10^6 bytes a second).
  */
 export function resultCsv(document: ResultDocument): string {
   const quick = quickRunNote(document);
@@ -61,7 +67,33 @@ export function resultCsv(document: ResultDocument): string {
       [f.phase, f.bytes, f.seconds, f.cumulativeBytes, f.t, f.temperatureC ?? ''].join(','),
     );
   }
-  return `${lines.join('\n')}\n`;
+  return `${[...lines, ...rateSampleLines(document)].join('\n')}\n`;
+}
+
+/** The rate samples table of `resultCsv`: none for a document without samples. */
+function rateSampleLines(document: ResultDocument): string[] {
+  const lines: string[] = [];
+  for (const phase of Phase.options) {
+    const curve = storedRateCurve(document.samplesByPhase?.[phase]);
+    if (!curve) continue;
+    for (let i = 0; i < curve.rate.length; i += 1) {
+      lines.push(
+        [
+          phase,
+          Math.round(curve.endBytes[i]!),
+          Number(curve.seconds[i]!.toFixed(6)),
+          Number((curve.rate[i]! / 1e6).toFixed(3)),
+        ].join(','),
+      );
+    }
+  }
+  if (lines.length === 0) return [];
+  return [
+    '',
+    '# Rate samples: every point of the rate chart; cumulativeBytes at the end of its window, seconds since the phase began, MB/s',
+    'phase,cumulativeBytes,seconds,MBps',
+    ...lines,
+  ];
 }
 
 /**

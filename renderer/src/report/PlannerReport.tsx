@@ -22,7 +22,9 @@ function scenarioFacts(scenario: Scenario): Fact[] {
   );
   const daily = [
     workload.dailyWritesInternal > 0 ? `${formatSize(workload.dailyWritesInternal)} internal` : '',
-    workload.dailyWritesMovable > 0 ? `${formatSize(workload.dailyWritesMovable)} movable` : '',
+    workload.dailyWritesMovable > 0
+      ? `${formatSize(workload.dailyWritesMovable)} to data that can move out`
+      : '',
   ].filter(Boolean);
   return [
     [

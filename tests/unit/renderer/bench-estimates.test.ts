@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Plan } from '../../../app/contract/plan.js';
-import { formatBytes } from '../../../app/common/format.js';
+import { formatBytes, formatDuration } from '../../../app/common/format.js';
 import {
+  estimatedTime,
   estimatePlan,
   ratesFromHistory,
   typicalRates,
@@ -254,8 +255,15 @@ test('a test is estimated from its own earlier runs on the volume first, from ot
   const history = [run('sustained', 0.009), run('sustained', 0.0095), run('standard', 0.007)];
   const fallback = typicalRates(bigDisk);
   const standardBasis = ratesFromHistory(history, '/', mounts, fallback, 'standard');
-  assert.equal(standardBasis.writeFileSeconds, 0.007);
-  assert.equal(standardBasis.source, 'from your last run of this test on this volume');
+  // One run of its own: half its figure, half the median of the others'.
+  assert.equal(standardBasis.writeFileSeconds, (0.007 + (0.009 + 0.0095) / 2) / 2);
+  assert.equal(
+    standardBasis.source,
+    'from your last run of this test and 2 other runs on this volume',
+  );
+  const alone = ratesFromHistory(history.slice(2), '/', mounts, fallback, 'standard');
+  assert.equal(alone.writeFileSeconds, 0.007);
+  assert.equal(alone.source, 'from your last run of this test on this volume');
   const sustainedBasis = ratesFromHistory(history, '/', mounts, fallback, 'sustained');
   assert.equal(sustainedBasis.writeFileSeconds, (0.009 + 0.0095) / 2);
   assert.equal(sustainedBasis.source, 'from your last 2 runs of this test on this volume');
@@ -279,7 +287,73 @@ test('a test that only writes takes the volume’s reading rate from the runs th
   const history = [paced('sustained', null), paced('standard', 2.5 * GB)];
   const basis = ratesFromHistory(history, '/', ['/'], typicalRates(bigDisk), 'sustained');
   assert.equal(basis.readRate, 2.5 * GB);
-  assert.equal(basis.source, 'from your last run of this test on this volume');
+  assert.equal(basis.source, 'from your last run of this test and one other run on this volume');
+});
+
+test('one slow run of a test does not set its next estimate alone (CI: 52 % off)', () => {
+  const run = (plan: string, write: number, fileSeconds: number) => ({
+    volumePath: '/home/me',
+    plan,
+    writeMedian: write,
+    readMedian: 2 * write,
+    pace: {
+      write: { bytesPerSecond: write, fileSeconds },
+      read: { bytesPerSecond: 2 * write, fileSeconds: fileSeconds / 3 },
+      runSeconds: 0.1,
+    },
+  });
+  // The standard test's only run came while the machine was busy (a third of the speed, three
+  // times the cost a file); the sustained and grid runs after it were ordinary.
+  const history = [
+    run('sustained', 1.2 * GB, 0.009),
+    run('sustained', 1.1 * GB, 0.01),
+    run('standard', 0.4 * GB, 0.021),
+  ];
+  const plan = standard;
+  const quick = { scale: 0.01 };
+  const ordinary = estimatePlan(
+    plan,
+    quick,
+    bigDisk,
+    ratesFromHistory(
+      history.slice(0, 1).map((r) => ({ ...r, plan: 'standard' })),
+      '/',
+      ['/'],
+      typicalRates(bigDisk),
+      'standard',
+    ),
+  );
+  const alone = estimatePlan(
+    plan,
+    quick,
+    bigDisk,
+    ratesFromHistory(history.slice(2), '/', ['/'], typicalRates(bigDisk), 'standard'),
+  );
+  const blended = estimatePlan(
+    plan,
+    quick,
+    bigDisk,
+    ratesFromHistory(history, '/', ['/'], typicalRates(bigDisk), 'standard'),
+  );
+  const off = (estimate: { seconds: number }) => estimate.seconds / ordinary.seconds - 1;
+  assert.ok(off(alone) > 1, `the slow run alone: ${(100 * off(alone)).toFixed(0)} % long`);
+  assert.ok(
+    off(blended) < off(alone) / 2 + 0.2,
+    `blended: ${(100 * off(blended)).toFixed(0)} % long`,
+  );
+  assert.equal(blended.guess, false);
+});
+
+test('with nothing run on the volume, the time is said to be a first guess', () => {
+  const first = estimatePlan(standard, { scale: 0.01 }, bigDisk, typicalRates(bigDisk));
+  assert.equal(first.guess, true);
+  assert.match(
+    estimatedTime(first),
+    /^about [\d.]+ s — a first guess; it improves as the run goes$/,
+  );
+  assert.match(estimatedTime(first, 'card'), /^about [\d.]+ s \(a first guess\)$/);
+  const measured = estimatePlan(standard, { scale: 0.01 }, bigDisk, rates);
+  assert.equal(estimatedTime(measured), `about ${formatDuration(measured.seconds)}`);
 });
 
 test('on a 3 GB disk the sustained estimate sizes its recovery probes as the engine will, and says so', () => {

@@ -65,6 +65,15 @@ test('a files run: progress, GB written, rate and time left follow the events', 
   assert.equal(run.filesDone, 1);
   assert.equal(progressFraction(run), 0.25);
   assert.equal(secondsLeft(run), 6);
+  // A phase just begun (0.1 s on the run's clock) while the viewer's clock runs ahead: the run's
+  // overall pace, not 10 MB over 2.5 s (25 min left, as a quick run turned to its read-back).
+  const turned = {
+    ...run,
+    phaseStart: { seconds: 2, bytes: 2e9 },
+    bytesDone: 2.01e9,
+    seconds: 2.1,
+  };
+  assert.ok(Math.abs(secondsLeft(turned, 4.5)! - (8e9 - 2.01e9) / (2.01e9 / 4.5)) < 1e-6);
   assert.equal(bytesSoFar(run, 'write'), 2e9);
   assert.equal(run.currentRate, 1e9);
   assert.deepEqual(run.throughput, [

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { ResultDocument } from '../../../../app/contract/bench-result.js';
 import type { PlumbClient } from '../../client.js';
 import { capitalise } from '../../../../app/common/format.js';
+import { quickScaleWords } from '../../../../app/common/quick-run.js';
 import { planIs } from '../../../../app/common/plan-kinds.js';
 import { useChartTheme } from '../../ui/charts/chart-theme.js';
 import { RateChart, type RateSeries } from '../../ui/charts/RateChart.js';
@@ -176,7 +177,7 @@ export function LiveRunPanel({
             <span>{live.target}</span>
             <span>{session.request.buffered ? 'buffered' : 'uncached'}</span>
             {session.request.scale !== undefined && session.request.scale !== 1 ? (
-              <span>scale {session.request.scale}</span>
+              <span>{quickScaleWords(session.request.scale)}</span>
             ) : null}
           </p>
         </div>

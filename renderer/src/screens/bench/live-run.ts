@@ -252,7 +252,10 @@ export function secondsLeft(run: LiveRun, elapsed = run.seconds): number | null 
   const seconds = Math.max(run.seconds, elapsed);
   if (run.status !== 'running' || run.phase === 'recovery') return null;
   if (!run.totalBytes || run.bytesDone <= 0 || seconds <= 0) return null;
-  const phaseSeconds = seconds - run.phaseStart.seconds;
+  // On the run's own clock, as the phase's start was noted: the viewer's clock runs ahead of the
+  // last sample, and a phase just begun would otherwise count as seconds old with few bytes
+  // done ("11 min 7 s" left for a moment as a quick run turned to its read-back).
+  const phaseSeconds = run.seconds - run.phaseStart.seconds;
   const phaseBytes = run.bytesDone - run.phaseStart.bytes;
   const rate =
     phaseSeconds >= phasePaceSeconds && phaseBytes > 0

@@ -1,8 +1,8 @@
 /**
  * One chart.js line chart on a canvas, kept alive across renders: new data or options update it
  * in place without animation, so a live run redraws smoothly and the layout never jumps. A chart
- * with zoom options zooms by dragging a box, by Ctrl + wheel and from the keyboard (+, -, arrows,
- * 0 to reset); the zoom stays while live data comes in, until reset.
+ * with zoom options zooms by dragging a box, by the mouse wheel over it and from the keyboard (+, -,
+ * arrows, 0 to reset); the zoom stays while live data comes in, until reset.
  */
 import type { ChartConfiguration, ChartDataset, ChartOptions } from 'chart.js';
 import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
@@ -10,11 +10,17 @@ import { Chart } from './register.js';
 
 type LineChart = Chart<'line', { x: number; y: number }[]>;
 
-/** Marks the canvas with the x range shown and whether it is zoomed (read by tests and tools). */
+/**
+ * Marks the canvas with the x and y ranges shown, the plot area in CSS pixels (left, top, right,
+ * bottom) and whether it is zoomed (read by tests and tools).
+ */
 function markRange({ chart }: { chart: Chart }) {
-  const x = chart.scales.x;
+  const { x, y } = chart.scales;
   if (!x) return;
   chart.canvas.dataset.xRange = `${x.min}:${x.max}`;
+  if (y) chart.canvas.dataset.yRange = `${y.min}:${y.max}`;
+  const area = chart.chartArea;
+  if (area) chart.canvas.dataset.area = [area.left, area.top, area.right, area.bottom].join(',');
   chart.canvas.dataset.zoomed = String(chart.isZoomedOrPanned());
 }
 
@@ -38,6 +44,10 @@ function withBoxZoom(options: ChartOptions<'line'>): ChartOptions<'line'> {
             backgroundColor: 'rgba(61, 139, 253, 0.15)',
             ...zoom.zoom?.drag,
           },
+          // A wheel turned to zoom out of a chart that is not zoomed has nothing to do: the page
+          // scrolls instead, so a chart never traps the scroll on its way past.
+          onZoomStart: ({ chart, event }) =>
+            !(event instanceof WheelEvent && event.deltaY > 0 && !chart.isZoomedOrPanned()),
           onZoomComplete: markRange,
         },
         pan: { ...zoom.pan, onPanComplete: markRange },
@@ -85,6 +95,8 @@ export function PlumbChart({ label, datasets, options, resetToken, className }: 
       type: 'line',
       data: { datasets: [] },
       options: {},
+      // The marks follow every layout, a resize to the chart's box included.
+      plugins: [{ id: 'plumbMarks', afterUpdate: (chart) => markRange({ chart }) }],
     };
     const chart = new Chart(canvas, config);
     chartRef.current = chart;
@@ -131,7 +143,9 @@ export function PlumbChart({ label, datasets, options, resetToken, className }: 
       <canvas
         ref={canvasRef}
         role="img"
-        aria-label={canZoom ? `${label} Drag a box or press + and - to zoom, 0 to reset.` : label}
+        aria-label={
+          canZoom ? `${label} Scroll, drag a box or press + and - to zoom, 0 to reset.` : label
+        }
         tabIndex={canZoom ? 0 : undefined}
         aria-keyshortcuts={canZoom ? '+ - ArrowLeft ArrowRight 0 Escape' : undefined}
         onKeyDown={canZoom ? onKeyDown : undefined}

@@ -3,7 +3,7 @@
  * file size (log axis), and rate over time; with the interface ceiling and cliffs marked.
  */
 import type { ChartOptions } from 'chart.js';
-import type { AnnotationOptions } from 'chartjs-plugin-annotation';
+import type { AnnotationOptions, PartialEventContext } from 'chartjs-plugin-annotation';
 import { useMemo, useState } from 'react';
 import { formatBytes, formatDuration, formatRate } from '../../../../app/common/format.js';
 import {
@@ -14,6 +14,7 @@ import {
   type Point,
 } from '../result/series.js';
 import { useChartTheme, type ChartTheme } from './chart-theme.js';
+import { Chart } from './register.js';
 import { lineChartBase, PlumbChart, type LineDataset } from './PlumbChart.js';
 
 export type RateAxis = 'cumulative' | 'size' | 'time';
@@ -102,21 +103,51 @@ function annotations(
         value: cliff.atBytes,
         borderColor: theme.cliff,
         borderWidth: 2,
-        label: {
-          display: true,
-          content: cliffText(cliff),
-          position: 'start',
-          // Steps of one drop sit close together: their labels stack instead of covering each other.
-          yAdjust: index * 24,
-          backgroundColor: theme.cliff,
-          color: theme.surface,
-          font: { size: 11, weight: 'bold' },
-          padding: 4,
-        },
+      };
+      // Beside the line where no point is: after a drop the rate is low, so the top right of the
+      // line is empty; when the label does not fit there (a late drop) it goes on the left, low
+      // down, where the rate before the drop was high. Read from the axes as drawn (zoom
+      // included). Steps of one drop stack instead of covering each other.
+      const lines = cliffLines(cliff);
+      const left = ({ chart }: PartialEventContext) => {
+        const x = chart.scales.x;
+        if (!x) return false;
+        const at = x.getPixelForValue(cliff.atBytes);
+        chart.ctx.save();
+        chart.ctx.font = `bold ${labelFont.size}px ${Chart.defaults.font.family}`;
+        const width = Math.max(...lines.map((line) => chart.ctx.measureText(line).width)) + 16;
+        chart.ctx.restore();
+        return at + width > chart.chartArea.right && at - width >= chart.chartArea.left;
+      };
+      out[`cliffLabel${index}`] = {
+        type: 'label',
+        xValue: cliff.atBytes,
+        yValue: (context) => (left(context) ? 0 : (context.chart.scales.y?.max ?? 0)),
+        position: (context) =>
+          left(context) ? { x: 'end', y: 'end' } : { x: 'start', y: 'start' },
+        xAdjust: (context) => (left(context) ? -6 : 6),
+        yAdjust: (context) => (left(context) ? -4 - index * 36 : 4 + index * 36),
+        content: lines,
+        textAlign: 'start',
+        backgroundColor: theme.cliff,
+        color: theme.surface,
+        font: labelFont,
+        padding: 4,
+        borderRadius: 4,
       };
     });
   }
   return out;
+}
+
+const labelFont = { size: 11, weight: 'bold' } as const;
+
+/** A cliff's label on the chart, in two short lines so it fits beside its line. */
+function cliffLines(cliff: CliffMark): string[] {
+  return [
+    `${cliff.label} at ${formatBytes(cliff.atBytes)}`,
+    `${formatRate(cliff.beforeRate)} → ${formatRate(cliff.afterRate)}`,
+  ];
 }
 
 /** A cliff in words, on the chart and in its accessible name. */
@@ -139,6 +170,7 @@ export function RateChart({
   const pointCount = series.reduce((sum, s) => sum + s.points.length, 0);
   const sampleCount = series.reduce((sum, s) => sum + (s.samples ?? s.points.length), 0);
   const choice = decimationFor(sampleCount);
+  const empty = pointCount === 0;
 
   const datasets = useMemo<LineDataset[]>(
     () =>
@@ -172,6 +204,10 @@ export function RateChart({
       scales: {
         x: {
           type: axis === 'size' ? 'logarithmic' : 'linear',
+          // No axes on an empty chart: a range of nothing drew "1 B/s" over and over.
+          display: !empty,
+          // Data so far and time start at nothing, not at the first point (a window's worth in).
+          ...(axis === 'size' ? {} : { min: 0 }),
           title: { display: true, text: axisTitles[axis], color: theme.muted },
           ticks: {
             color: theme.muted,
@@ -188,7 +224,10 @@ export function RateChart({
         },
         y: {
           type: 'linear',
+          display: !empty,
           beginAtZero: true,
+          // Room above the highest point, so none sits on the top edge or is cut by it.
+          grace: '10%',
           title: { display: true, text: 'Rate', color: theme.muted },
           ticks: { color: theme.muted, callback: (value) => formatRate(Number(value)) },
           grid: { color: theme.grid },
@@ -216,7 +255,7 @@ export function RateChart({
         annotation: { annotations: annotations(theme, axis, ceiling, cliffs) },
         zoom: {
           zoom: {
-            wheel: { enabled: true, modifierKey: 'ctrl' },
+            wheel: { enabled: true },
             pinch: { enabled: true },
             mode: 'x',
           },
@@ -224,7 +263,7 @@ export function RateChart({
         },
       },
     };
-  }, [axis, theme, ceiling, cliffs, series.length, choice.enabled, print]);
+  }, [axis, theme, ceiling, cliffs, series.length, choice.enabled, print, empty]);
 
   return (
     <figure className="chart-card" data-points={pointCount} data-samples={sampleCount}>
@@ -239,7 +278,7 @@ export function RateChart({
             className="button button-small button-quiet"
             onClick={() => setResetToken((n) => n + 1)}
             aria-label={`Reset zoom of ${title}`}
-            title="Ctrl + scroll zooms, Shift + drag pans"
+            title="Scroll over the chart or drag a box to zoom; Shift + drag pans"
           >
             Reset zoom
           </button>
@@ -252,7 +291,7 @@ export function RateChart({
           options={options}
           resetToken={resetToken}
         />
-        {pointCount === 0 ? <p className="chart-waiting">{waiting ?? 'No data yet.'}</p> : null}
+        {empty ? <p className="chart-waiting">{waiting ?? 'No data yet.'}</p> : null}
       </div>
     </figure>
   );

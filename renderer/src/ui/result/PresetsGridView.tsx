@@ -1,5 +1,6 @@
 import { createContext, useContext, useState } from 'react';
 import { formatLatency } from '../../../../app/common/format.js';
+import { queueTestWords } from '../../../../app/common/plan-kind-presets.js';
 import { useChartTheme } from '../charts/chart-theme.js';
 import { gridFigure, gridNumber, gridText, type GridSource, type GridUnit } from './grid-copy.js';
 import { copyOrSavePng, copyText, gridPng } from './grid-image.js';
@@ -123,7 +124,10 @@ export function PresetsGridView({ rows, print = false }: { rows: GridRow[]; prin
             {rows.map((row) => (
               <tr key={row.test}>
                 <th scope="row" className="grid-test">
-                  {row.test}
+                  {queueTestWords(row.test) ?? row.test}
+                  {queueTestWords(row.test) ? (
+                    <span className="grid-test-code">{row.test}</span>
+                  ) : null}
                 </th>
                 <Cell cell={row.read} direction="read" unit={unit} />
                 <Cell cell={row.write} direction="write" unit={unit} />

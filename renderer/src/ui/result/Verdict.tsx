@@ -203,6 +203,7 @@ export function Verdict({
             caption="Small files pay fixed costs; the curve levels off at the drive's speed."
             axis="size"
             series={series.size}
+            waiting="No file of this run has a rate to draw."
             ceiling={ceiling}
             print={print}
           />

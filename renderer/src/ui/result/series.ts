@@ -10,8 +10,7 @@ import type {
   ResultDocument,
 } from '../../../../app/contract/bench-result.js';
 import { decimateMinMax } from '../../../../app/common/decimate.js';
-import type { PhaseSamples } from '../../../../app/common/phase-samples.js';
-import { sampleRates } from '../../../../app/common/sample-rates.js';
+import { storedRateCurve } from '../../../../app/common/sample-rates.js';
 
 export interface Point {
   x: number;
@@ -42,15 +41,6 @@ export function rateByCumulative(files: readonly FileRecord[], phase: Phase): Po
   return points(files, phase, (f) => f.cumulativeBytes);
 }
 
-/**
- * The progress samples a result keeps of a phase (`plumb.result/2`: columns t, bytes, file), or
- * undefined for a document without them (version 1), which is then drawn one point per file.
- */
-function phaseSamples(document: ResultDocument, phase: Phase): PhaseSamples | undefined {
-  const stored = document.samplesByPhase?.[phase];
-  return stored && stored.t.length > 1 ? stored : undefined;
-}
-
 export interface CumulativeCurve {
   points: Point[];
   /** Drawn from samples: joined by a line. */
@@ -70,18 +60,12 @@ export function cumulativeCurve(
   phase: Phase,
   buckets = 800,
 ): CumulativeCurve {
-  const samples = phaseSamples(document, phase);
-  if (samples) {
-    try {
-      const curve = sampleRates(samples);
-      if (curve.rate.length > 0) {
-        const thin = decimateMinMax(curve.endBytes, curve.rate, buckets);
-        const points = Array.from(thin.x, (x, i) => ({ x, y: thin.y[i]! }));
-        return { points, line: true, samples: curve.rate.length };
-      }
-    } catch {
-      // Samples that go back or disagree in length: the per-file points still stand.
-    }
+  // Samples as `plumb.result/2` keeps them (columns t, bytes, file); a version 1 document has none.
+  const curve = storedRateCurve(document.samplesByPhase?.[phase]);
+  if (curve) {
+    const thin = decimateMinMax(curve.endBytes, curve.rate, buckets);
+    const points = Array.from(thin.x, (x, i) => ({ x, y: thin.y[i]! }));
+    return { points, line: true, samples: curve.rate.length };
   }
   return { points: rateByCumulative(document.files, phase) };
 }

@@ -1,8 +1,8 @@
 /** Step 2: the plans to choose from (and reading a folder), each with its size and time. */
 import type { Plan } from '../../../../../app/contract/plan.js';
-import { aboutDuration, formatBytes } from '../../../../../app/common/format.js';
+import { formatBytes } from '../../../../../app/common/format.js';
 import { planIs } from '../../../../../app/common/plan-kinds.js';
-import type { PlanEstimate, RateBasis } from '../estimates.js';
+import { estimatedTime, type PlanEstimate, type RateBasis } from '../estimates.js';
 import { planStory, readFolderStory } from '../../../ui/plan-catalogue.js';
 import type { GridSettings } from '../../../ui/result/presets-grid.js';
 import { GridOptions } from './GridOptions.js';
@@ -66,7 +66,7 @@ export function PlanChoices({
                   className={`choice-estimate ${candidateEstimate ? '' : 'choice-estimate-pending'}`}
                 >
                   {candidateEstimate && rates
-                    ? `${formatBytes(candidateEstimate.writeBytes)} written · ${aboutDuration(candidateEstimate.seconds)}`
+                    ? `${formatBytes(candidateEstimate.writeBytes)} written · ${estimatedTime(candidateEstimate, 'card')}`
                     : 'Choose where to test for time and size'}
                 </span>
               </span>
@@ -95,8 +95,12 @@ export function PlanChoices({
       ) : null}
       {rates && showBasis ? (
         <p className="estimate-basis muted">
-          Times use {formatBytes(rates.writeRate)}/s writing and {formatBytes(rates.readRate)}/s
-          reading, {rates.source}.
+          {rates.guess
+            ? 'Times are a first guess: nothing has run on this disk yet. They use'
+            : 'Times use'}{' '}
+          {formatBytes(rates.writeRate)}/s writing and {formatBytes(rates.readRate)}/s reading,{' '}
+          {rates.source}
+          {rates.guess ? '; the time left improves from the measured pace as the run goes.' : '.'}
         </p>
       ) : null}
     </>

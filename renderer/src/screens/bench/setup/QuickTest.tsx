@@ -2,8 +2,8 @@
  * One button for a speed test with nothing to choose, as Blackmagic's Disk Speed Test has: the
  * standard plan on the chosen folder at the chosen scale, ending with one read and one write figure.
  */
-import { aboutDuration, formatBytes } from '../../../../../app/common/format.js';
-import type { PlanEstimate } from '../estimates.js';
+import { formatBytes } from '../../../../../app/common/format.js';
+import { estimatedTime, type PlanEstimate } from '../estimates.js';
 import type { TargetWarning } from '../target-warnings.js';
 import { KeepFreeButton } from './StartArea.js';
 
@@ -25,7 +25,7 @@ export function QuickTest({
   onKeepFree: (bytes: number) => void;
 }) {
   const what = estimate
-    ? `Writes ${formatBytes(estimate.writeBytes)} and reads it back, ${aboutDuration(estimate.seconds)}.`
+    ? `Writes ${formatBytes(estimate.writeBytes)} and reads it back, ${estimatedTime(estimate)}.`
     : 'Choose where to test first.';
   return (
     <section className="quick-test" aria-labelledby="quick-test-title">

@@ -1,7 +1,7 @@
 /** The foot of the setup: warnings and messages, what will happen, and the start button. */
 import { aboutDuration, formatBytes } from '../../../../../app/common/format.js';
 import type { Plan } from '../../../../../app/contract/plan.js';
-import type { PlanEstimate } from '../estimates.js';
+import { estimatedTime, type PlanEstimate } from '../estimates.js';
 import type { TargetWarning } from '../target-warnings.js';
 import { planStory, readFolderStory } from '../../../ui/plan-catalogue.js';
 import type { SetupMessage } from './use-setup-lists.js';
@@ -106,7 +106,7 @@ export function startSummary(
       ? ` If it finds a cache cliff, it then waits for the cache to empty: ${aboutDuration(checks.seconds)} for each check, at most ${checks.most}.`
       : '';
     const note = estimate.recoveryNote ? ` ${estimate.recoveryNote}` : '';
-    return `${planStory(plan).title} on ${target.path}: ${formatBytes(estimate.writeBytes)} written, ${aboutDuration(estimate.seconds)}.${after}${note}`;
+    return `${planStory(plan).title} on ${target.path}: ${formatBytes(estimate.writeBytes)} written, ${estimatedTime(estimate)}.${after}${note}`;
   }
   return 'Choose where to test, then a test.';
 }

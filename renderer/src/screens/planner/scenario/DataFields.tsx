@@ -30,7 +30,7 @@ export function DataFields({
         onChange={(b) => setData({ internalGrowthPerYear: b })}
       />
       <GbField
-        label="Movable growth a year"
+        label="Growth a year of data that can move out"
         bytes={data.movableGrowthPerYear}
         onChange={(b) => setData({ movableGrowthPerYear: b })}
       />

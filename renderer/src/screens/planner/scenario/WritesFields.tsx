@@ -44,12 +44,12 @@ export function WritesFields({
       </button>
       <div className="plan-row">
         <GbField
-          label="Daily writes, internal data"
+          label="Daily writes, data that stays internal"
           bytes={workload.dailyWritesInternal}
           onChange={(b) => setWorkload({ dailyWritesInternal: b })}
         />
         <GbField
-          label="Daily writes, movable data"
+          label="Daily writes, data that can move out"
           bytes={workload.dailyWritesMovable}
           onChange={(b) => setWorkload({ dailyWritesMovable: b })}
         />
