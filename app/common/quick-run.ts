@@ -42,9 +42,20 @@ export function quickScaleWords(scale: number): string {
   return scale < 1 ? `Quick run (${scalePercent(scale)} of full size)` : 'Full size';
 }
 
+const caveat =
+  "small files and short runs may be served by caches, so the figures are not the drive's full-run speed.";
+
 /** One sentence for a caption, a CSV comment or a report: null for a full run. */
 export function quickRunNote(result: ScaledResult): string | null {
   const scale = runScale(result);
   if (scale >= 1) return null;
-  return `Quick run at ${scalePercent(scale)} of the plan's sizes: small files and short runs may be served by caches, so the figures are not the drive's full-run speed.`;
+  return `Quick run at ${scalePercent(scale)} of the plan's sizes: ${caveat}`;
+}
+
+/**
+ * What a quick run means for its figures, for a place that has already named it ("Quick run
+ * (1 %)." as a banner's or a row's label): the note without saying it again.
+ */
+export function quickRunCaveat(result: ScaledResult): string | null {
+  return runScale(result) < 1 ? caveat[0]!.toUpperCase() + caveat.slice(1) : null;
 }

@@ -36,6 +36,11 @@ test(
     await page.getByText('Plumb writes into a new folder inside').waitFor();
     assert.equal(await page.getByLabel('Scale', { exact: true }).inputValue(), '0.01');
 
+    // The speed test says how big its run is in words, not as a "scale".
+    const speedText = await page.locator('#quick-test-what').innerText();
+    assert.match(speedText, /^The standard test at 1 % of full size, for one read and one write/);
+    assert.doesNotMatch(speedText, /scale/i);
+
     const cards = page.locator('.plan-choice');
     const standard = cards.filter({ hasText: 'Standard' }).first();
     assert.match(
@@ -60,7 +65,14 @@ test(
     await page.getByRole('button', { name: 'Run speed test' }).click();
     const speed = page.getByRole('region', { name: /^Speed of / });
     await speed.waitFor({ timeout: 90_000 });
-    await speed.getByTestId('quick-run').filter({ hasText: 'Quick run (1 %).' }).waitFor();
+    const banner = speed.getByTestId('quick-run').filter({ hasText: 'Quick run (1 %).' });
+    await banner.waitFor();
+    // Named once: the banner's label, then what it means (it said "Quick run" twice).
+    assert.equal(
+      (await banner.innerText()).match(/quick run/gi)?.length,
+      1,
+      await banner.innerText(),
+    );
     await ui!.shoot(page, 'quick-speed-result');
     await speed.getByRole('button', { name: 'New test' }).click();
 

@@ -231,3 +231,44 @@ for (const scheme of ['light', 'dark'] as const) {
     },
   );
 }
+
+test(
+  'every control the keyboard reaches on Test a disk shows where the focus is',
+  { skip: noChromium },
+  async () => {
+    const page = await ui!.openPage('#/bench', { warnings: false });
+    await page.getByLabel('Test files go in').fill(ui!.work);
+    await page.getByRole('button', { name: 'Use this folder' }).click();
+    await page.locator('.button-primary:enabled').first().waitFor();
+    // Open the options, so their check boxes and fields are reached too.
+    const advanced = page.locator('summary').filter({ hasText: /Advanced/ });
+    if (await advanced.count()) await advanced.first().click();
+    await page.locator('body').focus();
+    const unmarked: string[] = [];
+    const seen = new Set<string>();
+    for (let tab = 0; tab < 80; tab += 1) {
+      await page.keyboard.press('Tab');
+      // A ring is an outline, a box shadow, or (a hidden radio) one on the card it labels.
+      const focused = (await page.evaluate(`(() => {
+        const element = document.activeElement;
+        if (!element || element === document.body) return null;
+        const marked = (e) => {
+          const css = getComputedStyle(e);
+          return (css.outlineStyle !== 'none' && parseFloat(css.outlineWidth) >= 2) ||
+            css.boxShadow !== 'none';
+        };
+        const next = element.nextElementSibling;
+        return {
+          what: element.outerHTML.slice(0, 120),
+          marked: marked(element) || (next !== null && marked(next)),
+        };
+      })()`)) as { what: string; marked: boolean } | null;
+      if (!focused || seen.has(focused.what)) continue;
+      seen.add(focused.what);
+      if (!focused.marked) unmarked.push(focused.what);
+    }
+    assert.ok(seen.size >= 10, `only ${seen.size} controls reached`);
+    assert.deepEqual(unmarked, []);
+    await page.close();
+  },
+);

@@ -4,7 +4,7 @@ import type { ReportModel } from '../../../app/contract/report.js';
 import { formatBytes, formatDateTime, formatDuration } from '../../../app/common/format.js';
 import { headlineWords } from '../../../app/common/headline-rate.js';
 import { runPlanDescription } from '../../../app/common/plan-description.js';
-import { quickRunLabel, quickRunNote, runScale } from '../../../app/common/quick-run.js';
+import { quickRunCaveat, quickRunLabel, runScale } from '../../../app/common/quick-run.js';
 import { planTitle } from '../ui/plan-catalogue.js';
 import { Verdict, verdictMeta } from '../ui/result/Verdict.js';
 import { ReportCover, type Fact } from './ReportCover.js';
@@ -42,7 +42,9 @@ function runFacts(document: ResultDocument): Fact[] {
     ['Operating system', environment.os],
     ['Date', whenText(document)],
     ['Plan', planText(document)],
-    ...(quickRunLabel(document) ? [['Quick run', quickRunNote(document)!] as const] : []),
+    ...(quickRunLabel(document)
+      ? [[quickRunLabel(document)!, quickRunCaveat(document)!] as const]
+      : []),
     ['Headline', headlineWords(document) || 'none: no file of 2 MB or more'],
     [
       'Cache',

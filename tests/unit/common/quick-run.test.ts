@@ -4,6 +4,7 @@ import { planDescription, runPlanDescription } from '../../../app/common/plan-de
 import {
   isQuickRun,
   quickRunLabel,
+  quickRunCaveat,
   quickRunNote,
   runScale,
   scalePercent,
@@ -29,6 +30,9 @@ describe('quick runs', () => {
     assert.equal(quickRunLabel({ plan: {} }), null);
     assert.match(quickRunNote({ scale: 0.1, plan: {} })!, /^Quick run at 10 % .*caches/);
     assert.equal(quickRunNote({ plan: {} }), null);
+    assert.match(quickRunCaveat({ scale: 0.1, plan: {} })!, /^Small files .*caches/);
+    assert.doesNotMatch(quickRunCaveat({ scale: 0.1, plan: {} })!, /quick run/i);
+    assert.equal(quickRunCaveat({ plan: {} }), null);
   });
 });
 

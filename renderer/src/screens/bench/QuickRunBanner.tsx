@@ -3,7 +3,7 @@
  * when a run ends, the result page): that it is one, and what that means for its figures.
  */
 import type { ResultDocument } from '../../../../app/contract/bench-result.js';
-import { quickRunLabel, quickRunNote } from '../../../../app/common/quick-run.js';
+import { quickRunCaveat, quickRunLabel } from '../../../../app/common/quick-run.js';
 
 /** Above a quick run's verdict: that it is one, and what that means for its figures. */
 export function QuickRunBanner({ document }: { document: ResultDocument }) {
@@ -11,7 +11,7 @@ export function QuickRunBanner({ document }: { document: ResultDocument }) {
   if (!label) return null;
   return (
     <div className="banner banner-warning" role="note" data-testid="quick-run">
-      <strong>{label}.</strong> {quickRunNote(document)}
+      <strong>{label}.</strong> {quickRunCaveat(document)}
     </div>
   );
 }

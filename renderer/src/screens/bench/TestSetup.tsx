@@ -233,7 +233,7 @@ export function TestSetup({
 
       <QuickTest
         estimate={standard ? estimateFor(standard) : null}
-        scaleText={scaleLabel(scale)}
+        scale={scale}
         refusal={target ? quickRefusal : null}
         starting={starting}
         onRun={() => standard && void launch(standard, true)}

@@ -2,6 +2,7 @@
  * One button for a speed test with nothing to choose, as Blackmagic's Disk Speed Test has: the
  * standard plan on the chosen folder at the chosen scale, ending with one read and one write figure.
  */
+import { scalePercent } from '../../../../../app/common/quick-run.js';
 import { formatBytes } from '../../../../../app/common/format.js';
 import { estimatedTime, type PlanEstimate } from '../estimates.js';
 import type { TargetWarning } from '../target-warnings.js';
@@ -9,7 +10,7 @@ import { KeepFreeButton } from './StartArea.js';
 
 export function QuickTest({
   estimate,
-  scaleText,
+  scale,
   refusal,
   starting,
   onRun,
@@ -17,7 +18,8 @@ export function QuickTest({
 }: {
   /** The standard plan's estimate here, once a folder is chosen. */
   estimate: PlanEstimate | null;
-  scaleText: string;
+  /** The share of the full plan chosen (1 for full size). */
+  scale: number;
   /** Why it cannot run here, in words (and a reserve that would fix it); null when it can. */
   refusal: Pick<TargetWarning, 'message' | 'keepFreeBytes'> | null;
   starting: boolean;
@@ -34,8 +36,8 @@ export function QuickTest({
           Speed test
         </h3>
         <p className="muted" id="quick-test-what">
-          The standard test at {scaleText.toLowerCase()} scale, for one read and one write figure.{' '}
-          {refusal?.message ?? what} Or choose a test below.
+          The standard test at {scale < 1 ? `${scalePercent(scale)} of` : ''} full size, for one
+          read and one write figure. {refusal?.message ?? what} Or choose a test below.
         </p>
         {refusal?.keepFreeBytes !== undefined ? (
           <KeepFreeButton bytes={refusal.keepFreeBytes} onKeepFree={onKeepFree} />
