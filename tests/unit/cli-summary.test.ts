@@ -50,8 +50,8 @@ test('a fit with a negative fixed cost is said not to describe the run, with no 
     linear: { rate: 1.4e9, latency: 0.002, r2: 0.9 },
   };
   const said = describeResult({ ...document, summary: { ...document.summary, write } });
-  const line = said.split('\n').find((l) => l.startsWith('Theil–Sen rate, latency'))!;
+  const line = said.split('\n').find((l) => l.startsWith('Rate, time per file (Theil–Sen)'))!;
   assert.match(line, /the fit does not describe this run \(its intercept is negative\)$/);
   assert.doesNotMatch(said, /-2196|−2196/);
-  assert.match(said, /\nLeast squares rate, latency +1\.40 GB\/s, 2\.00 ms, r² 0\.900/);
+  assert.match(said, /\nRate, time per file \(least squares\) +1\.40 GB\/s, 2\.00 ms, r² 0\.900/);
 });

@@ -34,15 +34,16 @@ function phaseRows(s: PhaseSummary): string[] {
   ];
 }
 
+/** Plain words first, the statistic's own name after it for those who look for it. */
 const labels = [
   'Files',
-  'Median',
+  'Median (the middle file)',
   'Mean',
-  'Min – max',
-  'SD',
-  'Trimmed mean 20 % (p20 – p80)',
-  'Theil–Sen rate, latency',
-  'Least squares rate, latency',
+  'Slowest – fastest',
+  'Spread (SD)',
+  'Mean of the middle 60 % (trimmed, p20 – p80)',
+  'Rate, time per file (Theil–Sen)',
+  'Rate, time per file (least squares)',
 ];
 
 /** Lines describing the document: where and how it ran, both phases, queue runs and findings. */
@@ -72,6 +73,7 @@ export function describeResult(document: ResultDocument): string {
     const labelWidth = Math.max(...labels.map((l) => l.length));
     const widths = columns.map((c) => Math.max(...c.map((cell) => cell.length)));
     out.push('');
+    out.push("Details: how the files' rates spread, and the lines fitted to size against time.");
     out.push(
       `${' '.repeat(labelWidth)}  ${columns.map((c, k) => c[0]!.padEnd(widths[k]!)).join('  ')}`.trimEnd(),
     );
