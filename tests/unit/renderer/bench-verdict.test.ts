@@ -288,7 +288,7 @@ test('a queue-depth run is summed up by its best rates; the random ones give the
     [
       ['Sequential read', '1.69 GB/s', 'SEQ1M Q8T1 read'],
       ['Sequential write', '1.48 GB/s', 'SEQ1M Q8T1 write'],
-      ['Random read', '278 k IOPS', 'RND4K Q32T1 read · 1.14 GB/s; 16 k IOPS at queue depth 1'],
+      ['Random read', '278 k IOPS', 'RND4K Q32T1 read · 1.14 GB/s; 16 k IOPS one request at a time'],
     ],
   );
   // "At its best" names the best of each kind the grid on the same page shows (issue 23: it
@@ -297,7 +297,7 @@ test('a queue-depth run is summed up by its best rates; the random ones give the
   const said = plainVerdict(document);
   assert.equal(
     said,
-    'At its best in the grid below, this disk managed sequential read 1.69 GB/s, sequential write 1.48 GB/s and random read 278 k IOPS (16 k IOPS at queue depth 1).',
+    'At its best in the grid below, this disk managed sequential read 1.69 GB/s, sequential write 1.48 GB/s and random read 278 k IOPS (16 k IOPS one request at a time).',
   );
   // Whatever the figures: each figure said "at its best" is the highest of its kind.
   const random = seededRandom(baseSeed());

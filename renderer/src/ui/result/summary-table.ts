@@ -114,7 +114,7 @@ export interface HeadlineTile {
 
 /** A grid's tile, with its words for the verdict's sentence. */
 export interface QueueTile extends HeadlineTile {
-  /** "random read 186 k IOPS (44 k IOPS at queue depth 1)". */
+  /** "random read 186 k IOPS (44 k IOPS one request at a time)". */
   said: string;
 }
 
@@ -152,8 +152,12 @@ export function queueHeadlines(runs: readonly QueueRunResult[]): QueueTile[] {
     const shallow = best(list, (r) => -depthOf(r));
     if (!run || !shallow) continue;
     const value = formatIops(run.iops);
+    // The everyday figure in words: how many requests were waiting at once (the queue depth).
+    const depth = depthOf(shallow);
     const atShallow =
-      shallow === run ? '' : `${formatIops(shallow.iops)} at queue depth ${depthOf(shallow)}`;
+      shallow === run
+        ? ''
+        : `${formatIops(shallow.iops)} ${depth === 1 ? 'one request at a time' : `${depth} requests at once`}`;
     tiles.push({
       label,
       value,
