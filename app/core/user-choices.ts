@@ -8,7 +8,7 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { PlumbError } from '../contract/errors.js';
-import type { Handlers } from './dispatch.js';
+import type { CallContext, Handlers } from './dispatch.js';
 import { newestScanRoot } from './space/last-scan.js';
 
 /**
@@ -90,6 +90,7 @@ export const guardedOperations = [
   'space.sparse.candidates',
   'space.lastScan',
   'space.result',
+  'space.groups',
   'space.trash',
   'space.trash.empty',
   'dialog.revealPath',
@@ -116,6 +117,12 @@ export function guardHandlers(
   handlers: Omit<Handlers, 'session.choosePath'>,
   choices: UserChoices,
 ): Handlers {
+  /** The folder a finished scan is of (its groups not read), or null for a scan not known. */
+  const scanRoot = async (scanId: string, context: CallContext): Promise<string | null> =>
+    handlers['space.groups']({ scanId, offset: 0, limit: 0 }, context).then(
+      (page) => page.root,
+      () => null,
+    );
   const guarded: Pick<Handlers, Guarded> = {
     'session.choosePath': async ({ path: target }) => ({ path: await choices.choose(target) }),
     // The system picker is the user's own gesture, so what it returns counts as chosen.
@@ -129,9 +136,9 @@ export function guardHandlers(
       return handlers['space.scan'](input, context);
     },
     'space.dedupe': async (input, context) => {
-      const scan = await handlers['space.result']({ scanId: input.scanId }, context);
       // An unknown scan is left to the handler, whose error says what to do.
-      if (scan) await choices.requireChosen(scan.root);
+      const root = await scanRoot(input.scanId, context);
+      if (root !== null) await choices.requireChosen(root);
       const groups = input.groupIds ? [...input.groupIds].sort().join(',') : '*';
       const keepers = keepersKey(input.keepers);
       return choices.afterReview(`dedupe ${input.scanId} ${groups} ${keepers}`, input.apply, () =>
@@ -176,13 +183,18 @@ export function guardHandlers(
       if (scan) await choices.requireChosen(scan.root);
       return scan;
     },
+    'space.groups': async (input, context) => {
+      const page = await handlers['space.groups'](input, context);
+      await choices.requireChosen(page.root);
+      return page;
+    },
     'volume.info': async (input, context) => {
       await choices.requireChosen(input.path);
       return handlers['volume.info'](input, context);
     },
     'space.trash': async (input, context) => {
-      const scan = await handlers['space.result']({ scanId: input.scanId }, context);
-      if (scan) await choices.requireChosen(scan.root);
+      const root = await scanRoot(input.scanId, context);
+      if (root !== null) await choices.requireChosen(root);
       const groups = input.groupIds ? [...input.groupIds].sort().join(',') : '*';
       const keepers = keepersKey(input.keepers);
       return choices.afterReview(`trash ${input.scanId} ${groups} ${keepers}`, input.apply, () =>

@@ -4,14 +4,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PlumbError, toErrorPayload } from '../../contract/errors.js';
-import type { ScanProgress, ScanResult } from '../../contract/space.js';
+import { groupsPage } from '../../common/groups-page.js';
+import { withRemovableTotal } from '../../common/removable.js';
+import type { DuplicateGroup, ScanProgress, ScanResult } from '../../contract/space.js';
 import type { CallContext, Handlers } from '../dispatch.js';
 import type { PlumbFolders } from '../paths.js';
 import { jobs } from '../jobs/service.js';
 import type { ApplyEachOptions } from './apply-steps.js';
 import { dedupeGroups } from './dedupe.js';
 import { recoverInterrupted, type RecoveryStep } from './journal.js';
-import { loadLastScan, saveLastScan } from './last-scan.js';
+import { keptGroups, openLastScan, saveLastScan, type KeptScan } from './last-scan.js';
 import { scanFolder } from './scan.js';
 import { copySparse } from './sparse-copy.js';
 import { createSparse, listSparse, punchZeros, type SparseListHooks } from './sparse.js';
@@ -23,6 +25,7 @@ type SpaceOperation =
   | 'space.cancel'
   | 'space.result'
   | 'space.lastScan'
+  | 'space.groups'
   | 'space.dedupe'
   | 'space.recover'
   | 'space.trash'
@@ -37,8 +40,14 @@ type SpaceOperation =
 const keptScans = 5;
 
 interface ScanEntry {
+  /** A scan of this process, once finished. */
   result: ScanResult | null;
+  /** A kept scan reopened: its figures, and its groups read from its file when asked for. */
+  kept?: KeptScan;
 }
+
+/** A finished scan: in memory, or kept (its groups in its file). */
+type Finished = { result: ScanResult; kept?: undefined } | { result: null; kept: KeptScan };
 
 /** Scans of this process, by scanId, shared by every connection. */
 const scans = new Map<string, ScanEntry>();
@@ -100,25 +109,49 @@ function remember(scanId: string, entry: ScanEntry): void {
   scans.set(scanId, entry);
   for (const id of scans.keys()) {
     if (scans.size <= keptScans) break;
-    if (scans.get(id)!.result !== null) scans.delete(id);
+    const entry = scans.get(id)!;
+    if (entry.result !== null || entry.kept) scans.delete(id);
   }
 }
 
-function finishedScan(scanId: string): ScanResult {
-  const result = scans.get(scanId)?.result;
-  if (!result) {
-    throw new PlumbError(
-      'ENOSCAN',
-      'That scan is not finished or no longer kept; scan the folder again.',
-    );
-  }
-  return result;
+function finishedScan(scanId: string): Finished {
+  const entry = scans.get(scanId);
+  if (entry?.result) return { result: entry.result };
+  if (entry?.kept) return { result: null, kept: entry.kept };
+  throw new PlumbError(
+    'ENOSCAN',
+    'That scan is not finished or no longer kept; scan the folder again.',
+  );
 }
+
+/** A finished scan's figures (its groups may be left out: see groupsOf). */
+const figuresOf = (scan: Finished): ScanResult => scan.result ?? scan.kept.head;
+const groupCountOf = (scan: Finished): number =>
+  scan.result ? scan.result.groups.length : scan.kept.groupCount;
+
+/** Groups start…end-1 of a finished scan. */
+async function groupsOf(scan: Finished, start: number, end: number): Promise<DuplicateGroup[]> {
+  return scan.result ? scan.result.groups.slice(start, end) : keptGroups(scan.kept, start, end);
+}
+
+/** Groups read at once from a kept scan when looking for some by id. */
+const readingPage = 1000;
 
 /** The groups of a scan to act on: those named, or all of them. */
-function chosenGroups(result: ScanResult, groupIds: readonly string[] | undefined) {
+async function chosenGroups(
+  scan: Finished,
+  groupIds: readonly string[] | undefined,
+): Promise<DuplicateGroup[]> {
   const wanted = groupIds ? new Set(groupIds) : null;
-  return wanted ? result.groups.filter((g) => wanted.has(g.id)) : result.groups;
+  if (scan.result)
+    return wanted ? scan.result.groups.filter((g) => wanted.has(g.id)) : scan.result.groups;
+  const chosen: DuplicateGroup[] = [];
+  // Page by page: only the chosen groups of a kept scan are held.
+  for (let start = 0; start < scan.kept.groupCount; start += readingPage) {
+    const page = await keptGroups(scan.kept, start, start + readingPage);
+    chosen.push(...(wanted ? page.filter((g) => wanted.has(g.id)) : page));
+  }
+  return chosen;
 }
 
 export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperation> {
@@ -155,7 +188,8 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
       );
       remember(scanId, entry);
       void scanning.then(
-        async (result) => {
+        async (scanned) => {
+          const result = withRemovableTotal(scanned);
           entry.result = result;
           context.emit('space.event', { type: 'done', scanId, result });
           // Kept so reopening the view shows it (the CLI does not keep its scans: a one-shot
@@ -175,19 +209,43 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
       return { scanId };
     },
     'space.cancel': async ({ scanId }) => ({ cancelled: jobs.cancel(scanId) }),
-    'space.result': async ({ scanId }) => scans.get(scanId)?.result ?? null,
+    'space.result': async ({ scanId }) => {
+      const entry = scans.get(scanId);
+      if (entry?.result) return entry.result;
+      if (!entry?.kept) return null;
+      const kept: Finished = { result: null, kept: entry.kept };
+      return { ...entry.kept.head, groups: await groupsOf(kept, 0, entry.kept.groupCount) };
+    },
     'space.lastScan': async ({ path }) => {
-      const saved = await loadLastScan(path);
-      // Kept like a new scan, so dedupe and Trash act on exactly what is shown.
-      if (saved) remember(saved.result.scanId, { result: saved.result });
-      return saved;
+      const kept = await openLastScan(path);
+      if (!kept) return null;
+      // Kept like a new scan, so dedupe and Trash act on exactly what is shown; its groups stay
+      // in its file, read a page at a time.
+      remember(kept.head.scanId, { result: null, kept });
+      const groups = await keptGroups(kept, 0, groupsPage);
+      return {
+        savedAt: kept.savedAt,
+        result: { ...kept.head, groups },
+        groupCount: kept.groupCount,
+      };
+    },
+    'space.groups': async ({ scanId, offset, limit }) => {
+      const scan = finishedScan(scanId);
+      return {
+        scanId,
+        root: figuresOf(scan).root,
+        groupCount: groupCountOf(scan),
+        offset,
+        groups: await groupsOf(scan, offset, offset + limit),
+      };
     },
     'space.dedupe': async ({ scanId, groupIds, keepers, apply, jobId }, context) => {
       await recoverOnce(journalDir);
-      const result = finishedScan(scanId);
-      const { sharingSupported } = result;
+      const scan = finishedScan(scanId);
+      const { sharingSupported } = figuresOf(scan);
+      const groups = await chosenGroups(scan, groupIds);
       return asJob(jobId, 'dedupe', context, (hooks) =>
-        dedupeGroups(chosenGroups(result, groupIds), {
+        dedupeGroups(groups, {
           apply,
           keepers,
           sharingSupported,
@@ -198,10 +256,11 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
     },
     'space.recover': async () => recoverOnce(journalDir),
     'space.trash': async ({ scanId, groupIds, keepers, apply, jobId }, context) => {
-      const result = finishedScan(scanId);
-      const { sharingSupported } = result;
+      const scan = finishedScan(scanId);
+      const { sharingSupported } = figuresOf(scan);
+      const groups = await chosenGroups(scan, groupIds);
       return asJob(jobId, 'trash', context, (hooks) =>
-        trashCopies(chosenGroups(result, groupIds), {
+        trashCopies(groups, {
           apply,
           keepers,
           sharingSupported,

@@ -31,7 +31,7 @@ export function DuplicatesPanel({
   const [filter, setFilter] = useState<GroupFilter>({ minBytes: 0, folder: '' });
   // The file kept per group when not the scan's (the oldest): by hand, or the copy in a folder.
   const [keepers, setKeepers] = useState<Record<string, string>>({});
-  const { scan, startScan, cancelScan } = useDuplicateScan(client, {
+  const { scan, startScan, cancelScan, loadMoreGroups } = useDuplicateScan(client, {
     // A new scan ends what was planned for the last one (called later, once `copies` exists).
     onStart: () => copies.reset(),
     onDone: () => {
@@ -103,7 +103,7 @@ export function DuplicatesPanel({
             refresh={apply.kind}
             lead="On this volume: "
           />
-          <Totals result={result} groups={groups} />
+          <Totals result={result} groups={groups} filtered={groups.length < allGroups.length} />
           {applyError ? (
             <div className="banner banner-error" role="alert">
               {applyError}
@@ -123,6 +123,10 @@ export function DuplicatesPanel({
           ) : (
             <GroupsSection
               root={result.root}
+              groupCount={scan.kind === 'done' ? scan.groupCount : allGroups.length}
+              onMoreGroups={() =>
+                loadMoreGroups().catch((e: Error) => copies.setApplyError(e.message))
+              }
               allGroups={allGroups}
               groups={groups}
               filter={filter}

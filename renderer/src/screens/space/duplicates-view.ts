@@ -11,6 +11,9 @@ import type {
   SpaceTotals,
 } from '../../../../app/contract/space.js';
 import { formatBytes, formatDuration } from '../../../../app/common/format.js';
+import { removableBytes } from '../../../../app/common/removable.js';
+
+export { removableBytes };
 
 export const unknownText = 'Unknown';
 
@@ -40,30 +43,25 @@ export interface TotalLine {
 }
 
 /**
- * What removing a group's copies would free about, from the scan alone: each copy's size, except
- * a name of a file with other names (a hard link), which frees nothing. The confirmation gives
- * the exact allocated figure per file.
- */
-export function removableBytes(group: DuplicateGroup): number {
-  return group.files
-    .filter((f) => f.path !== group.keeper && f.links === 1)
-    .reduce((sum, f) => sum + f.size, 0);
-}
-
-/**
  * The three totals, each with a sentence saying what it means and why it may differ. On a file
- * system without clones the third is what moving the copies to the Trash (then emptying it) frees.
+ * system without clones the third is what moving the copies to the Trash (then emptying it) frees:
+ * of `groups` (those shown), or of the whole scan when they are `every` group of it (the scan's
+ * own total, as a scan shown a page at a time has not loaded them all).
  */
 export function totalLines(
   totals: SpaceTotals,
   sharingSupported: boolean | null,
   groups: readonly DuplicateGroup[] = [],
+  every = false,
 ): TotalLine[] {
   const partly =
     totals.unknownGroups > 0 && totals.reclaimableBytes !== null
       ? ` The system could not tell for ${totals.unknownGroups} ${totals.unknownGroups === 1 ? 'group' : 'groups'}, left out here.`
       : '';
-  const removable = groups.reduce((sum, g) => sum + removableBytes(g), 0);
+  const removable =
+    every && totals.removableBytes !== undefined
+      ? totals.removableBytes
+      : groups.reduce((sum, g) => sum + removableBytes(g), 0);
   const third: Omit<TotalLine, 'id' | 'tone'> =
     sharingSupported === false
       ? {

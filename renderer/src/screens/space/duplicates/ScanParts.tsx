@@ -65,16 +65,19 @@ export function ScanSummary({
   );
 }
 
+/** The three totals: of the groups shown, or of the whole scan when no filter leaves any out. */
 export function Totals({
   result,
   groups,
+  filtered,
 }: {
   result: ScanResult;
   groups: readonly DuplicateGroup[];
+  filtered: boolean;
 }) {
   return (
     <section className="space-totals" aria-label="Totals">
-      {totalLines(result.totals, result.sharingSupported, groups).map((line) => (
+      {totalLines(result.totals, result.sharingSupported, groups, !filtered).map((line) => (
         <article
           key={line.id}
           className={`space-total space-total-${line.id} is-${line.tone}`}
