@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { PlumbError } from '../../contract/errors.js';
 import type { DuplicateGroup, SavedScan, ScanResult } from '../../contract/space.js';
 import { withRemovableTotal } from '../../common/removable.js';
 import { plumbFolders, writePrivateFile } from '../paths.js';
@@ -47,6 +48,9 @@ export interface KeptScan {
   head: ScanResult;
   groupCount: number;
   groupsAt: readonly number[];
+  /** The document's size and time when opened: a newer scan of the folder replaces it. */
+  bytes: number;
+  mtimeMs: number;
 }
 
 const indexFileOf = (file: string) => file.replace(/\.json$/, '.index.json');
@@ -120,7 +124,8 @@ async function openIndexed(file: string): Promise<KeptScan | null> {
     const index = JSON.parse(await readFile(indexFileOf(file), 'utf8')) as ScanIndex;
     const { groupsAt } = index;
     if (index.format !== 1 || !Array.isArray(groupsAt) || groupsAt.length === 0) return null;
-    if ((await stat(file)).size !== index.bytes) return null;
+    const { size, mtimeMs } = await stat(file);
+    if (size !== index.bytes) return null;
     const { SavedScan } = await import('../../contract/space.js');
     const saved = SavedScan.parse(JSON.parse(`${await readRange(file, 0, groupsAt[0]!)}]}}`));
     if (saved.savedAt !== index.savedAt || saved.result.groups.length > 0) return null;
@@ -130,6 +135,8 @@ async function openIndexed(file: string): Promise<KeptScan | null> {
       head: saved.result,
       groupCount: groupsAt.length - 1,
       groupsAt,
+      bytes: size,
+      mtimeMs,
     };
   } catch {
     return null;
@@ -145,6 +152,13 @@ export async function keptGroups(
   const from = Math.max(0, Math.min(start, kept.groupCount));
   const to = Math.max(from, Math.min(end, kept.groupCount));
   if (to === from) return [];
+  const now = await stat(kept.file).catch(() => null);
+  if (now?.size !== kept.bytes || now.mtimeMs !== kept.mtimeMs) {
+    throw new PlumbError(
+      'ENOSCAN',
+      'That kept scan was replaced by a newer scan of its folder; open the Space view again.',
+    );
+  }
   const text = await readRange(kept.file, kept.groupsAt[from]!, kept.groupsAt[to]!);
   const { DuplicateGroup } = await import('../../contract/space.js');
   // Between two groups is a comma: the range ends with one unless it reaches the last group.

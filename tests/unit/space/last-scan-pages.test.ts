@@ -176,4 +176,10 @@ test('the view gets the first page and the count, pages the rest, acts on any gr
     handlers['space.groups']({ scanId: 'not a scan', offset: 0, limit: 1 }, context),
     { code: 'ENOSCAN' },
   );
+  // A newer scan of the folder replaces the kept file: the old scan's pages are not read from it.
+  await saveLastScan({ ...scan, scanId: 'newer', groups: scan.groups.slice(1) });
+  await assert.rejects(
+    handlers['space.groups']({ scanId: scan.scanId, offset: 0, limit: 1 }, context),
+    { code: 'ENOSCAN', message: /replaced by a newer scan/ },
+  );
 });
