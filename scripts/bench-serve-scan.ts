@@ -27,18 +27,36 @@ async function main(): Promise<void> {
     await new Promise((resolve) => socket.once('open', resolve));
     const call = (id: number, name: string, input: unknown) =>
       socket.send(JSON.stringify({ type: 'call', id, name, input }));
+    const replies = new Map<number, (ok: boolean, error: unknown) => void>();
+    const answered = (id: number) =>
+      new Promise<void>((resolve, reject) =>
+        replies.set(id, (ok, error) =>
+          ok ? resolve() : reject(new Error(`call ${id}: ${JSON.stringify(error)}`)),
+        ),
+      );
     const started = performance.now();
     const done = new Promise<number>((resolve) =>
       socket.on('message', (data: Buffer) => {
         const message = JSON.parse(data.toString()) as {
           type: string;
+          id?: number;
+          ok?: boolean;
+          error?: unknown;
+          name?: string;
           payload?: { type?: string };
         };
-        if (message.type === 'event' && message.payload?.type === 'done') resolve(data.length);
+        if (message.type === 'reply') replies.get(message.id!)?.(message.ok!, message.error);
+        // The scan's own event, with its result (job.event says "done" first, without it).
+        if (message.name === 'space.event' && message.payload?.type === 'done') {
+          resolve(data.length);
+        }
       }),
     );
+    // One after the other: a scan sent before the folder is chosen is refused.
     call(1, 'session.choosePath', { path: tree });
+    await answered(1);
     call(2, 'space.scan', { path: tree });
+    await answered(2);
     const bytes = await done;
     const seconds = (performance.now() - started) / 1000;
     // The server keeps the scan as the folder's last one after it has sent it.

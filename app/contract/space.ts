@@ -360,7 +360,13 @@ export type SparseListProgress = z.infer<typeof SparseListProgress>;
 /** What a running scan reports, tagged with its scanId. */
 export const SpaceEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('progress'), progress: ScanProgress }),
-  z.object({ type: z.literal('done'), scanId: z.string(), result: ScanResult }),
+  /** The scan's figures with its first `groupsPage` groups; space.groups gives the others. */
+  z.object({
+    type: z.literal('done'),
+    scanId: z.string(),
+    result: ScanResult,
+    groupCount: z.number().int().nonnegative(),
+  }),
   z.object({ type: z.literal('cancelled'), scanId: z.string() }),
   z.object({
     type: z.literal('failed'),

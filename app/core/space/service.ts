@@ -191,7 +191,14 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
         async (scanned) => {
           const result = withRemovableTotal(scanned);
           entry.result = result;
-          context.emit('space.event', { type: 'done', scanId, result });
+          // The first page of groups: a scan of a million files is 180 MB whole; the page asks
+          // for the others as it shows them (space.groups).
+          context.emit('space.event', {
+            type: 'done',
+            scanId,
+            result: { ...result, groups: result.groups.slice(0, groupsPage) },
+            groupCount: result.groups.length,
+          });
           // Kept so reopening the view shows it (the CLI does not keep its scans: a one-shot
           // command would hold the whole result twice to write it). A data folder that cannot be
           // written costs only that.

@@ -39,7 +39,7 @@ export function useDuplicateScan(
       if (event.type === 'progress')
         setScan((s) => (s.kind === 'scanning' ? { ...s, progress: event.progress } : s));
       else if (event.type === 'done') {
-        setScan({ kind: 'done', result: event.result, groupCount: event.result.groups.length });
+        setScan({ kind: 'done', result: event.result, groupCount: event.groupCount });
         onDoneRef.current();
       } else if (event.type === 'cancelled')
         setScan((s) => ({ kind: 'cancelled', path: s.kind === 'scanning' ? s.path : '' }));
