@@ -121,10 +121,10 @@ function report(name, unit, { a, f }, target, higherIsBetter = true) {
   );
 }
 
-async function pair(addonRun, fioRun) {
+async function pair(addonRun, fioRun, count = runs) {
   const a = [];
   const f = [];
-  for (let i = 0; i < runs; i += 1) {
+  for (let i = 0; i < count; i += 1) {
     // Alternate who goes first so drift in the VM/disk does not favour one side.
     if (i % 2 === 0) {
       a.push(await addonRun());
@@ -251,17 +251,7 @@ async function presetsBesideFio() {
         `--runtime=${seconds}`,
         '--time_based',
       ])[side].bw_bytes;
-    const a = [];
-    const f = [];
-    for (let i = 0; i < rounds; i += 1) {
-      if (i % 2 === 0) {
-        a.push(await addon());
-        f.push(peer());
-      } else {
-        f.push(peer());
-        a.push(await addon());
-      }
-    }
+    const { a, f } = await pair(addon, peer, rounds);
     const each = a.map((x, i) => x / f[i]);
     const ratio = median(each);
     ratios.push(ratio);
