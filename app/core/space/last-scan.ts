@@ -9,8 +9,8 @@ import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
 import type { DuplicateGroup, SavedScan, ScanResult } from '../../contract/space.js';
-import { withRemovableTotal } from '../../common/removable.js';
-import { plumbFolders, writePrivateFile } from '../paths.js';
+import { removableBytes, withRemovableTotal } from '../../common/removable.js';
+import { plumbFolders, privateFolder, writePrivateFile } from '../paths.js';
 
 export function spaceScansDir(): string {
   return plumbFolders().spaceScans;
@@ -39,6 +39,14 @@ interface ScanIndex {
   bytes: number;
   /** Byte offsets: where each group starts, then where the last one ends. */
   groupsAt: number[];
+  /** Where the text after the groups' closing "]" starts (the figures after them, if any). */
+  tailAt?: number;
+}
+
+/** Where a document's groups are, filled in as its pieces are written. */
+interface Layout {
+  groupsAt: number[];
+  tailAt: number;
 }
 
 /** A kept scan opened by its index: its figures (groups empty) and where its groups are. */
@@ -48,6 +56,7 @@ export interface KeptScan {
   head: ScanResult;
   groupCount: number;
   groupsAt: readonly number[];
+  tailAt: number;
   /** The document's size and time when opened: a newer scan of the folder replaces it. */
   bytes: number;
   mtimeMs: number;
@@ -57,43 +66,168 @@ const indexFileOf = (file: string) => file.replace(/\.json$/, '.index.json');
 const byteLength = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /**
- * The document's text in pieces, groups last, one group a piece after the head; `groupsAt` is
+ * The document's text in pieces, groups last, one group a piece after the head; `layout` is
  * filled with each group's offset as the pieces are taken.
  */
-function* savedPieces(saved: SavedScan, groupsAt: number[]): Generator<string> {
+function* savedPieces(saved: SavedScan, layout: Layout): Generator<string> {
   const { groups, ...figures } = saved.result;
   // `{"savedAt":…,"result":{…,"groups":[]}}` cut before its last "]}}".
   const whole = JSON.stringify({ savedAt: saved.savedAt, result: { ...figures, groups: [] } });
   const head = whole.slice(0, -']}}'.length);
-  let at = byteLength(head);
-  let batch = head;
-  for (let i = 0; i < groups.length; i += 1) {
-    const text = JSON.stringify(groups[i]);
-    if (i > 0) {
-      batch += ',';
-      at += 1;
-    }
-    groupsAt.push(at);
-    at += byteLength(text);
-    batch += text;
-    if (batch.length >= 64 * 1024) {
-      yield batch;
+  const writer = groupWriter(layout, byteLength(head));
+  yield head;
+  for (const group of groups) {
+    const batch = writer.add(JSON.stringify(group));
+    if (batch) yield batch;
+  }
+  yield `${writer.end()}}}`;
+}
+
+/**
+ * Groups written one after the other from `at`, comma between, in batches of about 64 KB, their
+ * offsets noted in `layout`; end() gives the last batch and the closing "]".
+ */
+function groupWriter(layout: Layout, at: number) {
+  let batch = '';
+  return {
+    add(text: string): string | null {
+      if (layout.groupsAt.length > 0) {
+        batch += ',';
+        at += 1;
+      }
+      layout.groupsAt.push(at);
+      at += byteLength(text);
+      batch += text;
+      if (batch.length < 64 * 1024) return null;
+      const full = batch;
       batch = '';
+      return full;
+    },
+    end(): string {
+      layout.groupsAt.push(at);
+      layout.tailAt = at + 1;
+      return `${batch}]`;
+    },
+  };
+}
+
+/** Lines of a JSON text in pieces of bytes (JSON escapes every newline inside a string). */
+function* linesOf(pieces: Iterator<Uint8Array>, first: Uint8Array): Generator<string> {
+  let carry = Buffer.from(first);
+  for (;;) {
+    let start = 0;
+    for (let end = carry.indexOf(10); end !== -1; end = carry.indexOf(10, start)) {
+      yield carry.toString('utf8', start, end);
+      start = end + 1;
+    }
+    const next = pieces.next();
+    if (next.done) {
+      if (start < carry.length) yield carry.toString('utf8', start);
+      return;
+    }
+    carry = Buffer.concat([carry.subarray(start), next.value]);
+  }
+}
+
+/**
+ * The kept document made from a scan's JSON text as the addon writes it
+ * (`JSON.stringify(result, null, 2)`, scanFolderJson): the figures as they come, each group
+ * parsed alone and written compact, the Trash total added to the totals after them. No object
+ * is made for the whole result: a scan of a million files holds one group at a time.
+ */
+function* documentOf(lines: Iterator<string>, savedAt: string, layout: Layout): Generator<string> {
+  const opening = `{"savedAt":${JSON.stringify(savedAt)},"result":`;
+  let head = '';
+  let line = lines.next();
+  for (; !line.done && !line.value.startsWith('  "groups": ['); line = lines.next()) {
+    head += `${line.value}\n`;
+  }
+  if (line.done) throw new Error('The scan’s JSON has no groups.');
+  head = `${opening}${head}  "groups": [`;
+  const writer = groupWriter(layout, byteLength(head));
+  yield head;
+  let removable = 0;
+  if (line.value === '  "groups": [') {
+    let group = '';
+    for (line = lines.next(); !line.done; line = lines.next()) {
+      const text = line.value;
+      if (text === '  ]' || text === '  ],') break;
+      if (text !== '    }' && text !== '    },') {
+        group += text;
+        continue;
+      }
+      const parsed = JSON.parse(`${group}}`) as DuplicateGroup;
+      removable += removableBytes(parsed);
+      const batch = writer.add(JSON.stringify(parsed));
+      if (batch) yield batch;
+      group = '';
     }
   }
-  groupsAt.push(at);
-  yield `${batch}]}}`;
+  yield writer.end();
+  // What follows the groups: `"totals": …, …}` after a comma, or only the result's "}".
+  let rest = '';
+  for (line = lines.next(); !line.done; line = lines.next()) rest += `${line.value}\n`;
+  const after = JSON.parse(`{${rest}`) as {
+    totals?: Record<string, unknown>;
+  };
+  if (after.totals) after.totals = { ...after.totals, removableBytes: removable };
+  const text = JSON.stringify(after);
+  yield text === '{}' ? '}}' : `,${text.slice(1)}}`;
 }
 
 async function keep(saved: SavedScan): Promise<void> {
-  const file = path.join(spaceScansDir(), `${keyOf(saved.result.root)}.json`);
-  const groupsAt: number[] = [];
+  await writeKept(saved.result.root, saved.savedAt, (layout) => savedPieces(saved, layout));
+}
+
+/** Writes a kept document of `root`'s scan, then the index that pages it. */
+async function writeKept(
+  root: string,
+  savedAt: string,
+  pieces: (layout: Layout) => Iterable<string>,
+): Promise<string> {
+  const file = path.join(spaceScansDir(), `${keyOf(root)}.json`);
+  const layout: Layout = { groupsAt: [], tailAt: 0 };
   // Written in pieces: a scan of a million files as one string (and its bytes) would add twice
   // its 180 MB to the app's memory. The index follows the document it describes.
-  await writePrivateFile(file, savedPieces(saved, groupsAt));
+  await writePrivateFile(file, pieces(layout));
   const { size } = await stat(file);
-  const index: ScanIndex = { format: 1, savedAt: saved.savedAt, bytes: size, groupsAt };
+  const index: ScanIndex = { format: 1, savedAt, bytes: size, ...layout };
   await writePrivateFile(indexFileOf(file), JSON.stringify(index));
+  return file;
+}
+
+/**
+ * Keeps a scan from its JSON text (scanFolderJson's pieces) as the folder's last scan, and opens
+ * it for paging: the way a scan is shown without holding its result (whole, a scan of a million
+ * files is 180 MB of groups).
+ */
+export async function keepScanJson(
+  pieces: Iterable<Uint8Array>,
+  now = new Date(),
+): Promise<KeptScan> {
+  const reader = pieces[Symbol.iterator]();
+  const first = reader.next();
+  if (first.done) throw new Error('The scan gave no JSON.');
+  // The root comes second in the result, in its first piece (a path is at most 4,096 bytes).
+  const literal = /\n {2}"root": ("(?:[^"\\]|\\.)*")/.exec(
+    Buffer.from(first.value).toString('utf8'),
+  )?.[1];
+  if (literal === undefined) throw new Error('The scan’s JSON does not name its folder.');
+  const savedAt = now.toISOString();
+  const file = await writeKept(JSON.parse(literal) as string, savedAt, (layout) =>
+    documentOf(linesOf(reader, first.value), savedAt, layout),
+  );
+  const kept = await openIndexed(file);
+  if (!kept) throw new Error('The kept scan could not be read back.');
+  return kept;
+}
+
+/** Whether scans can be kept (the folder for them made, or already there and the user's). */
+export async function canKeepScans(): Promise<boolean> {
+  return privateFolder(spaceScansDir()).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Keeps `result` as the folder's last scan, with the index that pages its groups. */
@@ -127,7 +261,10 @@ async function openIndexed(file: string): Promise<KeptScan | null> {
     const { size, mtimeMs } = await stat(file);
     if (size !== index.bytes) return null;
     const { SavedScan } = await import('../../contract/space.js');
-    const saved = SavedScan.parse(JSON.parse(`${await readRange(file, 0, groupsAt[0]!)}]}}`));
+    const tailAt = index.tailAt ?? groupsAt.at(-1)! + 1;
+    const before = await readRange(file, 0, groupsAt[0]!);
+    const after = await readRange(file, tailAt, size);
+    const saved = SavedScan.parse(JSON.parse(`${before}]${after}`));
     if (saved.savedAt !== index.savedAt || saved.result.groups.length > 0) return null;
     return {
       file,
@@ -135,6 +272,7 @@ async function openIndexed(file: string): Promise<KeptScan | null> {
       head: saved.result,
       groupCount: groupsAt.length - 1,
       groupsAt,
+      tailAt,
       bytes: size,
       mtimeMs,
     };

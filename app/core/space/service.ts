@@ -6,15 +6,26 @@ import { randomUUID } from 'node:crypto';
 import { PlumbError, toErrorPayload } from '../../contract/errors.js';
 import { groupsPage } from '../../common/groups-page.js';
 import { withRemovableTotal } from '../../common/removable.js';
-import type { DuplicateGroup, ScanProgress, ScanResult } from '../../contract/space.js';
+import type {
+  DuplicateGroup,
+  ScanOptions,
+  ScanProgress,
+  ScanResult,
+} from '../../contract/space.js';
 import type { CallContext, Handlers } from '../dispatch.js';
 import type { PlumbFolders } from '../paths.js';
 import { jobs } from '../jobs/service.js';
 import type { ApplyEachOptions } from './apply-steps.js';
 import { dedupeGroups } from './dedupe.js';
 import { recoverInterrupted, type RecoveryStep } from './journal.js';
-import { keptGroups, openLastScan, saveLastScan, type KeptScan } from './last-scan.js';
-import { scanFolder } from './scan.js';
+import {
+  canKeepScans,
+  keepScanJson,
+  keptGroups,
+  openLastScan,
+  type KeptScan,
+} from './last-scan.js';
+import { scanFolder, scanFolderJson, type ScanHooks } from './scan.js';
 import { copySparse } from './sparse-copy.js';
 import { createSparse, listSparse, punchZeros, type SparseListHooks } from './sparse.js';
 import { sparseCandidates } from './sparse-candidates.js';
@@ -97,6 +108,18 @@ async function asJob<T>(
   );
 }
 
+/**
+ * A scan, kept as the folder's last one so reopening the view shows it. Where scans can be kept,
+ * the addon's JSON text is written straight to the kept file, a group at a time, and the scan is
+ * read from there: its result is never held whole (for a million files, some 200 MB of objects
+ * besides the walk's own tables). Where they cannot, it is held in memory, as the CLI holds it.
+ */
+async function scanAndKeep(options: ScanOptions, hooks: ScanHooks): Promise<Finished> {
+  if (!(await canKeepScans()))
+    return { result: withRemovableTotal(await scanFolder(options, hooks)) };
+  return { result: null, kept: await keepScanJson(await scanFolderJson(options, hooks)) };
+}
+
 let recovery: Promise<RecoveryStep[]> | undefined;
 
 /** Replays journals of interrupted dedupes once per process, before any space work. */
@@ -177,7 +200,7 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
         bytesTotal: p.phase === 'hash' ? p.bytesToHash : null,
       });
       const scanning = jobs.run({ jobId: scanId, kind: 'scan', origin: context }, (job) =>
-        scanFolder(options, {
+        scanAndKeep(options, {
           scanId,
           signal: job.signal,
           onProgress: (progress) => {
@@ -188,21 +211,17 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
       );
       remember(scanId, entry);
       void scanning.then(
-        async (scanned) => {
-          const result = withRemovableTotal(scanned);
-          entry.result = result;
+        async (scan) => {
+          entry.result = scan.result;
+          entry.kept = scan.kept;
           // The first page of groups: a scan of a million files is 180 MB whole; the page asks
           // for the others as it shows them (space.groups).
           context.emit('space.event', {
             type: 'done',
             scanId,
-            result: { ...result, groups: result.groups.slice(0, groupsPage) },
-            groupCount: result.groups.length,
+            result: { ...figuresOf(scan), groups: await groupsOf(scan, 0, groupsPage) },
+            groupCount: groupCountOf(scan),
           });
-          // Kept so reopening the view shows it (the CLI does not keep its scans: a one-shot
-          // command would hold the whole result twice to write it). A data folder that cannot be
-          // written costs only that.
-          await saveLastScan(result).catch(() => undefined);
         },
         (error: unknown) => {
           scans.delete(scanId);
