@@ -26,11 +26,12 @@ export function hashCachePath(folder: string): string {
 }
 
 /**
- * A kept scan is its document (`KEY.json`, a SavedScan with the groups last) and an index beside
- * it (`KEY.index.json`): where each group starts in the document, so a reopen reads the figures
- * and one page of groups, not a document of 180 MB (481 MB parsed, 626 MB with the schema check,
- * for 300,000 groups). The index names the document's size and time: a document written without
- * it (by an older Plumb) is read whole once and kept again with one.
+ * A kept scan is its document (`KEY.json`, a SavedScan: the figures, the groups written compact
+ * one after the other, then any figures after them) and an index beside it (`KEY.index.json`):
+ * where each group starts in the document and where the text after them starts, so a reopen
+ * reads the figures and one page of groups, not a document of 180 MB (481 MB parsed, 626 MB with
+ * the schema check, for 300,000 groups). The index names the document's size: a document
+ * written without it (by an older Plumb) is read whole once and kept again with one.
  */
 interface ScanIndex {
   format: 1;
