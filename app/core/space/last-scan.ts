@@ -367,7 +367,7 @@ async function savedRoot(file: string): Promise<string | null> {
   const head = await readHead(file).catch(() => null);
   if (head === null) return null;
   // The only "root" key of the document: in a path it would be escaped (\"root\").
-  const literal = /"root":("(?:[^"\\]|\\.)*")/.exec(head)?.[1];
+  const literal = /"root":\s*("(?:[^"\\]|\\.)*")/.exec(head)?.[1];
   if (literal !== undefined) return JSON.parse(literal) as string;
   return (await readSaved(file))?.result.root ?? null;
 }
