@@ -112,12 +112,20 @@ async function asJob<T>(
  * A scan, kept as the folder's last one so reopening the view shows it. Where scans can be kept,
  * the addon's JSON text is written straight to the kept file, a group at a time, and the scan is
  * read from there: its result is never held whole (for a million files, some 200 MB of objects
- * besides the walk's own tables). Where they cannot, it is held in memory, as the CLI holds it.
+ * besides the walk's own tables). Where they cannot (no data folder, or no room in it for the
+ * file: a full disk is when people look for copies), it is held in memory, as the CLI holds it.
  */
 async function scanAndKeep(options: ScanOptions, hooks: ScanHooks): Promise<Finished> {
-  if (!(await canKeepScans()))
-    return { result: withRemovableTotal(await scanFolder(options, hooks)) };
-  return { result: null, kept: await keepScanJson(await scanFolderJson(options, hooks)) };
+  if (await canKeepScans()) {
+    const pieces = await scanFolderJson(options, hooks);
+    try {
+      return { result: null, kept: await keepScanJson(pieces) };
+    } catch {
+      // Scanned again into memory: the unchanged files' digests come from the hash cache.
+      hooks.signal?.throwIfAborted();
+    }
+  }
+  return { result: withRemovableTotal(await scanFolder(options, hooks)) };
 }
 
 let recovery: Promise<RecoveryStep[]> | undefined;
