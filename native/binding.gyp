@@ -27,7 +27,7 @@
         ["OS=='win'", {
           "sources": ["<!@(node sources.cjs win)"],
           "defines": ["UNICODE", "_UNICODE", "WIN32_LEAN_AND_MEAN", "NOMINMAX"],
-          "libraries": ["ole32.lib", "shell32.lib", "uuid.lib"],
+          "libraries": ["ole32.lib", "setupapi.lib", "shell32.lib", "uuid.lib"],
           "msvs_settings": { "VCCLCompilerTool": { "AdditionalOptions": ["/std:c++17"] } }
         }]
       ]

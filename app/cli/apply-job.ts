@@ -1,10 +1,11 @@
 /**
- * A dedupe or Trash apply of the CLI as a job of the process's registry: Ctrl-C (the command's
+ * A dedupe, Trash or Trash-emptying apply of the CLI as a job of the process's registry: Ctrl-C (the command's
  * signal) stops it between files, a terminal shows its progress on stderr, and a stopped apply
  * ends with one line saying what was done and what was not.
  */
 import { randomUUID } from 'node:crypto';
 import { formatBytes } from '../common/format.js';
+import type { JobKind } from '../contract/jobs.js';
 import type { ApplyEachOptions, ApplyProgress } from '../core/space/apply-steps.js';
 import { jobs } from '../core/jobs/service.js';
 import type { CommandIO } from './command.js';
@@ -24,7 +25,7 @@ export interface CliApply<T, A> {
  * progress line cleared first, so the two never mix).
  */
 export async function cliApplyJob<T, A>(
-  kind: 'dedupe' | 'trash',
+  kind: JobKind,
   io: CommandIO,
   line: ((action: A) => string) | null,
   apply: (hooks: ApplyHooks<A>) => Promise<T>,
@@ -62,7 +63,7 @@ export async function cliApplyJob<T, A>(
 
 /** The line a stopped apply ends with: how many files were done, and how many were left alone. */
 export function cancelledLine(
-  actions: readonly { status: string; code: string | null }[],
+  actions: readonly { status: string; code?: string | null }[],
   doneStatus: string,
   doneWords: string,
 ): string {

@@ -23,7 +23,7 @@ export interface CheckedBlocks {
   badBytes: number;
   firstBad: {
     runOffset: number;
-    found: { kind: 'other-block' | 'zeros' | 'damaged'; sameRun: boolean };
+    found: { kind: 'other-block' | 'zeros' | 'damaged' | 'unreadable'; sameRun: boolean };
   } | null;
 }
 
@@ -36,6 +36,8 @@ function failure(found: NonNullable<CheckedBlocks['firstBad']>['found']): string
     return 'this drive stores less than it reports';
   if (found.kind === 'damaged')
     return 'blocks came back changed, as from a failing drive, cable or memory';
+  if (found.kind === 'unreadable')
+    return 'the drive could not read back what it was given, as a failing or fake-capacity drive does';
   return 'this drive did not keep what it was given, as a fake-capacity or failing drive does';
 }
 

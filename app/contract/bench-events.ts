@@ -1,4 +1,7 @@
-/** What a benchmark run reports as it goes, each event tagged with its runId. */
+/**
+ * What a benchmark run reports as it goes, each event tagged with its runId; it reaches a front
+ * end inside the run's `job.event` (jobs.ts), tagged with the job's id as well.
+ */
 import { z } from 'zod';
 import { FileRecord, Finding } from './bench-result.js';
 
@@ -82,8 +85,3 @@ export const BenchEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('cancelled'), runId }),
 ]);
 export type BenchEvent = z.infer<typeof BenchEvent>;
-
-export const benchEvents = {
-  /** Everything a benchmark run reports, tagged with its runId. */
-  'bench.event': BenchEvent,
-} as const;

@@ -240,7 +240,8 @@ function migrateResult(input: unknown): unknown {
 
 /** What a drive returned in place of a block written with `--verify` (the first bad one). */
 export const VerifyFound = z.object({
-  kind: z.enum(['other-block', 'zeros', 'damaged']),
+  /** 'unreadable': the drive answered the read with an I/O error (nothing came back). */
+  kind: z.enum(['other-block', 'zeros', 'damaged', 'unreadable']),
   /** For another block: the file and offset it was written as (null otherwise). */
   file: z.string().nullable(),
   offset: z.number().nonnegative().nullable(),

@@ -1,11 +1,13 @@
 /**
- * Benchmark operations: start, follow and cancel runs, browse and export their results, and
+ * Benchmark operations: start and follow runs (cancelled as jobs), browse and export their results, and
  * analyse another tool's figures. The plan file format is plan.ts, the results document
  * bench-result.ts, the events a run reports bench-events.ts.
  */
 import { z } from 'zod';
 import { RecoveryWait, runId } from './bench-events.js';
 import { FileRecord, Finding, Phase, ResultDocument } from './bench-result.js';
+import { guard } from './guard.js';
+import { JobId } from './jobs.js';
 import { pathField } from './path.js';
 import { PairedDirection, Plan } from './plan.js';
 
@@ -67,6 +69,11 @@ export const StartBenchInput = z.object({
   reserveBytes: z.number().int().nonnegative().optional(),
   /** Interface ceiling to check rates against (an id from the catalogue); default from the bus. */
   interface: z.string().max(40).optional(),
+  /**
+   * The run's job id, chosen by the caller before it starts (so it misses none of the run's
+   * `job.event`s); the runId when not given.
+   */
+  jobId: JobId.optional(),
   /** The second folder of a paired plan. */
   pairedWith: z.string().trim().min(1).max(4096).optional(),
   /** Overrides a paired plan's direction. */
@@ -83,10 +90,12 @@ const livePhase = z.enum(['starting', 'write', 'read', 'queue', 'recovery']);
 
 /**
  * A run going on in this process, as far as it got: enough for a page that was reloaded (or a
- * second window) to draw it and follow its `bench.event`s from here on.
+ * second window) to draw it and follow its `job.event`s from here on.
  */
 export const RunningBench = z.object({
   runId,
+  /** The run's job: its events come tagged with this id, and jobs.cancel stops it by it. */
+  jobId: JobId,
   /** The plan as it runs (scaled); null for a read-folder run. */
   plan: Plan.nullable(),
   planName: z.string(),
@@ -132,15 +141,20 @@ export type RunningBench = z.infer<typeof RunningBench>;
 export const benchOperations = {
   /** The built-in plans. */
   'bench.plans': { input: z.object({}).strict(), output: z.object({ plans: z.array(Plan) }) },
-  /** Starts a run in the background; progress and the result arrive as `bench.event`. */
-  'bench.start': { input: StartBenchInput, output: z.object({ runId }) },
+  /**
+   * Starts a run in the background as the job `jobId`; progress and the result arrive as its
+   * `job.event`s, and jobs.cancel stops it (its test files are removed).
+   */
+  'bench.start': {
+    input: StartBenchInput,
+    output: z.object({ runId }),
+    guard: guard({ chosenPaths: ['path', 'pairedWith'] }),
+  },
   /** The runs going on now, from any window or page, so a reloaded page can follow them again. */
   'bench.running': {
     input: z.object({}).strict(),
     output: z.object({ runs: z.array(RunningBench) }),
   },
-  /** Cancels a run; its test files are removed. False when no such run is going. */
-  'bench.cancel': { input: z.object({ runId }), output: z.object({ cancelled: z.boolean() }) },
   'results.list': {
     input: z.object({}).strict(),
     output: z.object({ results: z.array(ResultListItem) }),
@@ -158,21 +172,17 @@ export const benchOperations = {
   },
   /**
    * Summary and findings for `bytes,seconds[,cumulativeBytes]` lines from any tool, computed off
-   * the event loop. With a `jobId` (chosen by the caller) `analysis.cancel` can stop it; closing
-   * the page or window that asked stops it too.
+   * the event loop as a job (its `jobId` chosen by the caller, or one of the server's): jobs.cancel
+   * stops it, and so does closing the page or window that asked; either way it fails with
+   * ECANCELED.
    */
   'analysis.csv': {
     input: z.object({
       csv: z.string().min(1).max(50_000_000),
       phase: Phase.default('write'),
       interface: z.string().max(40).optional(),
-      jobId: z.string().min(1).max(100).optional(),
+      jobId: JobId.optional(),
     }),
     output: ResultDocument,
-  },
-  /** Stops an `analysis.csv` this page or window started (it fails with ECANCELED). */
-  'analysis.cancel': {
-    input: z.object({ jobId: z.string().min(1).max(100) }),
-    output: z.object({ cancelled: z.boolean() }),
   },
 } as const;

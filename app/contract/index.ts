@@ -7,7 +7,6 @@
 import type { z } from 'zod';
 import { appOperations } from './app.js';
 import { benchOperations } from './bench.js';
-import { benchEvents } from './bench-events.js';
 import type { ErrorPayload } from './errors.js';
 import { jobEvents, jobOperations } from './jobs.js';
 import { plannerOperations } from './planner.js';
@@ -29,7 +28,6 @@ export const operations = {
 
 /** Event streams pushed from core to the UI: name → payload schema. */
 export const events = {
-  ...benchEvents,
   ...jobEvents,
   ...spaceEvents,
 } as const satisfies Record<string, z.ZodType>;

@@ -4,6 +4,7 @@
  * any of them. Work that produces a result still returns it from the call that started it.
  */
 import { z } from 'zod';
+import { BenchEvent } from './bench-events.js';
 
 /** Chosen by the caller (a UUID, say); unique among the jobs running in the process. */
 export const JobId = z
@@ -16,9 +17,12 @@ export const JobId = z
 
 export const JobKind = z.enum([
   'bench',
+  'analysis',
   'scan',
   'dedupe',
   'trash',
+  'trash-empty',
+  'punch',
   'sparse-list',
   'sparse-candidates',
 ]);
@@ -53,6 +57,12 @@ export const JobEvent = z.discriminatedUnion('type', [
   }),
   /** Stopped by jobs.cancel (or the CLI's Ctrl-C); what was done before stays done. */
   z.object({ type: z.literal('cancelled'), ...tag }),
+  /**
+   * What a bench run reports beyond progress (plan, phases, samples, files, findings, its
+   * result), for its live view; the run's own end comes as its `finished`, `failed` or
+   * `cancelled` here before the job's.
+   */
+  z.object({ type: z.literal('bench'), ...tag, event: BenchEvent }),
 ]);
 export type JobEvent = z.infer<typeof JobEvent>;
 

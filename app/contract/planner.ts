@@ -362,7 +362,10 @@ export type OptionResult = z.infer<typeof OptionResult>;
 export const ChartSeries = z.object({
   option: z.number(),
   name: z.string(),
-  /** Exact corners of the piecewise-linear time curve: [bytes, seconds]. */
+  /**
+   * Exact corners of the piecewise-linear time curve: [bytes, seconds]. It ends before the chart's
+   * `maxBytes` where the option's disk is full today: larger bursts do not fit.
+   */
   points: z.array(z.tuple([z.number(), z.number()])),
 });
 

@@ -3,6 +3,7 @@
  * count always means "the OS cannot tell", never zero.
  */
 import { z } from 'zod';
+import { guard } from './guard.js';
 import { JobId } from './jobs.js';
 import { pathField } from './path.js';
 import { groupsPage } from '../common/groups-page.js';
@@ -120,19 +121,23 @@ export const SavedScan = z.object({ savedAt: z.string(), result: ScanResult });
 export type SavedScan = z.infer<typeof SavedScan>;
 
 /**
- * A kept scan as it is reopened: its figures with the first `groupsPage` groups in
+ * A kept scan as it is reopened: its figures with the first `firstGroupsPage` groups in
  * `result.groups`, and how many it has in all; space.groups gives the others, page by page.
  */
 export const ReopenedScan = SavedScan.extend({ groupCount: z.number().int().nonnegative() });
 export type ReopenedScan = z.infer<typeof ReopenedScan>;
 
-/** Groups `offset`… of a scan, in the scan's order (largest saving first). */
+/**
+ * Groups `offset`… of a scan, in the scan's order (largest saving first), with the scan's figures
+ * as they now are (an apply on the scan updates them: see space.dedupe).
+ */
 export const GroupsPage = z.object({
   scanId: z.string(),
   root: z.string(),
   groupCount: z.number().int().nonnegative(),
   offset: z.number().int().nonnegative(),
   groups: z.array(DuplicateGroup),
+  figures: ScanResult.omit({ groups: true }),
 });
 export type GroupsPage = z.infer<typeof GroupsPage>;
 
@@ -159,7 +164,12 @@ export const DedupeAction = z.object({
   target: z.string(),
   predictedBytes: UnknownBytes,
   status: z.enum(['planned', 'done', 'skipped', 'failed']),
-  /** Why it was skipped or failed, in words (and a code for failures). */
+  /**
+   * Why it was skipped or failed, in words, and a code: a failure's error code, EROFS or EACCES
+   * for a copy that cannot be changed where it is, `alreadySharedCode` (app/common/space-codes.ts) for a copy left alone
+   * because it already shares all its storage with the kept file (it frees nothing, and nothing
+   * is wrong with it).
+   */
   reason: z.string().nullable(),
   code: z.string().nullable(),
 });
@@ -273,6 +283,8 @@ export const EmptiedFile = z.object({
   predictedBytes: UnknownBytes,
   status: z.enum(['planned', 'deleted', 'skipped', 'failed']),
   reason: z.string().nullable(),
+  /** ECANCELED when a cancel stopped the emptying before this file (it is still in the Trash). */
+  code: z.literal('ECANCELED').optional(),
 });
 export type EmptiedFile = z.infer<typeof EmptiedFile>;
 
@@ -360,7 +372,7 @@ export type SparseListProgress = z.infer<typeof SparseListProgress>;
 /** What a running scan reports, tagged with its scanId. */
 export const SpaceEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('progress'), progress: ScanProgress }),
-  /** The scan's figures with its first `groupsPage` groups; space.groups gives the others. */
+  /** The scan's figures with its first `firstGroupsPage` groups; space.groups gives the others. */
   z.object({
     type: z.literal('done'),
     scanId: z.string(),
@@ -396,6 +408,7 @@ export const spaceOperations = {
       jobId: JobId.optional(),
     }),
     output: ScanId,
+    guard: guard({ chosenPaths: ['path'] }),
   },
   /** jobs.cancel for a scan, under its old name: false when it is not running. */
   'space.cancel': { input: ScanId, output: z.object({ cancelled: z.boolean() }) },
@@ -418,24 +431,39 @@ export const spaceOperations = {
       limit: z.number().int().min(0).max(1000).default(groupsPage),
     }),
     output: GroupsPage,
+    guard: guard({ onScan: true }),
   },
   /** The result of a finished scan (null while it runs or when unknown). */
   'space.result': { input: ScanId, output: ScanResult.nullable() },
   /** Plans (dry run, the default) or applies clones for a finished scan. */
-  'space.dedupe': { input: DedupeInput, output: DedupeReport },
+  'space.dedupe': {
+    input: DedupeInput,
+    output: DedupeReport,
+    guard: guard({ onScan: true, review: ['scanId', 'groupIds', 'keepers'] }),
+  },
   /**
    * DESTRUCTIVE (with apply): moves the chosen copies of a finished scan to the system's Trash,
    * each verified identical to the kept file just before; a dry run (the default) says per file
    * what deleting it would free. Refuses with ENOTRASH where no Trash is reachable.
    */
-  'space.trash': { input: TrashInput, output: TrashReport },
+  'space.trash': {
+    input: TrashInput,
+    output: TrashReport,
+    guard: guard({ onScan: true, review: ['scanId', 'groupIds', 'keepers'] }),
+  },
   /**
    * DESTRUCTIVE (with apply): deletes for good exactly the files a space.trash batch moved to the
    * Trash (those still there unchanged), measuring the space freed on the volume.
    */
   'space.trash.empty': {
-    input: z.object({ batchId: BatchIdField, apply: z.boolean().default(false) }),
+    input: z.object({
+      batchId: BatchIdField,
+      apply: z.boolean().default(false),
+      /** With apply: the caller's job id; jobs.cancel stops it between files. */
+      jobId: JobId.optional(),
+    }),
     output: EmptyTrashReport,
+    guard: guard({ review: ['batchId'] }),
   },
   /** Completes or rolls back a dedupe interrupted by a crash (also done before every dedupe). */
   'space.recover': { input: z.object({}).strict(), output: z.array(RecoveryStep) },
@@ -446,6 +474,7 @@ export const spaceOperations = {
   'space.sparse.list': {
     input: z.object({ path: PathField, listId: ListIdField.optional() }),
     output: z.array(SparseFile),
+    guard: guard({ chosenPaths: ['path'] }),
   },
   /** Stops a listing (or a candidates search) started with that listId; it then fails with ECANCELED. */
   'space.sparse.cancel': {
@@ -464,30 +493,34 @@ export const spaceOperations = {
       listId: ListIdField.optional(),
     }),
     output: z.object({ candidates: z.array(SparseCandidate), warning: z.string() }),
+    guard: guard({ chosenPaths: ['path'] }),
   },
   'space.sparse.create': {
     input: z.object({ path: PathField, bytes: Bytes }),
     /** `warning`: the file is longer than its whole disk (allowed, never silent). */
     output: SparseFile.extend({ warning: z.string().nullable() }),
+    guard: guard({ chosenPaths: ['path'] }),
   },
-  /** Turns whole blocks of zeros into holes (dry run unless apply). */
+  /**
+   * Turns whole blocks of zeros into holes (dry run unless apply). With a `jobId` (the caller's)
+   * it reports its reading as job progress, and jobs.cancel stops it before any hole is made
+   * (ECANCELED); once punching has begun it finishes, so the file is never left half done.
+   */
   'space.sparse.punch': {
-    input: z.object({ path: PathField, apply: z.boolean().default(false) }),
+    input: z.object({
+      path: PathField,
+      apply: z.boolean().default(false),
+      jobId: JobId.optional(),
+    }),
     output: PunchReport,
+    guard: guard({ chosenPaths: ['path'], review: ['path'] }),
   },
   'space.sparse.copy': {
     input: z.object({ from: PathField, to: PathField }),
     output: SparseFile,
+    guard: guard({ chosenPaths: ['from', 'to'] }),
   },
 } as const;
-
-/** Operations that change or delete users' files when applied (for path authorization). */
-export const destructiveSpaceOperations = [
-  'space.dedupe',
-  'space.trash',
-  'space.trash.empty',
-  'space.sparse.punch',
-] as const;
 
 export const spaceEvents = {
   'space.event': SpaceEvent,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { guard } from './guard.js';
 
 /** Facts about the volume that holds a folder. `null` always means "the OS did not say". */
 export const VolumeInfo = z.object({
@@ -18,6 +19,11 @@ export const VolumeInfo = z.object({
   medium: z.enum(['ssd', 'hdd']).nullable(),
   internal: z.boolean().nullable(),
   readOnly: z.boolean().nullable(),
+  /**
+   * The pool whose free space this volume shares with the other volumes in it (an APFS container,
+   * "disk5"): their free-space figures are one and the same. null when its space is its own.
+   */
+  container: z.string().nullable(),
 });
 export type VolumeInfo = z.infer<typeof VolumeInfo>;
 
@@ -27,7 +33,7 @@ export const PathInput = z.object({
 
 export const volumeOperations = {
   /** Volume facts for the folder at `path`. */
-  'volume.info': { input: PathInput, output: VolumeInfo },
+  'volume.info': { input: PathInput, output: VolumeInfo, guard: guard({ chosenPaths: ['path'] }) },
   /**
    * Records a folder or file the user picked or typed (and confirmed) in this session's UI. Scans,
    * listings, benchmarks and every operation that changes files act only inside chosen paths.
@@ -43,5 +49,9 @@ export const volumeOperations = {
    * Shows a file in Finder / Explorer / the file manager (desktop only: ENOTSUP in a browser,
    * where the UI copies the path instead).
    */
-  'dialog.revealPath': { input: PathInput, output: z.object({}) },
+  'dialog.revealPath': {
+    input: PathInput,
+    output: z.object({}),
+    guard: guard({ chosenPaths: ['path'] }),
+  },
 } as const;

@@ -20,6 +20,12 @@ export interface CallContext {
   emit: EventSink;
   /** Aborts when that front end goes away (its page closed): work only it awaits can stop. */
   closed?: AbortSignal;
+  /**
+   * The session the front end belongs to under `plumb serve` (one per sign-in, shared by its
+   * pages): it hears and sees only its own jobs, and cancels only those. None where there is one
+   * session (the desktop app, the CLI).
+   */
+  session?: object;
 }
 
 export type Handlers = {

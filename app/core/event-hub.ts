@@ -7,6 +7,14 @@
 import type { EventName, EventPayload } from '../contract/index.js';
 import type { CallContext } from './dispatch.js';
 
+/**
+ * Whether what `owner` started is for `viewer`: always where either has no session (the desktop
+ * app has one, the CLI none); under `plumb serve`, only within one session.
+ */
+export function sameSession(owner: object | undefined, viewer: object | undefined): boolean {
+  return owner === undefined || viewer === undefined || owner === viewer;
+}
+
 export class EventHub {
   private readonly subscribers = new Set<CallContext>();
 
@@ -20,10 +28,15 @@ export class EventHub {
     return this.subscribers.size;
   }
 
-  /** To `origin` (the caller, subscribed or not) and every subscriber, once each. */
+  /**
+   * To `origin` (the caller, subscribed or not) and every subscriber, once each; what a session
+   * of `plumb serve` started goes to that session's pages only.
+   */
   publish<E extends EventName>(name: E, payload: EventPayload<E>, origin?: CallContext): void {
     if (origin && !this.subscribers.has(origin)) origin.emit(name, payload);
-    for (const subscriber of this.subscribers) subscriber.emit(name, payload);
+    for (const subscriber of this.subscribers) {
+      if (sameSession(origin?.session, subscriber.session)) subscriber.emit(name, payload);
+    }
   }
 }
 

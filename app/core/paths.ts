@@ -65,6 +65,8 @@ export interface PlumbFolders {
   spaceJournal: string;
   /** Batches moved to the Trash, so they can be put back (space-trash/). */
   spaceTrash: string;
+  /** The desktop window's size and place, for its next launch (window-state.json). */
+  windowState: string;
 }
 
 /** Plumb's folders for this environment (PLUMB_DATA_DIR and PLUMB_STATE_DIR move them). */
@@ -85,6 +87,7 @@ export function plumbFolders(
     plannerScenarios: join(data, 'planner-scenarios'),
     spaceJournal: join(state, 'space-journal'),
     spaceTrash: join(state, 'space-trash'),
+    windowState: join(state, 'window-state.json'),
   };
 }
 

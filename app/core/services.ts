@@ -33,7 +33,11 @@ export function createHandlers(
   frontDoor: FrontDoorHandlers = {},
   choices: UserChoices = new UserChoices(),
 ): Handlers {
-  return guardHandlers(createUnguardedHandlers(context, transport, frontDoor), choices);
+  return guardHandlers(
+    createUnguardedHandlers(context, transport, frontDoor),
+    choices,
+    context.folders.spaceScans,
+  );
 }
 
 function createUnguardedHandlers(

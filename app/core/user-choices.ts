@@ -6,8 +6,11 @@
  * web token (or a page's socket) is then no longer a key to every file the process can reach.
  */
 import { realpath } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { PlumbError } from '../contract/errors.js';
+import type { OperationGuard } from '../contract/guard.js';
+import { operations, type OperationName } from '../contract/index.js';
 import type { CallContext, Handlers } from './dispatch.js';
 import { newestScanRoot } from './space/last-scan.js';
 
@@ -37,8 +40,19 @@ export class UserChoices {
   private readonly chosen = new Set<string>();
   private readonly reviewed = new Set<string>();
 
-  /** Records a path the user chose; returns it resolved. */
+  /**
+   * Records a path the user chose; returns it resolved. A relative path is refused: typed in a
+   * window, it has no folder to start from that the user can see (the server's working folder is
+   * not theirs to know), so the error suggests the full path under their home folder instead of
+   * silently reading it from there.
+   */
   async choose(target: string): Promise<string> {
+    if (!path.isAbsolute(target)) {
+      throw new PlumbError(
+        'EINVAL',
+        `"${target}" is not a full path: give the whole path, such as ${path.join(os.homedir(), target)}`,
+      );
+    }
     const resolved = await resolveForChoice(target);
     this.chosen.add(resolved);
     return resolved;
@@ -77,53 +91,83 @@ export class UserChoices {
   }
 }
 
-/** The operations wrapped here; a test checks every operation taking a path is among them. */
-export const guardedOperations = [
-  'session.choosePath',
-  'dialog.chooseFolder',
-  'space.scan',
-  'space.dedupe',
-  'space.sparse.list',
-  'space.sparse.create',
-  'space.sparse.punch',
-  'space.sparse.copy',
-  'space.sparse.candidates',
-  'space.lastScan',
-  'space.result',
-  'space.groups',
-  'space.trash',
-  'space.trash.empty',
-  'dialog.revealPath',
-  'bench.start',
-  'volume.info',
-] as const;
-type Guarded = (typeof guardedOperations)[number];
+/**
+ * A review key's part for one input field: paths resolved (a link or `..` names the same file),
+ * lists sorted and records by key (their order means nothing), absent as '*' (all of them).
+ */
+async function reviewPart(value: unknown, isPath: boolean): Promise<unknown> {
+  if (value === undefined) return '*';
+  if (isPath && typeof value === 'string') return resolveForChoice(value);
+  if (Array.isArray(value)) return [...(value as string[])].sort();
+  if (typeof value === 'object' && value !== null) return Object.entries(value).sort();
+  return value;
+}
+
+type AnyHandler = (input: Record<string, unknown>, context: CallContext) => Promise<unknown>;
 
 /**
- * The keepers of a dedupe or Trash as a review key: an apply must keep the files its dry run
- * showed kept, not others.
+ * `handler` under the guard its contract entry marks (app/contract/guard.ts): each path field
+ * inside a chosen path, the scan acted on of a chosen folder, and an apply only after the dry
+ * run of the same input, once.
  */
-function keepersKey(keepers: Record<string, string> | undefined): string {
-  return JSON.stringify(Object.entries(keepers ?? {}).sort());
+function guarded(
+  name: OperationName,
+  guard: OperationGuard,
+  handler: AnyHandler,
+  handlers: Omit<Handlers, 'session.choosePath'>,
+  choices: UserChoices,
+): AnyHandler {
+  return async (input, context) => {
+    for (const field of guard.chosenPaths ?? []) {
+      const value = input[field];
+      if (typeof value === 'string') await choices.requireChosen(value);
+    }
+    if (guard.onScan) {
+      // The scan's folder, none of its groups read (a kept scan's are in its file).
+      const root = await handlers['space.groups'](
+        { scanId: String(input.scanId), offset: 0, limit: 0 },
+        context,
+      ).then(
+        (page) => page.root,
+        () => null, // an unknown scan is left to the handler, whose error says what to do
+      );
+      if (root !== null) await choices.requireChosen(root);
+    }
+    const review = guard.review;
+    if (!review) return handler(input, context);
+    const parts = await Promise.all(
+      review.map((field) => reviewPart(input[field], guard.chosenPaths?.includes(field) ?? false)),
+    );
+    return choices.afterReview(JSON.stringify([name, ...parts]), input.apply === true, () =>
+      handler(input, context),
+    );
+  };
 }
 
 /**
- * The handlers with every path checked against `choices`. Only the list of the computer's
- * volumes (`volumes.list`) and Plumb's own data folder are left as they are: even the facts of a
- * folder's volume are given only for a chosen folder, so an answer or its error never tells a
- * session whether some other path exists.
+ * The handlers with every path checked against `choices`: each operation under the guard its
+ * contract entry marks, and here by hand what the marks cannot say (choosing, and which kept scan
+ * a session may see). Only the list of the computer's volumes (`volumes.list`) and Plumb's own
+ * data folder are left as they are: even the facts of a folder's volume are given only for a
+ * chosen folder, so an answer or its error never tells a session whether some other path exists.
  */
 export function guardHandlers(
   handlers: Omit<Handlers, 'session.choosePath'>,
   choices: UserChoices,
+  scansDir: string,
 ): Handlers {
-  /** The folder a finished scan is of (its groups not read), or null for a scan not known. */
-  const scanRoot = async (scanId: string, context: CallContext): Promise<string | null> =>
-    handlers['space.groups']({ scanId, offset: 0, limit: 0 }, context).then(
-      (page) => page.root,
-      () => null,
-    );
-  const guarded: Pick<Handlers, Guarded> = {
+  const marked: Record<string, AnyHandler> = {};
+  for (const [name, entry] of Object.entries(operations)) {
+    const guard = (entry as { guard?: OperationGuard }).guard;
+    const handler = (handlers as unknown as Record<string, AnyHandler>)[name];
+    if (guard && handler) {
+      marked[name] = guarded(name as OperationName, guard, handler, handlers, choices);
+    }
+  }
+  const byHand: Pick<
+    Handlers,
+    'session.choosePath' | 'dialog.chooseFolder' | 'space.lastScan' | 'space.result'
+  > = {
     'session.choosePath': async ({ path: target }) => ({ path: await choices.choose(target) }),
     // The system picker is the user's own gesture, so what it returns counts as chosen.
     'dialog.chooseFolder': async (input, context) => {
@@ -131,51 +175,13 @@ export function guardHandlers(
       if (picked.path !== null) await choices.choose(picked.path);
       return picked;
     },
-    'space.scan': async (input, context) => {
-      await choices.requireChosen(input.path);
-      return handlers['space.scan'](input, context);
-    },
-    'space.dedupe': async (input, context) => {
-      // An unknown scan is left to the handler, whose error says what to do.
-      const root = await scanRoot(input.scanId, context);
-      if (root !== null) await choices.requireChosen(root);
-      const groups = input.groupIds ? [...input.groupIds].sort().join(',') : '*';
-      const keepers = keepersKey(input.keepers);
-      return choices.afterReview(`dedupe ${input.scanId} ${groups} ${keepers}`, input.apply, () =>
-        handlers['space.dedupe'](input, context),
-      );
-    },
-    'space.sparse.list': async (input, context) => {
-      await choices.requireChosen(input.path);
-      return handlers['space.sparse.list'](input, context);
-    },
-    'space.sparse.create': async (input, context) => {
-      await choices.requireChosen(input.path);
-      return handlers['space.sparse.create'](input, context);
-    },
-    'space.sparse.punch': async (input, context) => {
-      await choices.requireChosen(input.path);
-      const file = await resolveForChoice(input.path);
-      return choices.afterReview(`punch ${file}`, input.apply, () =>
-        handlers['space.sparse.punch'](input, context),
-      );
-    },
-    'space.sparse.copy': async (input, context) => {
-      await choices.requireChosen(input.from);
-      await choices.requireChosen(input.to);
-      return handlers['space.sparse.copy'](input, context);
-    },
-    'space.sparse.candidates': async (input, context) => {
-      await choices.requireChosen(input.path);
-      return handlers['space.sparse.candidates'](input, context);
-    },
     'space.lastScan': async (input, context) => {
       if (input.path !== undefined) {
         await choices.requireChosen(input.path);
         return handlers['space.lastScan'](input, context);
       }
       // The newest scan of a folder this session chose: another browser's are not its to see.
-      const root = await newestScanRoot((scanned) => choices.covers(scanned));
+      const root = await newestScanRoot(scansDir, (scanned) => choices.covers(scanned));
       return root === null ? null : handlers['space.lastScan']({ path: root }, context);
     },
     'space.result': async (input, context) => {
@@ -183,37 +189,6 @@ export function guardHandlers(
       if (scan) await choices.requireChosen(scan.root);
       return scan;
     },
-    'space.groups': async (input, context) => {
-      const page = await handlers['space.groups'](input, context);
-      await choices.requireChosen(page.root);
-      return page;
-    },
-    'volume.info': async (input, context) => {
-      await choices.requireChosen(input.path);
-      return handlers['volume.info'](input, context);
-    },
-    'space.trash': async (input, context) => {
-      const root = await scanRoot(input.scanId, context);
-      if (root !== null) await choices.requireChosen(root);
-      const groups = input.groupIds ? [...input.groupIds].sort().join(',') : '*';
-      const keepers = keepersKey(input.keepers);
-      return choices.afterReview(`trash ${input.scanId} ${groups} ${keepers}`, input.apply, () =>
-        handlers['space.trash'](input, context),
-      );
-    },
-    'space.trash.empty': async (input, context) =>
-      choices.afterReview(`empty ${input.batchId}`, input.apply, () =>
-        handlers['space.trash.empty'](input, context),
-      ),
-    'dialog.revealPath': async (input, context) => {
-      await choices.requireChosen(input.path);
-      return handlers['dialog.revealPath'](input, context);
-    },
-    'bench.start': async (input, context) => {
-      await choices.requireChosen(input.path);
-      if (input.pairedWith !== undefined) await choices.requireChosen(input.pairedWith);
-      return handlers['bench.start'](input, context);
-    },
   };
-  return { ...handlers, ...guarded };
+  return { ...handlers, ...(marked as Partial<Handlers>), ...byHand };
 }

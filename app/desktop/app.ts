@@ -3,7 +3,6 @@
  * its security wiring runs in tests without the Electron binary. main.ts passes the real module.
  */
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { ipcChannels } from '../contract/channels.js';
 import type { Reply } from '../contract/index.js';
 import { toErrorPayload, PlumbError } from '../contract/errors.js';
@@ -237,7 +236,7 @@ export function startDesktop(
   app.on('web-contents-created', (_event, contents) => hardenContents(contents, electron));
   app.on('window-all-closed', () => app.quit());
 
-  const stateFile = path.join(app.getPath('userData'), 'window-state.json');
+  const stateFile = context.folders.windowState;
 
   const openMainWindow = () => {
     const displays = screen.getAllDisplays().map((d) => d.workArea);

@@ -85,8 +85,9 @@ function serveConnection(socket: WebSocket, choices: UserChoices, app: AppContex
   const context: CallContext = {
     emit: (name, payload) => send({ type: 'event', name, payload }),
     closed: closed.signal,
+    session: choices,
   };
-  // Every page hears every run, so a reloaded page can follow one it did not start.
+  // Every page of the session hears its runs, so a reloaded page can follow one it did not start.
   const unsubscribe = eventHub.subscribe(context);
   socket.on('close', () => {
     unsubscribe();

@@ -133,6 +133,16 @@ test(
     assert.ok((await paintedPixels(page)) > 2000, 'the chart is redrawn in dark mode');
     await page.screenshot({ path: path.join(artifacts, 'planner-dark.png'), fullPage: true });
 
+    // A name Plumb gave follows the disk chosen in its place; a name the user typed stays.
+    const name2 = page.getByLabel('Option 2', { exact: true });
+    assert.equal(await name2.inputValue(), '512 GB + TB5 SSD');
+    await page.getByLabel('External SSD').nth(1).selectOption('samsung-t9-4tb');
+    assert.equal(await name2.inputValue(), '512 GB + USB 3.2 2x2 SSD');
+    const name3 = page.getByLabel('Option 3', { exact: true });
+    await name3.fill('My travel disk');
+    await page.getByLabel('External SSD').nth(2).selectOption('tb5-2tb');
+    assert.equal(await name3.inputValue(), 'My travel disk');
+
     assert.deepEqual(problems, []);
     await page.close();
   },

@@ -1,7 +1,7 @@
 /**
  * `plumb serve` keeps answering while it analyses a CSV: the analysis runs in a worker thread, so
  * a page's other requests are answered within 100 ms meanwhile (a behaviour: before, one 425 KB
- * CSV held every request for 15.7 s), and `analysis.cancel` stops it. The rows are drawn at
+ * CSV held every request for 15.7 s), and jobs.cancel stops it. The rows are drawn at
  * random; PLUMB_TEST_SEED replays a draw.
  */
 import assert from 'node:assert/strict';
@@ -57,14 +57,14 @@ describe('plumb serve while it analyses a CSV', () => {
     assert.ok(slowest < 100, `a request waited ${slowest.toFixed(0)} ms during the analysis`);
   });
 
-  it('stops an analysis on analysis.cancel, which then fails with ECANCELED', async () => {
+  it('stops an analysis on jobs.cancel, which then fails with ECANCELED', async () => {
     const analysis = socket.call('analysis.csv', { csv: largestCsv(), jobId: 'big-one' });
-    const cancel = await socket.call('analysis.cancel', { jobId: 'big-one' });
+    const cancel = await socket.call('jobs.cancel', { jobId: 'big-one' });
     assert.deepEqual(cancel.value, { cancelled: true });
     const reply = await analysis;
     assert.equal(reply.ok, false);
     assert.equal(reply.error?.code, 'ECANCELED');
-    const again = await socket.call('analysis.cancel', { jobId: 'big-one' });
+    const again = await socket.call('jobs.cancel', { jobId: 'big-one' });
     assert.equal((again.value as { cancelled: boolean }).cancelled, false, 'nothing left to stop');
   });
 });

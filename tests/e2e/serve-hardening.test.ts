@@ -533,7 +533,7 @@ describe('a session is not a master key', () => {
           reserveBytes: 0,
         });
         if (reply.ok) {
-          await socket.call('bench.cancel', reply.value as { runId: string });
+          await socket.call('jobs.cancel', { jobId: (reply.value as { runId: string }).runId });
         }
         assert.equal(reply.ok, false, 'refused: the floor keeps at least 256 MB free');
         assert.equal(reply.error?.code, 'ESPACEGUARD');

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { JobEvent, JobInfo } from '../../app/contract/jobs.js';
-import type { DedupeReport, TrashReport } from '../../app/contract/space.js';
+import type { DedupeReport, EmptyTrashReport, TrashReport } from '../../app/contract/space.js';
 import { plumbBin, startServe, type ServeProcess } from '../helpers/cli.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
 import { plainCopy, randomFile, sha256 } from '../helpers/space-files.js';
@@ -68,6 +68,24 @@ function inPlace(files: string[], digest: string): string[] {
   return left;
 }
 
+/** Follows the job `jobId`'s events, and cancels it once a progress event says a file is done. */
+function cancelAfterFirstFile(
+  socket: ContractSocket,
+  jobId: string,
+): { events: JobEvent[]; cancelled: () => Promise<CallReply> | undefined } {
+  const events: JobEvent[] = [];
+  let cancelled: Promise<CallReply> | undefined;
+  socket.on('job.event', (payload) => {
+    const event = payload as JobEvent;
+    if (event.jobId !== jobId) return;
+    events.push(event);
+    if (event.type === 'progress' && event.progress.done >= 1 && !cancelled) {
+      cancelled = socket.call('jobs.cancel', { jobId });
+    }
+  });
+  return { events, cancelled: () => cancelled };
+}
+
 /**
  * Applies `operation` with a jobId after its dry run, cancelling it once a progress event says a
  * file is done; the report, the job's events and the job as jobs.list then tells it.
@@ -80,19 +98,10 @@ async function appliedThenCancelled<R>(
   const dryRun = await socket.call(operation, { scanId });
   assert.equal(dryRun.ok, true, JSON.stringify(dryRun.error));
   const jobId = `apply-${operation}-${Date.now()}`;
-  const events: JobEvent[] = [];
-  let cancelled: Promise<CallReply> | undefined;
-  socket.on('job.event', (payload) => {
-    const event = payload as JobEvent;
-    if (event.jobId !== jobId) return;
-    events.push(event);
-    if (event.type === 'progress' && event.progress.done >= 1 && !cancelled) {
-      cancelled = socket.call('jobs.cancel', { jobId });
-    }
-  });
+  const { events, cancelled } = cancelAfterFirstFile(socket, jobId);
   const applied = await socket.call(operation, { scanId, apply: true, jobId });
   assert.equal(applied.ok, true, JSON.stringify(applied.error));
-  assert.deepEqual((await cancelled)?.value, { cancelled: true }, 'cancelled while it ran');
+  assert.deepEqual((await cancelled())?.value, { cancelled: true }, 'cancelled while it ran');
   const list = await socket.call('jobs.list', {});
   const listed = (list.value as { jobs: JobInfo[] }).jobs.find((job) => job.jobId === jobId);
   return { report: applied.value as R, events, listed };
@@ -172,6 +181,48 @@ describe('cancelling a Trash apply', () => {
       assertCancelledJob(events, listed, c.moved);
       assert.equal(trashedFiles(envFor(serveBase()), digest).length, c.moved);
       assert.equal(inPlace(files, digest).length, files.length - c.moved);
+    } finally {
+      socket.close();
+    }
+  });
+
+  test('emptying the Trash: jobs.cancel stops it between files, the batch kept for the rest', async () => {
+    const root = path.join(serveBase(), 'to-empty');
+    const { digest } = duplicates(root);
+    const socket = await openContractSocket(server, await signIn(server));
+    try {
+      const { scanId } = await scanned(socket, root);
+      assert.equal((await socket.call('space.trash', { scanId })).ok, true);
+      const moved = await socket.call('space.trash', { scanId, apply: true });
+      const { batchId } = moved.value as TrashReport;
+      assert.ok(batchId);
+      // The Trash holds the first test's files too: these are the ones with this tree's bytes.
+      const trash = path.join(envFor(serveBase()).XDG_DATA_HOME!, 'Trash', 'files');
+      const inTrash = () =>
+        readdirSync(trash).filter((name) => sha256(path.join(trash, name)) === digest).length;
+      const before = inTrash();
+      assert.ok(before >= copies);
+      assert.equal((await socket.call('space.trash.empty', { batchId })).ok, true);
+      const jobId = `empty-${Date.now()}`;
+      const { events, cancelled } = cancelAfterFirstFile(socket, jobId);
+      const emptied = await socket.call('space.trash.empty', { batchId, apply: true, jobId });
+      assert.equal(emptied.ok, true, JSON.stringify(emptied.error));
+      assert.deepEqual((await cancelled())?.value, { cancelled: true }, 'cancelled while it ran');
+      const report = emptied.value as EmptyTrashReport;
+      const c = report.counts;
+      assert.ok(c.deleted >= 1 && c.deleted < copies, `deleted ${c.deleted} of ${copies}`);
+      assert.equal(c.skipped, copies - c.deleted);
+      assert.ok(report.files.every((f) => f.status === 'deleted' || f.code === 'ECANCELED'));
+      assert.deepEqual(
+        [events[0]?.type, events[0]?.kind, events.at(-1)?.type],
+        ['started', 'trash-empty', 'cancelled'],
+      );
+      assert.equal(inTrash(), before - c.deleted, 'the others are still in the Trash, whole');
+      // The batch is kept: emptying it again deletes the rest.
+      assert.equal((await socket.call('space.trash.empty', { batchId })).ok, true);
+      const rest = await socket.call('space.trash.empty', { batchId, apply: true });
+      assert.equal((rest.value as EmptyTrashReport).counts.deleted, copies - c.deleted);
+      assert.equal(inTrash(), before - copies);
     } finally {
       socket.close();
     }

@@ -112,7 +112,10 @@ test('a scan kept from its JSON text, a group at a time, reads back as the scan'
   for (const folder of [root, empty]) {
     const { expected, kept } = await withDataDir(path.join(base, 'kept'), async () => ({
       expected: await scanFolder({ path: folder }),
-      kept: await keepScanJson(await scanFolderJson({ path: folder })),
+      kept: await keepScanJson(
+        path.join(base, 'kept', 'space-scans'),
+        await scanFolderJson({ path: folder }),
+      ),
     }));
     assert.equal(kept.groupCount, expected.groups.length);
     const paged: DuplicateGroup[] = [];

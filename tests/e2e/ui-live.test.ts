@@ -9,14 +9,14 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { formatBytes } from '../../app/common/format.js';
 import { sampleRates } from '../../app/common/sample-rates.js';
 import type { FileRecord, Finding } from '../../app/contract/bench-result.js';
 import { findings } from '../../app/core/analysis/findings.js';
-import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
-import { repoRoot, startServe } from '../helpers/cli.js';
+import { chromiumMissingReason } from '../helpers/chromium.js';
+import type { startServe } from '../helpers/cli.js';
 import { loopSkipReason } from '../helpers/loopfs.js';
 import {
   baseSeed,
@@ -26,6 +26,7 @@ import {
   sustainedStream,
 } from '../helpers/synthetic-samples.js';
 import { mountThrottledDisk, throttleSkipReason } from '../helpers/throttle.js';
+import { artifactsDir, startUiSession, type UiSession } from '../helpers/ui-session.js';
 import { resultDocument } from '../unit/renderer/bench-fixtures.js';
 
 const seed = baseSeed();
@@ -35,22 +36,27 @@ const noChromium = chromiumMissingReason();
 const skip = noChromium ?? loopSkipReason('ext4') ?? throttleSkipReason();
 if (skip) console.log(`# skipping the live chart UI test: ${skip}`);
 
-const artifacts = path.join(repoRoot, 'test-artifacts');
-let browser: Browser | undefined;
-let dataDir: string;
+const artifacts = artifactsDir;
+/** The page errors of every test's session, checked at the end. */
 const problems: string[] = [];
 
-before(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-live-data-'));
-  mkdirSync(artifacts, { recursive: true });
-  process.env.PLUMB_DATA_DIR = dataDir; // inherited by `plumb serve`: results go to a temp dir
-  if (!noChromium) browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+/**
+ * `work` on a UI session of its own (each test has its own server: one runs in a throttled
+ * disk's cgroup), its page errors kept in `problems`, the session closed after.
+ */
+async function withUi(
+  name: string,
+  serve: Parameters<typeof startServe>[1],
+  work: (ui: UiSession) => Promise<void>,
+): Promise<void> {
+  const ui = await startUiSession(`live-${name}`, { serve });
+  try {
+    await work(ui);
+  } finally {
+    problems.push(...ui.problems);
+    await ui.close();
+  }
+}
 
 /** On "Test a disk": the folder typed as a user does, the plan chosen, Start. */
 async function startPlan(page: Page, folder: string, planTitle: string): Promise<void> {
@@ -79,69 +85,67 @@ test(
     // 30 MB/s for the first 60 MB, then 10 MB/s: about 2 s fast, then about 10 s slow.
     const cliffBytes = 60e6;
     const disk = mountThrottledDisk(200 * 1024 ** 3, 30e6);
-    let serving: Awaited<ReturnType<typeof startServe>> | undefined;
     try {
       const lowered = disk.throttle.lowerAfter(cliffBytes, 10e6);
-      serving = await startServe([], { cgroupProcsFile: disk.throttle.procsFile });
-      const page = await openAppPage(browser!, serving, {
-        colorScheme: 'light',
-        hash: '#/bench',
-        problems,
+      await withUi('sustained', { cgroupProcsFile: disk.throttle.procsFile }, async (ui) => {
+        const page = await ui.openPage('#/bench', { colorScheme: 'light' });
+        await page.getByRole('heading', { name: 'Test a disk' }).waitFor();
+        await page.getByLabel('Test files go in').fill(disk.fs.dir);
+        await page.getByRole('button', { name: 'Use this folder' }).click();
+        await page.getByText('Sustained write', { exact: true }).click();
+        await page.getByLabel('Write in all').fill('160MB');
+        await page.getByLabel('Time the recovery after a cliff').uncheck();
+        await page.getByRole('button', { name: 'Start test' }).click();
+        const live = page.getByRole('article', { name: /^Sustained write on / });
+        await live.waitFor();
+
+        // The big Write figure, the rate now; no Read card for a plan that reads nothing.
+        const write = page.getByTestId('live-big-write');
+        await write.filter({ hasText: /B\/s$/ }).waitFor({ timeout: 60_000 });
+        assert.match((await write.textContent()) ?? '', /^[\d.]+ [kMG]?B\/s$/);
+        assert.equal(await page.getByTestId('live-big-read').count(), 0, 'no Read card');
+        await live.getByRole('region', { name: 'Write rate, now' }).waitFor();
+
+        // The chart grows as samples arrive: count its updates over four seconds.
+        const seen: { ms: number; samples: number }[] = [];
+        const started = Date.now();
+        while (Date.now() - started < 4000) {
+          const { samples, points } = await samplesDrawn(page);
+          if (seen.at(-1)?.samples !== samples) seen.push({ ms: Date.now() - started, samples });
+          assert.ok(points <= 1600, `${points} points drawn`);
+          await page.waitForTimeout(50);
+        }
+        const updates = seen.length - 1;
+        const seconds = (seen.at(-1)!.ms - seen[0]!.ms) / 1000;
+        console.log(
+          `# live chart: ${updates} updates in ${seconds.toFixed(2)} s (${(updates / seconds).toFixed(1)} Hz), ${seen[0]!.samples} → ${seen.at(-1)!.samples} samples`,
+        );
+        assert.ok(updates / 4 >= 2, `the chart updated ${updates} times in 4 s`);
+        await page.waitForTimeout(250);
+        await page.screenshot({
+          path: path.join(artifacts, 'live-sustained-light.png'),
+          fullPage: true,
+        });
+
+        // After the cliff: the chart marks it, the big figure shows the slow rate.
+        await live
+          .getByRole('img', { name: /^Rate against data written\. .* Cache cliff at / })
+          .waitFor({ timeout: 90_000 });
+        await page.emulateMedia({ colorScheme: 'dark' });
+        await page.waitForTimeout(400);
+        await page.screenshot({
+          path: path.join(artifacts, 'live-cliff-dark.png'),
+          fullPage: true,
+        });
+        const now = (await write.textContent()) ?? '';
+        const rate = Number(/^([\d.]+) MB\/s$/.exec(now)?.[1]);
+        assert.ok(rate > 5 && rate < 16, `after the cliff the Write figure says ${now}`);
+        lowered.stop();
+        await page.getByRole('button', { name: 'Cancel test' }).click();
+        await page.getByText(/^Cancelled\./).waitFor({ timeout: 60_000 });
+        await page.close();
       });
-      await page.getByRole('heading', { name: 'Test a disk' }).waitFor();
-      await page.getByLabel('Test files go in').fill(disk.fs.dir);
-      await page.getByRole('button', { name: 'Use this folder' }).click();
-      await page.getByText('Sustained write', { exact: true }).click();
-      await page.getByLabel('Write in all').fill('160MB');
-      await page.getByLabel('Time the recovery after a cliff').uncheck();
-      await page.getByRole('button', { name: 'Start test' }).click();
-      const live = page.getByRole('article', { name: /^Sustained write on / });
-      await live.waitFor();
-
-      // The big Write figure, the rate now; no Read card for a plan that reads nothing.
-      const write = page.getByTestId('live-big-write');
-      await write.filter({ hasText: /B\/s$/ }).waitFor({ timeout: 60_000 });
-      assert.match((await write.textContent()) ?? '', /^[\d.]+ [kMG]?B\/s$/);
-      assert.equal(await page.getByTestId('live-big-read').count(), 0, 'no Read card');
-      await live.getByRole('region', { name: 'Write rate, now' }).waitFor();
-
-      // The chart grows as samples arrive: count its updates over four seconds.
-      const seen: { ms: number; samples: number }[] = [];
-      const started = Date.now();
-      while (Date.now() - started < 4000) {
-        const { samples, points } = await samplesDrawn(page);
-        if (seen.at(-1)?.samples !== samples) seen.push({ ms: Date.now() - started, samples });
-        assert.ok(points <= 1600, `${points} points drawn`);
-        await page.waitForTimeout(50);
-      }
-      const updates = seen.length - 1;
-      const seconds = (seen.at(-1)!.ms - seen[0]!.ms) / 1000;
-      console.log(
-        `# live chart: ${updates} updates in ${seconds.toFixed(2)} s (${(updates / seconds).toFixed(1)} Hz), ${seen[0]!.samples} → ${seen.at(-1)!.samples} samples`,
-      );
-      assert.ok(updates / 4 >= 2, `the chart updated ${updates} times in 4 s`);
-      await page.waitForTimeout(250);
-      await page.screenshot({
-        path: path.join(artifacts, 'live-sustained-light.png'),
-        fullPage: true,
-      });
-
-      // After the cliff: the chart marks it, the big figure shows the slow rate.
-      await live
-        .getByRole('img', { name: /^Rate against data written\. .* Cache cliff at / })
-        .waitFor({ timeout: 90_000 });
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await page.waitForTimeout(400);
-      await page.screenshot({ path: path.join(artifacts, 'live-cliff-dark.png'), fullPage: true });
-      const now = (await write.textContent()) ?? '';
-      const rate = Number(/^([\d.]+) MB\/s$/.exec(now)?.[1]);
-      assert.ok(rate > 5 && rate < 16, `after the cliff the Write figure says ${now}`);
-      lowered.stop();
-      await page.getByRole('button', { name: 'Cancel test' }).click();
-      await page.getByText(/^Cancelled\./).waitFor({ timeout: 60_000 });
-      await page.close();
     } finally {
-      await serving?.stop();
       disk.remove();
     }
   },
@@ -152,28 +156,27 @@ test(
   { skip: noChromium, timeout: 180_000 },
   async () => {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-live-grid-'));
-    const serving = await startServe();
     try {
-      const page = await openAppPage(browser!, serving, {
-        colorScheme: 'light',
-        hash: '#/bench',
-        problems,
+      await withUi('grid', {}, async (ui) => {
+        const page = await ui.openPage('#/bench', { colorScheme: 'light' });
+        await startPlan(page, folder, 'Queue-depth grid');
+        await page.getByRole('region', { name: /^Read rate, now$/ }).waitFor({ timeout: 60_000 });
+        assert.match((await page.getByTestId('live-big-read').textContent()) ?? '', /B\/s$/);
+        assert.match((await page.getByTestId('live-runs').textContent()) ?? '', /^\d+ \/ \d+$/);
+        assert.equal(await page.getByTestId('live-written').count(), 0, 'no bytes written card');
+        assert.equal(await page.getByTestId('live-files').count(), 0, 'no files card');
+        await page.getByRole('region', { name: /^Write rate, (now|done)$/ }).waitFor({
+          timeout: 90_000,
+        });
+        await page.waitForTimeout(300);
+        await page.screenshot({
+          path: path.join(artifacts, 'live-grid-light.png'),
+          fullPage: true,
+        });
+        await page.getByText('Finished and saved to').waitFor({ timeout: 120_000 });
+        await page.close();
       });
-      await startPlan(page, folder, 'Queue-depth grid');
-      await page.getByRole('region', { name: /^Read rate, now$/ }).waitFor({ timeout: 60_000 });
-      assert.match((await page.getByTestId('live-big-read').textContent()) ?? '', /B\/s$/);
-      assert.match((await page.getByTestId('live-runs').textContent()) ?? '', /^\d+ \/ \d+$/);
-      assert.equal(await page.getByTestId('live-written').count(), 0, 'no bytes written card');
-      assert.equal(await page.getByTestId('live-files').count(), 0, 'no files card');
-      await page.getByRole('region', { name: /^Write rate, (now|done)$/ }).waitFor({
-        timeout: 90_000,
-      });
-      await page.waitForTimeout(300);
-      await page.screenshot({ path: path.join(artifacts, 'live-grid-light.png'), fullPage: true });
-      await page.getByText('Finished and saved to').waitFor({ timeout: 120_000 });
-      await page.close();
     } finally {
-      await serving.stop();
       rmSync(folder, { recursive: true, force: true });
     }
   },
@@ -184,30 +187,30 @@ test(
   { skip: noChromium, timeout: 240_000 },
   async () => {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-live-standard-'));
-    const serving = await startServe();
     try {
-      const page = await openAppPage(browser!, serving, {
-        colorScheme: 'light',
-        hash: '#/bench',
-        problems,
+      await withUi('standard', {}, async (ui) => {
+        const page = await ui.openPage('#/bench', { colorScheme: 'light' });
+        await startPlan(page, folder, 'Standard');
+        await page.getByRole('region', { name: 'Write rate, now' }).waitFor({ timeout: 60_000 });
+        await page.getByRole('region', { name: 'Read rate, next' }).waitFor();
+        assert.equal(
+          await page.getByTestId('live-read').count(),
+          0,
+          'no Read bytes before reading',
+        );
+        await page.getByRole('region', { name: 'Read rate, now' }).waitFor({ timeout: 180_000 });
+        const write = page.getByRole('region', { name: 'Write rate, done' });
+        assert.match((await write.textContent()) ?? '', /B\/s.*average of .* written/);
+        await page.getByTestId('live-big-read').filter({ hasText: /B\/s$/ }).waitFor();
+        await page.waitForTimeout(300);
+        await page.screenshot({
+          path: path.join(artifacts, 'live-standard-read-light.png'),
+          fullPage: true,
+        });
+        await page.getByText('Finished and saved to').waitFor({ timeout: 180_000 });
+        await page.close();
       });
-      await startPlan(page, folder, 'Standard');
-      await page.getByRole('region', { name: 'Write rate, now' }).waitFor({ timeout: 60_000 });
-      await page.getByRole('region', { name: 'Read rate, next' }).waitFor();
-      assert.equal(await page.getByTestId('live-read').count(), 0, 'no Read bytes before reading');
-      await page.getByRole('region', { name: 'Read rate, now' }).waitFor({ timeout: 180_000 });
-      const write = page.getByRole('region', { name: 'Write rate, done' });
-      assert.match((await write.textContent()) ?? '', /B\/s.*average of .* written/);
-      await page.getByTestId('live-big-read').filter({ hasText: /B\/s$/ }).waitFor();
-      await page.waitForTimeout(300);
-      await page.screenshot({
-        path: path.join(artifacts, 'live-standard-read-light.png'),
-        fullPage: true,
-      });
-      await page.getByText('Finished and saved to').waitFor({ timeout: 180_000 });
-      await page.close();
     } finally {
-      await serving.stop();
       rmSync(folder, { recursive: true, force: true });
     }
   },
@@ -235,6 +238,7 @@ test(
       cliff?.kind === 'cliff' && cliff.steps?.length === 3,
       `seed ${seed}: ${JSON.stringify(found)}`,
     );
+    const steps = cliff.steps;
     const samples = { t: stream.t, bytes: stream.bytes, file: stream.file };
     const document = resultDocument(
       'live-samples-result',
@@ -242,42 +246,41 @@ test(
       { samplesByPhase: { write: samples } } as object,
       found as Finding[],
     );
+    // The result is in place before the server starts, in a data folder of the test's own.
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'plumb-ui-live-data-'));
     const results = path.join(dataDir, 'results');
     mkdirSync(results, { recursive: true });
     writeFileSync(path.join(results, `${document.id}.json`), JSON.stringify(document));
 
-    const serving = await startServe();
     try {
-      const page = await openAppPage(browser!, serving, {
-        colorScheme: 'light',
-        hash: `#/results/${document.id}`,
-        problems,
-      });
-      const chart = page.getByRole('img', {
-        name: /^Rate against data written\. .* Slower again at /,
-      });
-      await chart.waitFor({ timeout: 30_000 });
-      const name = (await chart.getAttribute('aria-label')) ?? '';
-      for (const step of cliff.steps.slice(1))
-        assert.ok(
-          name.includes(`at ${formatBytes(step.atBytes)}:`),
-          `${formatBytes(step.atBytes)} in ${name}`,
+      await withUi('samples', { env: { PLUMB_DATA_DIR: dataDir } }, async (ui) => {
+        const page = await ui.openPage(`#/results/${document.id}`, { colorScheme: 'light' });
+        const chart = page.getByRole('img', {
+          name: /^Rate against data written\. .* Slower again at /,
+        });
+        await chart.waitFor({ timeout: 30_000 });
+        const name = (await chart.getAttribute('aria-label')) ?? '';
+        for (const step of steps.slice(1))
+          assert.ok(
+            name.includes(`at ${formatBytes(step.atBytes)}:`),
+            `${formatBytes(step.atBytes)} in ${name}`,
+          );
+        const { samples: drawnFrom, points } = await samplesDrawn(page);
+        assert.equal(
+          drawnFrom,
+          sampleRates(samples).rate.length,
+          'every sample interval is behind the line',
         );
-      const { samples: drawnFrom, points } = await samplesDrawn(page);
-      assert.equal(
-        drawnFrom,
-        sampleRates(samples).rate.length,
-        'every sample interval is behind the line',
-      );
-      assert.ok(points <= 1600 && points < drawnFrom, `${points} points drawn of ${drawnFrom}`);
-      await page.waitForTimeout(300);
-      await page.screenshot({
-        path: path.join(artifacts, 'live-result-samples-light.png'),
-        fullPage: true,
+        assert.ok(points <= 1600 && points < drawnFrom, `${points} points drawn of ${drawnFrom}`);
+        await page.waitForTimeout(300);
+        await page.screenshot({
+          path: path.join(artifacts, 'live-result-samples-light.png'),
+          fullPage: true,
+        });
+        await page.close();
       });
-      await page.close();
     } finally {
-      await serving.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   },
 );

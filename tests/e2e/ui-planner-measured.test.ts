@@ -72,6 +72,12 @@ test(
     assert.match(text, /does not fit in the external disk's free space/);
     const burst = card.getByRole('list', { name: 'Burst times' }).getByRole('listitem').first();
     assert.equal((await burst.locator('.plan-burst-time').innerText()).trim(), 'Does not fit');
+    // Nor does the chart: its line ends where the disk is full, and its table row says so.
+    const rows = await page.locator('.plan-chart-data tbody tr').allTextContents();
+    assert.ok(
+      rows.some((row) => /Does not fit: the disk holds [\d.]+ [KMGT]?B more today/.test(row)),
+      `no chart row says the burst does not fit: ${rows.join(' | ')}`,
+    );
     // One wear life, said the same on the card and in the warning.
     const onCard = /Wear life about ([\d.]+\+? years?)/.exec(
       await card.locator('.plan-disk').nth(1).innerText(),

@@ -12,18 +12,16 @@ import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:f
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { chromiumMissingReason, launchChromium, openAppPage } from '../helpers/chromium.js';
-import { repoRoot, startServe } from '../helpers/cli.js';
+import { chromiumMissingReason } from '../helpers/chromium.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
 import { plainCopy, randomFile } from '../helpers/space-files.js';
+import { artifactsDir, startUiSession, type UiSession } from '../helpers/ui-session.js';
 import {
   createWriteThrottle,
   throttleSkipReason,
   type WriteThrottle,
 } from '../helpers/throttle.js';
 
-const artifacts = path.join(repoRoot, 'test-artifacts');
 const skip = chromiumMissingReason() ?? loopSkipReason('ext4') ?? throttleSkipReason();
 if (skip) console.log(`# skipping the Space scan-cancel test: ${skip}`);
 
@@ -33,8 +31,7 @@ const fileBytes = 6 * MiB;
 const folders = 600;
 let fs: MountedFs | undefined;
 let throttle: WriteThrottle | undefined;
-let server: Awaited<ReturnType<typeof startServe>> | undefined;
-let browser: Browser | undefined;
+let ui: UiSession | undefined;
 
 before(async () => {
   if (skip) return;
@@ -55,13 +52,11 @@ before(async () => {
   for (let i = 0; i < 65; i += 1) writeSync(image, Buffer.alloc(MiB));
   closeSync(image);
   throttle = createWriteThrottle(fs.device!, 1e12);
-  server = await startServe([], { cgroupProcsFile: throttle.procsFile });
-  browser = await launchChromium();
+  ui = await startUiSession('space-cancel', { serve: { cgroupProcsFile: throttle.procsFile } });
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.stop();
+  await ui?.close();
   throttle?.remove();
   fs?.unmount();
 });
@@ -77,21 +72,16 @@ function dropPageCache(): void {
   }
 }
 
-/** The Space view in Chromium, its console errors collected in `problems`. */
-function openSpacePage(problems: string[]) {
-  return openAppPage(browser!, server!, {
-    hash: '#/space',
-    viewport: { width: 1280, height: 860 },
-    problems,
-  });
+/** The Space view in Chromium, its console errors collected in the session's `problems`. */
+function openSpacePage() {
+  return ui!.openPage('#/space', { viewport: { width: 1280, height: 860 } });
 }
 
 test(
   'a scan shows its time left, stops within two seconds of Cancel, and the next scan works',
   { skip, timeout: 120_000 },
   async () => {
-    const problems: string[] = [];
-    const page = await openSpacePage(problems);
+    const page = await openSpacePage();
     await page.getByRole('heading', { name: 'Reclaim space' }).waitFor();
 
     dropPageCache();
@@ -129,7 +119,7 @@ test(
     await table.waitFor({ timeout: 60_000 });
     assert.equal(await table.getByRole('row').count(), groups + 1, 'one row per pair + header');
     await page.close();
-    assert.deepEqual(problems, []);
+    assert.deepEqual(ui!.problems, []);
   },
 );
 
@@ -137,8 +127,7 @@ test(
   'the sparse-file listing shows its walk and stops within two seconds of Cancel',
   { skip, timeout: 120_000 },
   async () => {
-    const problems: string[] = [];
-    const page = await openSpacePage(problems);
+    const page = await openSpacePage();
     await page.getByRole('tab', { name: 'Sparse files' }).click();
     await page.getByRole('heading', { name: 'Files with holes' }).waitFor();
     const folder = path.join(fs!.dir, 'many');
@@ -158,8 +147,7 @@ test(
     }
     assert.match((await card.getByTestId('sparse-files').textContent()) ?? '', /^[\d,]+$/);
     assert.equal(await card.getByTestId('sparse-time-left').textContent(), 'Estimating…');
-    mkdirSync(artifacts, { recursive: true });
-    await page.screenshot({ path: path.join(artifacts, 'ui-space-sparse-listing.png') });
+    await page.screenshot({ path: path.join(artifactsDir, 'ui-space-sparse-listing.png') });
 
     const clicked = Date.now();
     await card.getByRole('button', { name: 'Cancel' }).click();
@@ -174,7 +162,7 @@ test(
     await page.getByRole('button', { name: 'List sparse files' }).click();
     await page.getByText(`No sparse files in ${folder}.`, { exact: false }).waitFor();
     await page.close();
-    assert.deepEqual(problems, []);
+    assert.deepEqual(ui!.problems, []);
   },
 );
 
@@ -182,8 +170,7 @@ test(
   'the search for runs of zeros shows its reading and time left, and stops within two seconds of Cancel',
   { skip, timeout: 120_000 },
   async () => {
-    const problems: string[] = [];
-    const page = await openSpacePage(problems);
+    const page = await openSpacePage();
     await page.getByRole('tab', { name: 'Sparse files' }).click();
     const folder = path.join(fs!.dir, 'images');
     await page.getByLabel('Folder to list sparse files in').fill(folder);
@@ -221,6 +208,6 @@ test(
     await list.waitFor({ timeout: 60_000 });
     assert.match((await list.textContent()) ?? '', /vm\.img frees 68\.2 MB of 68\.2 MB allocated/);
     await page.close();
-    assert.deepEqual(problems, []);
+    assert.deepEqual(ui!.problems, []);
   },
 );

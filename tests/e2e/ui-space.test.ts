@@ -140,7 +140,7 @@ test(
     assert.match(said, /3 files in 2 groups will become clones/);
     assert.match(said, /Predicted to free 19\.9 MB/);
     // The clone of the photo already shares its storage: the plan says so and leaves it alone.
-    assert.match(said, /1 file is already skipped in the plan/);
+    assert.match(said, /1 file already shares all its storage with the kept file/);
     assert.match(said, /Method: /);
     assert.match(said, /Nothing is deleted\./);
     assert.match(said, /content is verified before any storage is shared/);
@@ -163,7 +163,7 @@ test(
     }
 
     // A fresh scan: the cloned copies now count as shared, only the notes are left to reclaim.
-    await page.getByRole('button', { name: 'Scan again' }).click();
+    await page.getByRole('button', { name: 'Scan', exact: true }).click();
     await page.getByText(/Scanned .*: 9 files/).waitFor();
     await page
       .getByTestId('total-reclaimable')

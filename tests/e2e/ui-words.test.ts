@@ -25,7 +25,10 @@ before(async () => {
 });
 
 after(async () => {
+  const problems = ui?.problems ?? [];
   await ui?.close();
+  // A refusal is said on the page; none of them may also throw in the page or log an error.
+  assert.deepEqual(problems, [], 'no page error or console error on any error path');
 });
 
 const openPage = (hash: string): Promise<Page> => ui!.openPage(hash, { warnings: false });

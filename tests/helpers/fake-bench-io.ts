@@ -29,6 +29,11 @@ export interface FakeDriveOptions {
    * landing at x % realBytes, so each place holds the last block written there (as wrapfs.c).
    */
   realBytes?: number;
+  /**
+   * A failing drive: reading back any byte the run wrote at or beyond this offset fails with EIO
+   * (once the file's bytes before it have been read).
+   */
+  unreadableFrom?: number;
 }
 
 const chunkBytes = 4 * 1024 * 1024;
@@ -58,9 +63,15 @@ export class FakeDrive implements BenchIO {
   externalBytes = 0;
   readonly held = new Map<string, number>();
   readonly options: Required<
-    Omit<FakeDriveOptions, 'beforeWrite' | 'temperature' | 'samples' | 'realBytes'>
+    Omit<
+      FakeDriveOptions,
+      'beforeWrite' | 'temperature' | 'samples' | 'realBytes' | 'unreadableFrom'
+    >
   > &
-    Pick<FakeDriveOptions, 'beforeWrite' | 'temperature' | 'samples' | 'realBytes'>;
+    Pick<
+      FakeDriveOptions,
+      'beforeWrite' | 'temperature' | 'samples' | 'realBytes' | 'unreadableFrom'
+    >;
   /** Stamped files in the order written: their id and where they start in the run's bytes. */
   readonly stamped: { file: string; fileId: number; runOffset: number; bytes: number }[] = [];
   /** The least free space seen after any write (to check a run never crossed its reserve). */
@@ -178,6 +189,13 @@ export class FakeDrive implements BenchIO {
     const record = this.stamped.find((s) => s.file === file && s.fileId === stamp.fileId);
     if (!record) throw new PlumbError('ENOENT', `not written with a stamp: ${file}`);
     const seconds = this.options.latencySeconds + record.bytes / this.options.readRate;
+    const failAt = (this.options.unreadableFrom ?? Infinity) - record.runOffset;
+    if (failAt < record.bytes) {
+      const readable = Math.max(0, failAt);
+      options.onProgress?.(readable, (seconds * readable) / record.bytes);
+      this.clock += (seconds * readable) / record.bytes;
+      throw Object.assign(new Error(`EIO: i/o error, read '${file}'`), { code: 'EIO' });
+    }
     options.onProgress?.(record.bytes / 2, seconds / 2);
     this.check(options.signal);
     this.clock += seconds;

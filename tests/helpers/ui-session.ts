@@ -25,13 +25,21 @@ export interface UiSession {
   close(): Promise<void>;
 }
 
-export async function startUiSession(name: string): Promise<UiSession> {
+export interface UiSessionOptions {
+  /** How `plumb serve` is started: in a cgroup (a throttled disk's), or with more environment. */
+  serve?: Parameters<typeof startServe>[1];
+}
+
+export async function startUiSession(
+  name: string,
+  options: UiSessionOptions = {},
+): Promise<UiSession> {
   const work = mkdtempSync(path.join(os.tmpdir(), `plumb-${name}-`));
   mkdirSync(artifactsDir, { recursive: true });
   process.env.PLUMB_DATA_DIR = path.join(work, 'data');
   process.env.PLUMB_STATE_DIR = path.join(work, 'state');
   const problems: string[] = [];
-  const server = await startServe();
+  const server = await startServe([], options.serve);
   let browser: Browser;
   try {
     browser = await launchChromium();

@@ -30,10 +30,13 @@ const base = mkdtempSync(path.join(tmpdir(), 'plumb-scan-cache-'));
 const root = path.join(base, 'tree');
 const dataDir = path.join(base, 'data');
 let savedDataDir: string | undefined;
+/** Where the kept scans and hash caches go (the context's folders.spaceScans). */
+let scansDir: string;
 
 before(() => {
   savedDataDir = process.env.PLUMB_DATA_DIR;
   process.env.PLUMB_DATA_DIR = dataDir;
+  scansDir = plumbFolders().spaceScans;
 });
 after(() => {
   if (savedDataDir === undefined) delete process.env.PLUMB_DATA_DIR;
@@ -77,14 +80,14 @@ function buildTree(): { large: string; small: string } {
 
 test('a rescan of an unchanged tree reads no file content; a changed file is read again', async () => {
   const { large, small } = buildTree();
-  const first = await scanFolder({ path: root });
+  const first = await scanFolder({ path: root }, { scansDir });
   assert.ok(first.contentRead, 'the engine counts what it read');
   assert.ok(first.contentRead.files > 0 && first.contentRead.bytes > 0);
 
-  const cacheBefore = statSync(hashCachePath(root));
-  const again = await scanFolder({ path: root });
+  const cacheBefore = statSync(hashCachePath(scansDir, root));
+  const again = await scanFolder({ path: root }, { scansDir });
   assert.deepEqual(again.contentRead, { files: 0, bytes: 0 }, 'nothing read the second time');
-  const cacheAfter = statSync(hashCachePath(root));
+  const cacheAfter = statSync(hashCachePath(scansDir, root));
   assert.deepEqual(
     [cacheAfter.ino, cacheAfter.mtimeMs],
     [cacheBefore.ino, cacheBefore.mtimeMs],
@@ -96,13 +99,17 @@ test('a rescan of an unchanged tree reads no file content; a changed file is rea
 
   // Same bytes written again: new times, so it is read again (and only it).
   writeFileSync(small, readBack(small));
-  const touched = await scanFolder({ path: root });
-  assert.notEqual(statSync(hashCachePath(root)).ino, cacheAfter.ino, 'a new cache written whole');
+  const touched = await scanFolder({ path: root }, { scansDir });
+  assert.notEqual(
+    statSync(hashCachePath(scansDir, root)).ino,
+    cacheAfter.ino,
+    'a new cache written whole',
+  );
   assert.equal(touched.contentRead!.files, 1);
   assert.equal(touched.contentRead!.bytes, Buffer.byteLength(readBack(small)));
   assert.deepEqual(groupsOf(touched), groupsOf(first));
   // The cache written then holds the records kept and the one read again: nothing is read next.
-  const settled = await scanFolder({ path: root });
+  const settled = await scanFolder({ path: root }, { scansDir });
   assert.deepEqual(settled.contentRead, { files: 0, bytes: 0 }, 'every digest kept');
   assert.deepEqual(groupsOf(settled), groupsOf(first));
 
@@ -111,16 +118,16 @@ test('a rescan of an unchanged tree reads no file content; a changed file is rea
   const size = readBack(large).length;
   writeFileSync(large, randomBytes(size));
   utimesSync(large, new Date(2001, 1, 1), new Date(2001, 1, 1));
-  const changed = await scanFolder({ path: root });
+  const changed = await scanFolder({ path: root }, { scansDir });
   assert.ok(changed.contentRead!.files >= 1);
   const stillGrouped = changed.groups.some((g) => g.files.some((f) => f.path === large));
   assert.equal(stillGrouped, false, 'the changed file is no longer a duplicate');
 });
 
 test('a damaged or foreign cache is ignored: everything is read again, nothing else changes', async () => {
-  const cache = hashCachePath(root);
+  const cache = hashCachePath(scansDir, root);
   const good = readFileSync(cache);
-  const expected = groupsOf(await scanFolder({ path: root }));
+  const expected = groupsOf(await scanFolder({ path: root }, { scansDir }));
   const damaged = [
     // A header claiming 4 billion records (309 GB) in a short file.
     Buffer.concat([good.subarray(0, 16), Buffer.from([0xf0, 0xff, 0xff, 0xff, 0, 0, 0, 0])]),
@@ -129,7 +136,7 @@ test('a damaged or foreign cache is ignored: everything is read again, nothing e
   ];
   for (const bytes of damaged) {
     writeFileSync(cache, bytes);
-    const result = await scanFolder({ path: root });
+    const result = await scanFolder({ path: root }, { scansDir });
     assert.ok(result.contentRead!.files > 0, 'read again');
     assert.deepEqual(groupsOf(result), expected);
   }
@@ -154,10 +161,10 @@ test('the last scan of a folder is kept with its time, and the view can act on i
   await handlers['space.scan'](input, context as never);
   const result = await done;
   // Saved after the result is announced: wait for the file.
-  let saved = await loadLastScan(root);
+  let saved = await loadLastScan(scansDir, root);
   for (let i = 0; i < 50 && saved?.result.scanId !== result.scanId; i += 1) {
     await new Promise((r) => setTimeout(r, 100));
-    saved = await loadLastScan(root);
+    saved = await loadLastScan(scansDir, root);
   }
   assert.ok(saved);
   assert.equal(saved.result.scanId, result.scanId);

@@ -6,8 +6,11 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import type { MountedVolume } from '../../app/contract/volumes.js';
 import { interfaceCeilingForBus } from '../../app/core/analysis/interface-ceiling.js';
-import { macVolumeFacts, parseDiskutilInfo } from '../../app/core/os/darwin/mac-bus.js';
+import { macVolumeFacts, parseDiskutilInfo, parsePlist } from '../../app/core/os/darwin/mac-bus.js';
+import { freeSpaceText } from '../../renderer/src/ui/free-space.js';
+import { sharedSpaceText, spaceSiblings } from '../../renderer/src/screens/volumes/shared-space.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'mac-bus');
 const read = (file: string) => readFileSync(path.join(fixtures, file), 'utf8');
@@ -25,32 +28,62 @@ function sample(name: string, profiler = name) {
 // Each disk: what the list shows, and the interface ceiling its rates are checked against.
 const expected = {
   'internal-m1': {
-    facts: { bus: 'apple fabric (apple m1)', internal: true, medium: 'ssd', fsType: 'apfs' },
+    facts: {
+      bus: 'apple fabric (apple m1)',
+      internal: true,
+      medium: 'ssd',
+      fsType: 'apfs',
+      container: 'disk3',
+    },
     clones: true,
     ceiling: 'apple-internal-base',
   },
   'tb5-ssd': {
-    facts: { bus: 'thunderbolt 5', internal: false, medium: 'ssd', fsType: 'apfs' },
+    facts: {
+      bus: 'thunderbolt 5',
+      internal: false,
+      medium: 'ssd',
+      fsType: 'apfs',
+      container: 'disk5',
+    },
     clones: true,
     ceiling: 'tb5',
   },
   'usb32-ssd': {
-    facts: { bus: 'usb 3.2 gen 2', internal: false, medium: 'ssd', fsType: 'apfs' },
+    facts: {
+      bus: 'usb 3.2 gen 2',
+      internal: false,
+      medium: 'ssd',
+      fsType: 'apfs',
+      container: 'disk7',
+    },
     clones: true,
     ceiling: 'usb3-gen2',
   },
   'sata-over-usb': {
-    facts: { bus: 'sata over usb 3.2 gen 1', internal: false, medium: 'ssd', fsType: 'hfs' },
+    facts: {
+      bus: 'sata over usb 3.2 gen 1',
+      internal: false,
+      medium: 'ssd',
+      fsType: 'hfs',
+      container: null,
+    },
     clones: false,
     ceiling: 'usb3-gen1',
   },
   'usb3-stick': {
-    facts: { bus: 'usb 3.2 gen 1', internal: false, medium: null, fsType: 'exfat' },
+    facts: {
+      bus: 'usb 3.2 gen 1',
+      internal: false,
+      medium: null,
+      fsType: 'exfat',
+      container: null,
+    },
     clones: false,
     ceiling: 'usb3-gen1',
   },
   'sd-card': {
-    facts: { bus: 'sd', internal: false, medium: 'ssd', fsType: 'msdos' },
+    facts: { bus: 'sd', internal: false, medium: 'ssd', fsType: 'msdos', container: null },
     clones: false,
     ceiling: undefined,
   },
@@ -85,12 +118,50 @@ describe('Mac volume facts from diskutil and system_profiler', () => {
         medium: 'ssd',
         fsType: 'apfs',
         supportsClones: true,
+        container: 'disk5',
       });
       assert.equal(interfaceCeilingForBus(facts.bus)?.id, 'usb4');
     }
-    // Siblings share their container's free space: the list can tell by the container.
-    assert.equal(work.disk.container, 'disk5');
-    assert.equal(archive.disk.container, work.disk.container);
+  });
+
+  it('the Volumes list says the two siblings share one free space, and the others do not', () => {
+    /** A listed volume as listVolumes makes it: the sizes diskutil gives, the facts above. */
+    const listed = (name: string, profiler: string, label: string): MountedVolume => {
+      const info = parsePlist(read(`${name}.diskutil.plist`)) as Record<string, unknown>;
+      const { facts } = sample(name, profiler);
+      const total = Number(info.APFSContainerSize ?? info.TotalSize);
+      const free = Number(info.APFSContainerFree ?? info.FreeSpace ?? 0);
+      return {
+        ...facts,
+        name: label,
+        path: String(info.MountPoint),
+        mountPoint: String(info.MountPoint),
+        device: `/dev/${String(info.DeviceIdentifier)}`,
+        totalBytes: total,
+        freeBytes: free,
+        availableBytes: free,
+        blockSize: 4096,
+        directIoAlignment: 4096,
+        supportsSparse: facts.fsType === 'apfs',
+        rotational: facts.medium === null ? null : facts.medium === 'hdd',
+        readOnly: false,
+      };
+    };
+    const volumes = [
+      listed('internal-m1', 'internal-m1', 'Macintosh HD'),
+      listed('usb4-apfs-work', 'usb4-apfs', 'Work'),
+      listed('usb3-stick', 'usb3-stick', 'STICK'),
+      listed('usb4-apfs-archive', 'usb4-apfs', 'Archive'),
+    ];
+    // Both report the container's free space: shown twice, it would read as twice the space.
+    assert.equal(freeSpaceText(volumes[1]!), freeSpaceText(volumes[3]!));
+    const lines = spaceSiblings(volumes).map(sharedSpaceText);
+    assert.deepEqual(lines, [
+      null,
+      'The same free space as Archive (one container): count it once.',
+      null,
+      'The same free space as Work (one container): count it once.',
+    ]);
   });
 
   it('a file system diskutil does not name leaves clone support unknown, not "no"', () => {

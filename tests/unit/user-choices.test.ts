@@ -9,7 +9,8 @@ import { operations } from '../../app/contract/index.js';
 import { createDispatcher } from '../../app/core/dispatch.js';
 import { createHandlers } from '../../app/core/services.js';
 import { testContext } from '../helpers/context.js';
-import { guardedOperations, resolveForChoice, UserChoices } from '../../app/core/user-choices.js';
+import type { OperationGuard } from '../../app/contract/guard.js';
+import { resolveForChoice, UserChoices } from '../../app/core/user-choices.js';
 
 const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'plumb-choices-')));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -79,22 +80,51 @@ test('the desktop picker counts as a choice; a typed path needs session.choosePa
   assert.deepEqual(await dispatcher.call('space.sparse.list', { path: typed }, quiet), []);
 });
 
-test('every operation that takes a path is guarded', () => {
+test('a relative path is refused with the full path to give instead', async () => {
+  const choices = new UserChoices();
+  await assert.rejects(choices.choose('Documents/old'), {
+    code: 'EINVAL',
+    message: `"Documents/old" is not a full path: give the whole path, such as ${path.join(os.homedir(), 'Documents/old')}`,
+  });
+  // Nothing was chosen by it: not even the server's working folder.
+  assert.equal(await choices.covers(process.cwd()), false);
+});
+
+test('every operation that takes a path marks it in the contract, and marks only fields it has', () => {
   const pathFields = new Set(['path', 'from', 'to', 'pairedWith']);
-  const guarded = new Set<string>(guardedOperations);
+  // Guarded by hand in user-choices.ts: choosing, and which kept scan a session may see.
+  const byHand = new Set(['session.choosePath', 'space.lastScan']);
+  const shapeOf = (input: unknown) =>
+    ((input as z.ZodObject).shape ?? {}) as Record<string, unknown>;
   const taking = Object.entries(operations)
-    .filter(([, { input }]) => {
-      const shape = (input as unknown as z.ZodObject).shape as Record<string, unknown> | undefined;
+    .filter(([name, { input }]) => {
       // A field named like a path that is an enum ("from: saved | example") names no path.
-      return Object.entries(shape ?? {}).some(
-        ([key, field]) => pathFields.has(key) && !(field instanceof z.ZodEnum),
+      return (
+        !byHand.has(name) &&
+        Object.entries(shapeOf(input)).some(
+          ([key, field]) => pathFields.has(key) && !(field instanceof z.ZodEnum),
+        )
       );
     })
     .map(([name]) => name);
   assert.ok(taking.length >= 7, `found ${taking.join(', ')}`);
+  const guardOf = (name: string) =>
+    (operations[name as keyof typeof operations] as { guard?: OperationGuard }).guard;
   for (const name of taking) {
-    assert.ok(guarded.has(name), `${name} takes a path but is not guarded`);
+    const marked = new Set(guardOf(name)?.chosenPaths ?? []);
+    for (const field of Object.keys(shapeOf(operations[name as keyof typeof operations].input))) {
+      if (pathFields.has(field)) assert.ok(marked.has(field), `${name}: ${field} is not marked`);
+    }
   }
-  // Dedupe takes a scanId, not a path; it is guarded through the scan's root.
-  assert.ok(guarded.has('space.dedupe'));
+  for (const [name, { input }] of Object.entries(operations)) {
+    const guard = guardOf(name);
+    const fields = Object.keys(shapeOf(input));
+    for (const field of [...(guard?.chosenPaths ?? []), ...(guard?.review ?? [])]) {
+      assert.ok(fields.includes(field), `${name} marks ${field}, which it does not take`);
+    }
+    if (guard?.review) assert.ok(fields.includes('apply'), `${name} is reviewed but has no apply`);
+    if (guard?.onScan) assert.ok(fields.includes('scanId'), `${name} acts on no scan`);
+  }
+  // Dedupe and Trash take a scanId, not a path; they are guarded through the scan's root.
+  assert.ok(guardOf('space.dedupe')?.onScan && guardOf('space.trash')?.onScan);
 });

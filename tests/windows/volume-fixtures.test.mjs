@@ -1,5 +1,6 @@
-// The volume facts the UI shows for the disks Windows users test most (NVMe, SATA, a USB stick, a
-// ReFS Dev Drive), from reports written as Windows' documentation gives them
+// The volume facts the UI shows for the disks Windows users test most (the internal NVMe and SATA
+// disks, an NVMe SSD in a Thunderbolt / USB4 enclosure, a USB stick, a ReFS Dev Drive), from
+// reports written as Windows' documentation gives them
 // (tests/windows/volume-fixtures/*.json name the document of each field), fed to the engine's own
 // code (native/src/win/volume_facts.cc, built into describe-volume.exe by check-windows). Wine has
 // none of these disks, so their reports are fixtures; the calls that fetch them run in engine.test.
@@ -46,8 +47,21 @@ describe('volume facts from documented reports', () => {
       'dev-drive-refs.json',
       'nvme-ntfs.json',
       'sata-hdd-ntfs.json',
+      'thunderbolt-nvme-ntfs.json',
       'usb-stick-exfat.json',
     ]);
+  });
+
+  test('an NVMe SSD in an enclosure reports what the internal one does but its removal', () => {
+    const read = (file) => JSON.parse(readFileSync(path.join(fixtures, file), 'utf8'));
+    const inside = read('nvme-ntfs.json');
+    const enclosed = read('thunderbolt-nvme-ntfs.json');
+    // Bus, medium and drive type alike: what tells them apart is hotplug and removal policy.
+    for (const key of ['STORAGE_DEVICE_DESCRIPTOR', 'DEVICE_SEEK_PENALTY_DESCRIPTOR']) {
+      assert.deepEqual(enclosed.report[key], inside.report[key]);
+    }
+    assert.deepEqual(enclosed.windowsTools['Get-Volume'], inside.windowsTools['Get-Volume']);
+    assert.notEqual(enclosed.report.CM_DRP_REMOVAL_POLICY, inside.report.CM_DRP_REMOVAL_POLICY);
   });
 
   for (const file of files) {
@@ -68,12 +82,22 @@ describe('volume facts from documented reports', () => {
         return sum | fileSystemFlags[name];
       }, 0);
       const seek = report.DEVICE_SEEK_PENALTY_DESCRIPTOR;
+      const hotplug = report.STORAGE_HOTPLUG_INFO;
+      const policy = report.CM_DRP_REMOVAL_POLICY;
+      assert.equal(policy, windowsTools['Get-PnpDeviceProperty'].DEVPKEY_Device_RemovalPolicy);
+      // STORAGE_HOTPLUG_INFO's documentation: a hotplug device is one whose removal policy is
+      // ExpectSurpriseRemoval (CM_REMOVAL_POLICY_EXPECT_SURPRISE_REMOVAL, 3).
+      if (hotplug && policy !== null) assert.equal(hotplug.DeviceHotplug, policy === 3);
       const run = spawnSync(
         describer,
         [
           String(descriptor.BusType),
           descriptor.RemovableMedia ? '1' : '0',
           seek === null ? 'none' : seek.IncursSeekPenalty ? '1' : '0',
+          hotplug === null
+            ? 'none'
+            : `${hotplug.MediaRemovable ? 1 : 0}${hotplug.DeviceHotplug ? 1 : 0}`,
+          policy === null ? 'none' : String(policy),
           volume.FileSystemName,
           `0x${(flags >>> 0).toString(16)}`,
         ],

@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
+import { toErrorPayload } from '../../contract/errors.js';
 import type { PunchReport, SparseFile } from '../../contract/space.js';
+import { jobs } from '../../core/jobs/service.js';
 import { copySparse } from '../../core/space/sparse-copy.js';
 import {
   createSparse,
@@ -121,7 +124,28 @@ export async function sparseSubcommand(args: string[], io: CommandIO): Promise<n
   if (values.punch) {
     if (!(await lstat(target)).isFile())
       throw new UsageError('--punch works on one file, not a folder.');
-    const report = await punchZeros(target, values.apply === true, { signal: io.signal });
+    const tty = io.stderr.isTTY === true;
+    const clear = () => (tty ? io.stderr.write('\r\x1b[K') : undefined);
+    let report: PunchReport;
+    try {
+      report = await jobs.run({ jobId: randomUUID(), kind: 'punch', signal: io.signal }, (job) =>
+        punchZeros(target, values.apply === true, {
+          signal: job.signal,
+          onRead: tty
+            ? (done, total) =>
+                io.stderr.write(
+                  `\r\x1b[Kreading for zeros: ${formatBytes(done)} of ${formatBytes(total)}`,
+                )
+            : undefined,
+        }),
+      );
+    } catch (error) {
+      clear();
+      if (!io.signal.aborted || toErrorPayload(error).code !== 'ECANCELED') throw error;
+      io.stderr.write(`Cancelled: ${toErrorPayload(error).message}\n`);
+      return exitCode.cancelled;
+    }
+    clear();
     print(report, `${punchText(report)}\nNote: ${punchWarning}`);
     return report.stopped ? exitCode.failed : exitCode.ok;
   }

@@ -111,12 +111,20 @@ export async function emptyTrashCommand(
       `"${batchId}" is not a batch id: use the one \`plumb space trash --apply\` printed.`,
     );
   }
-  const report = await emptyTrashBatch(batchId, {
-    apply: values.apply === true,
-    batchDir: io.folders.spaceTrash,
-  });
+  const { report, cancelled } = await cliApplyJob('trash-empty', io, null, (hooks) =>
+    emptyTrashBatch(batchId, {
+      apply: values.apply === true,
+      batchDir: io.folders.spaceTrash,
+      signal: hooks.signal,
+      onProgress: hooks.onProgress,
+    }),
+  );
   if (values.json) await writeJson(io.stdout, report, 2);
   else printEmpty(report, io);
+  if (cancelled) {
+    io.stderr.write(`${cancelledLine(report.files, 'deleted', 'deleted from the Trash')}\n`);
+    return exitCode.cancelled;
+  }
   return report.counts.failed > 0 ? exitCode.failed : exitCode.ok;
 }
 

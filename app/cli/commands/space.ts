@@ -73,6 +73,7 @@ function scanOptions(dir: string, values: ScanValues): ScanOptions {
 
 async function runScan(dir: string, values: ScanValues, io: CommandIO): Promise<ScanResult> {
   return scanFolder(scanOptions(dir, values), {
+    scansDir: io.folders.spaceScans,
     signal: io.signal,
     onProgress: progressPrinter(io),
   });
@@ -233,6 +234,7 @@ export const spaceCommand: Command = {
     if (sub === 'scan' && values.json) {
       // The addon writes the text itself: no JS object per file (scanFolderJson).
       const pieces = await scanFolderJson(scanOptions(positionals[0]!, values), {
+        scansDir: io.folders.spaceScans,
         signal: io.signal,
         onProgress: progressPrinter(io),
       });

@@ -20,6 +20,7 @@ export class RunTracker {
 
   constructor(start: {
     runId: string;
+    jobId: string;
     plan: Plan | null;
     planName: string;
     target: string;

@@ -1,16 +1,16 @@
 /**
- * The bench and results operations of the contract: runs started here go on in the background,
- * report through `bench.event` to the caller and every subscribed front end, can be listed again
- * (a reloaded page) and cancelled by runId from any connection.
+ * The bench and results operations of the contract: runs started here go on in the background
+ * as jobs, report through their `job.event`s to the caller and every subscribed front end, can
+ * be listed again (a reloaded page) and are cancelled by jobs.cancel.
  */
+import { randomUUID } from 'node:crypto';
 import type { BenchEvent } from '../../contract/bench-events.js';
 import type { Plan } from '../../contract/plan.js';
 import type { Handlers } from '../dispatch.js';
-import { eventHub, type EventHub } from '../event-hub.js';
+import { eventHub, sameSession, type EventHub } from '../event-hub.js';
 import type { JobHandle } from '../jobs/registry.js';
 import { jobs } from '../jobs/service.js';
 import { appVersion } from '../version.js';
-import { PlumbError } from '../../contract/errors.js';
 import { analyzeCsvOffThread } from './analyze-off-thread.js';
 import { nativeBenchIO, type BenchIO } from './bench-io.js';
 import { builtinPlans } from './builtin-plans.js';
@@ -23,20 +23,19 @@ type BenchOperation =
   | 'bench.plans'
   | 'bench.start'
   | 'bench.running'
-  | 'bench.cancel'
   | 'results.list'
   | 'results.get'
   | 'results.delete'
   | 'results.rename'
   | 'results.exportCsv'
-  | 'analysis.csv'
-  | 'analysis.cancel';
+  | 'analysis.csv';
 
 /**
  * What each run going on in this process has reported, by runId, for bench.running (a reloaded
- * page draws it again); the runs themselves are jobs of the registry, cancelled through it.
+ * page draws it again), with the session that started it (a `plumb serve` sign-in sees its own);
+ * the runs themselves are jobs of the registry, cancelled through it.
  */
-const running = new Map<string, RunTracker>();
+const running = new Map<string, { tracker: RunTracker; session: object | undefined }>();
 
 /** A run's event as job progress: files done of the plan's, and bytes of the run's total. */
 function jobProgress(event: BenchEvent, job: JobHandle, tracker: RunTracker): void {
@@ -57,16 +56,17 @@ export function benchHandlers(
   io: () => BenchIO = nativeBenchIO,
   hub: EventHub = eventHub,
 ): Pick<Handlers, BenchOperation> {
-  // Analyses started through this set of handlers (one page or window), by the caller's jobId.
-  const analyses = new Map<string, AbortController>();
   return {
     'bench.plans': async () => ({ plans: [...builtinPlans] as Plan[] }),
     'bench.start': async (input, context) => {
       const plan = await benchPlan(input.plan, input.scale);
       const runId = newResultId();
+      const jobId = input.jobId ?? runId;
+      jobs.refuseRunning(jobId);
       const controller = new AbortController();
       const tracker = new RunTracker({
         runId,
+        jobId,
         plan,
         planName: plan?.name ?? 'read-folder',
         target: input.path,
@@ -92,16 +92,17 @@ export function benchHandlers(
           signal: controller.signal,
           emit: (event: BenchEvent) => {
             tracker.apply(event);
-            hub.publish('bench.event', event, context);
+            hub.publish('job.event', { type: 'bench', jobId, kind: 'bench', event }, context);
             if (job) jobProgress(event, job, tracker);
           },
           store,
           io: io(),
         },
       );
-      running.set(runId, tracker);
+      jobs.refuseRunning(jobId); // again: another call may have taken the id meanwhile
+      running.set(runId, { tracker, session: context.session });
       void jobs
-        .run({ jobId: runId, kind: 'bench', origin: context }, (handle) => {
+        .run({ jobId, kind: 'bench', origin: context }, (handle) => {
           job = handle;
           handle.signal.addEventListener('abort', () => controller.abort(), { once: true });
           return prepared.run();
@@ -110,11 +111,11 @@ export function benchHandlers(
         .finally(() => running.delete(runId));
       return { runId };
     },
-    'bench.running': async () => ({
-      runs: [...running.values()].map((tracker) => tracker.snapshot()),
+    'bench.running': async (_input, context) => ({
+      runs: [...running.values()]
+        .filter((run) => sameSession(run.session, context.session))
+        .map((run) => run.tracker.snapshot()),
     }),
-    /** jobs.cancel for a run, under its old name. */
-    'bench.cancel': async ({ runId }) => ({ cancelled: jobs.cancel(runId) }),
     'results.list': async () => ({ results: await store.list() }),
     'results.get': async ({ id }) => store.get(id),
     'results.delete': async ({ id }) => ({ deleted: await store.delete(id) }),
@@ -125,25 +126,10 @@ export function benchHandlers(
     },
     'analysis.csv': async ({ csv, phase, interface: ceilingId, jobId }, context) => {
       const options = { phase, ceiling: chosenCeiling(ceilingId), appVersion: appVersion() };
-      if (jobId !== undefined && analyses.has(jobId)) {
-        throw new PlumbError('EINVAL', `An analysis with the id "${jobId}" is running already.`);
-      }
-      const controller = new AbortController();
-      const stop = () => controller.abort();
-      context.closed?.addEventListener('abort', stop, { once: true });
-      if (context.closed?.aborted) stop();
-      if (jobId !== undefined) analyses.set(jobId, controller);
-      try {
-        return await analyzeCsvOffThread(csv, options, controller.signal);
-      } finally {
-        context.closed?.removeEventListener('abort', stop);
-        if (jobId !== undefined) analyses.delete(jobId);
-      }
-    },
-    'analysis.cancel': async ({ jobId }) => {
-      const controller = analyses.get(jobId);
-      controller?.abort();
-      return { cancelled: controller !== undefined };
+      return jobs.run(
+        { jobId: jobId ?? randomUUID(), kind: 'analysis', origin: context, signal: context.closed },
+        (job) => analyzeCsvOffThread(csv, options, job.signal),
+      );
     },
   };
 }

@@ -81,27 +81,36 @@ export async function verifyWritten(
     context.checkCancelled();
     const before = bytesChecked;
     const fileStart = io.now();
-    const result = await io.verify(
-      file.path,
-      { fileId, runTag: ledger.runTag },
-      {
-        buffered: context.options.buffered,
-        signal: context.options.signal,
-        onProgress: (bytesDone, seconds) => {
-          // The rate of the check so far: the live curve places it at the phase's own seconds.
-          const phaseSeconds = fileStart - start + seconds;
-          context.emit({
-            type: 'sample',
-            phase: 'read',
-            bytesDone: base + before + bytesDone,
-            totalBytes: base + total,
-            seconds: context.elapsed(),
-            bytesPerSecond:
-              options.readPhase && phaseSeconds > 0 ? (before + bytesDone) / phaseSeconds : null,
-          });
+    let fileBytesDone = 0;
+    const result = await io
+      .verify(
+        file.path,
+        { fileId, runTag: ledger.runTag },
+        {
+          buffered: context.options.buffered,
+          signal: context.options.signal,
+          onProgress: (bytesDone, seconds) => {
+            fileBytesDone = bytesDone;
+            // The rate of the check so far: the live curve places it at the phase's own seconds.
+            const phaseSeconds = fileStart - start + seconds;
+            context.emit({
+              type: 'sample',
+              phase: 'read',
+              bytesDone: base + before + bytesDone,
+              totalBytes: base + total,
+              seconds: context.elapsed(),
+              bytesPerSecond:
+                options.readPhase && phaseSeconds > 0 ? (before + bytesDone) / phaseSeconds : null,
+            });
+          },
         },
-      },
-    );
+      )
+      .catch((error: unknown) => {
+        // A read the drive answers with an error is a finding, not the end of the check: the rest
+        // of the file counts as lost, from the last block known read, and the next file is read.
+        if (!unreadable(error)) throw error;
+        return unreadableRest(file.bytes, fileBytesDone);
+      });
     bytesChecked += result.checkedBytes;
     badBytes += result.badBytes;
     if (firstBad || result.firstBadOffset === null || !result.firstBadFound) continue;
@@ -136,6 +145,25 @@ export async function verifyWritten(
   return { ...section, message: `${verdict} ${verifyMessage(section)}` };
 }
 
+/** Errors with which a drive refuses to return written data (rather than a cancel or a bug). */
+const unreadableCodes = new Set(['EIO', 'EBADMSG', 'ENODATA', 'EREMOTEIO']);
+
+function unreadable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && unreadableCodes.has(code);
+}
+
+/** A file whose read failed after `bytesDone` bytes: the rest counted as bad, unreadable. */
+function unreadableRest(bytes: number, bytesDone: number) {
+  const from = Math.min(bytes, Math.floor(bytesDone / 4096) * 4096);
+  return {
+    checkedBytes: bytes,
+    badBytes: bytes - from,
+    firstBadOffset: from,
+    firstBadFound: { kind: 'unreadable' as const, fileId: null, offset: null, sameRun: false },
+  };
+}
+
 /** The verify finding in words. */
 export function verifyMessage(section: Omit<VerifySection, 'message'>): string {
   const skipped =
@@ -155,6 +183,8 @@ export function verifyMessage(section: Omit<VerifySection, 'message'>): string {
       ? `Data written was not kept: ${where}, the drive returned data written later to another place (${other}) — the drive has less room than it claims and stored new data over old, as fake-capacity drives do. ${bad}${skipped}`
       : `Data written was not read back: ${where}, the drive returned data written earlier (${other}) — this is how fake-capacity drives fail. ${bad}${skipped}`;
   }
+  if (found.kind === 'unreadable')
+    return `Data written could not be read back: ${where}, the drive answered with read errors — a failing or fake-capacity drive. ${bad}${skipped}`;
   if (found.kind === 'zeros')
     return `Data written was lost: ${where}, the drive returned zeros — a fake-capacity or failing drive. ${bad}${skipped}`;
   return `Data written came back changed: ${where}, blocks differ from what was written — a failing drive, cable or memory. ${bad}${skipped}`;

@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { PlumbError, toErrorPayload } from '../../contract/errors.js';
 import type { JobEvent, JobInfo, JobKind, JobProgress, JobState } from '../../contract/jobs.js';
 import type { CallContext } from '../dispatch.js';
+import { sameSession } from '../event-hub.js';
 
 export interface JobHandle {
   readonly jobId: string;
@@ -50,7 +51,7 @@ export interface JobRegistryOptions {
 
 export class JobRegistry {
   private readonly running = new Map<string, Running>();
-  private readonly ended: JobInfo[] = [];
+  private readonly ended: Running[] = [];
   private readonly progressEveryMs: number;
   private readonly keptEnded: number;
   private readonly clockMs: () => number;
@@ -70,9 +71,7 @@ export class JobRegistry {
    * did before stopping) or threw; `failed` when it threw otherwise; `done` else.
    */
   async run<T>(spec: JobSpec, work: (job: JobHandle) => Promise<T>): Promise<T> {
-    if (this.running.has(spec.jobId)) {
-      throw new PlumbError('EINVAL', 'A job with that id is running; use a new id.');
-    }
+    this.refuseRunning(spec.jobId);
     const controller = new AbortController();
     const stop = () => controller.abort();
     if (spec.signal?.aborted) stop();
@@ -114,10 +113,20 @@ export class JobRegistry {
     }
   }
 
-  /** Asks the running job `jobId` to stop; false when none is running by that id. */
-  cancel(jobId: string): boolean {
+  /** Throws EINVAL when a job by that id is running (for work prepared before it runs). */
+  refuseRunning(jobId: string): void {
+    if (this.running.has(jobId)) {
+      throw new PlumbError('EINVAL', 'A job with that id is running; use a new id.');
+    }
+  }
+
+  /**
+   * Asks the running job `jobId` to stop; false when none is running by that id (or, asked from a
+   * session of `plumb serve`, none of that session's).
+   */
+  cancel(jobId: string, session?: object): boolean {
     const job = this.running.get(jobId);
-    if (!job) return false;
+    if (!job || !sameSession(job.origin?.session, session)) return false;
     if (job.info.state === 'running') job.info.state = 'cancelling';
     job.controller.abort();
     return true;
@@ -127,13 +136,14 @@ export class JobRegistry {
   stateOf(jobId: string): JobState | null {
     const running = this.running.get(jobId);
     if (running) return running.info.state;
-    return this.ended.findLast((info) => info.jobId === jobId)?.state ?? null;
+    return this.ended.findLast((job) => job.info.jobId === jobId)?.info.state ?? null;
   }
 
-  /** The running jobs and the last few that ended, oldest first (copies). */
-  list(): JobInfo[] {
-    return [...this.ended, ...[...this.running.values()].map((job) => job.info)]
-      .map((info) => ({ ...info }))
+  /** The running jobs and the last few that ended, oldest first (copies); a session's own only. */
+  list(session?: object): JobInfo[] {
+    return [...this.ended, ...this.running.values()]
+      .filter((job) => sameSession(job.origin?.session, session))
+      .map((job) => ({ ...job.info }))
       .sort((a, b) => a.startedAt.localeCompare(b.startedAt));
   }
 
@@ -158,7 +168,7 @@ export class JobRegistry {
     }
     job.info.state = outcome.type;
     job.info.error = outcome.type === 'failed' ? outcome.error : null;
-    this.ended.push(job.info);
+    this.ended.push(job);
     while (this.ended.length > this.keptEnded) this.ended.shift();
     this.publish({ ...outcome, ...this.tag(job) }, job.origin);
   }

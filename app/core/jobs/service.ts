@@ -12,7 +12,9 @@ export function jobHandlers(
   registry: JobRegistry = jobs,
 ): Pick<Handlers, 'jobs.list' | 'jobs.cancel'> {
   return {
-    'jobs.list': async () => ({ jobs: registry.list() }),
-    'jobs.cancel': async ({ jobId }) => ({ cancelled: registry.cancel(jobId) }),
+    'jobs.list': async (_input, context) => ({ jobs: registry.list(context.session) }),
+    'jobs.cancel': async ({ jobId }, context) => ({
+      cancelled: registry.cancel(jobId, context.session),
+    }),
   };
 }

@@ -37,14 +37,14 @@ export const darwin: OsModule = {
     return mountPoint === '/' ? 'Macintosh HD' : path.posix.basename(mountPoint);
   },
   /**
-   * The bus, its link, internal or not and solid state, which the addon leaves unknown, and the
-   * file system and clone support where the addon could not tell (its statfs and getattrlist
-   * answers win).
+   * The bus, its link, internal or not and solid state, which the addon leaves unknown, the APFS
+   * container the volume shares its free space in, and the file system and clone support where
+   * the addon could not tell (its statfs and getattrlist answers win).
    */
   async completeVolumeFacts(info) {
-    if (!info.mountPoint) return info;
+    if (!info.mountPoint) return { ...info, container: null };
     const mac = await macVolumeBus(info.mountPoint);
-    if (!mac) return info;
+    if (!mac) return { ...info, container: null };
     return {
       ...info,
       bus: mac.bus ?? info.bus,
@@ -53,6 +53,7 @@ export const darwin: OsModule = {
       rotational: mac.medium === null ? info.rotational : mac.medium === 'hdd',
       fsType: info.fsType ?? mac.fsType,
       supportsClones: info.supportsClones ?? mac.supportsClones,
+      container: mac.container,
     };
   },
   browserCandidates(env) {

@@ -75,7 +75,7 @@ export const linux: OsModule = {
     return mountPoint === '/' ? 'System (/)' : path.posix.basename(mountPoint);
   },
   async completeVolumeFacts(info) {
-    return info;
+    return { ...info, container: null };
   },
   browserCandidates(env) {
     const fixed = browserNames.map((name) => `/usr/bin/${name}`).concat('/snap/bin/chromium');

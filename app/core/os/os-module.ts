@@ -16,6 +16,14 @@ export type DedupeMethodOfOs = 'dedupe-range' | 'clone-rename';
  */
 export type PunchMethod = 'guarded-in-place' | 'clone-rename';
 
+/**
+ * What a volume shares with others: the pool whose free space it draws on with its siblings (an
+ * APFS container, "disk5"), null when its space is its own or the OS did not say.
+ */
+export interface SharedSpace {
+  container: string | null;
+}
+
 /** Where a file moved to the Trash goes: the Recycle Bin, the macOS Trash or the XDG Trash. */
 export type TrashKind = 'recycle-bin' | 'macos' | 'xdg';
 
@@ -41,8 +49,11 @@ export interface OsModule {
   mountPoints(): Promise<string[]>;
   /** The name a list of volumes shows for `mountPoint`. */
   volumeName(mountPoint: string): string;
-  /** The addon's volume facts with what only the OS's own tools tell (the bus on macOS). */
-  completeVolumeFacts<T extends NativeVolumeInfo>(info: T): Promise<T>;
+  /**
+   * The addon's volume facts with what only the OS's own tools tell (the bus and the APFS
+   * container on macOS).
+   */
+  completeVolumeFacts<T extends NativeVolumeInfo>(info: T): Promise<T & SharedSpace>;
   /** Where Chrome, Chromium or Edge usually are, in the order to try them. */
   browserCandidates(env: NodeJS.ProcessEnv): string[];
   /** How to install a browser that prints reports, as one clause. */

@@ -35,7 +35,7 @@ export const win32: OsModule = {
     return mountPoint.replace(/\\$/, '');
   },
   async completeVolumeFacts(info) {
-    return info;
+    return { ...info, container: null };
   },
   browserCandidates(env) {
     const roots = [env.ProgramFiles, env['ProgramFiles(x86)'], env.LOCALAPPDATA].filter(

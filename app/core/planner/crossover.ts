@@ -5,25 +5,36 @@
  */
 import type { WriteRates } from './cache.js';
 
-/** Corners [bytes, seconds] of one time curve, from 0 to maxBytes. */
+/**
+ * Corners [bytes, seconds] of one time curve, from 0 to `maxBytes`, or to `fullAtBytes` when the
+ * disk is full before that: a burst larger than its free space does not take longer, it does not
+ * fit, so the curve stops there.
+ */
 export type TimeCurve = [number, number][];
 
 export function timeCurve(
   rates: WriteRates,
   cacheBytes: number | null,
   maxBytes: number,
+  fullAtBytes = Infinity,
 ): TimeCurve {
+  const end = Math.max(0, Math.min(maxBytes, fullAtBytes));
   const corners: TimeCurve = [[0, 0]];
-  if (cacheBytes !== null && cacheBytes > 0 && cacheBytes < maxBytes) {
+  if (cacheBytes !== null && cacheBytes > 0 && cacheBytes < end) {
     const atCliff = cacheBytes / rates.inCacheBytesPerSecond;
     corners.push([cacheBytes, atCliff]);
-    corners.push([maxBytes, atCliff + (maxBytes - cacheBytes) / rates.afterCacheBytesPerSecond]);
+    corners.push([end, atCliff + (end - cacheBytes) / rates.afterCacheBytesPerSecond]);
   } else if (cacheBytes !== null && cacheBytes <= 0) {
-    corners.push([maxBytes, maxBytes / rates.afterCacheBytesPerSecond]);
+    corners.push([end, end / rates.afterCacheBytesPerSecond]);
   } else {
-    corners.push([maxBytes, maxBytes / rates.inCacheBytesPerSecond]);
+    corners.push([end, end / rates.inCacheBytesPerSecond]);
   }
   return corners;
+}
+
+/** The largest size a curve covers: its disk's free space, or the chart's end. */
+export function curveEnd(curve: TimeCurve): number {
+  return curve[curve.length - 1]![0];
 }
 
 /** Seconds at `bytes` on a curve, by linear interpolation between its corners. */
@@ -45,14 +56,17 @@ export interface CurveCrossover {
   fasterAbove: number;
 }
 
-/** Where two curves cross (strict changes of which is faster), in increasing size. */
+/** Where two curves cross (strict changes of which is faster), in increasing size, up to where
+ * the shorter one ends. */
 export function crossoversOf(
   a: TimeCurve,
   b: TimeCurve,
   indexA: number,
   indexB: number,
 ): CurveCrossover[] {
-  const xs = [...new Set([...a, ...b].map(([x]) => x))].sort((p, q) => p - q);
+  // Only where both options can hold the burst: beyond one's end there is nothing to overtake.
+  const shared = Math.min(curveEnd(a), curveEnd(b));
+  const xs = [...new Set([...a, ...b].map(([x]) => Math.min(x, shared)))].sort((p, q) => p - q);
   const found: CurveCrossover[] = [];
   // Relative tolerance so float noise at equal times is not read as a crossing.
   const sign = (x: number) => {

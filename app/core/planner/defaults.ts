@@ -3,6 +3,7 @@
  * and its internal SSD as measured when a saved result exists. Pure: facts come in as arguments.
  */
 import type { DeviceProfile, HostKind, PortKind, ScenarioInput } from '../../contract/planner.js';
+import { shortOptionName } from '../../common/option-name.js';
 
 export interface MachineFacts {
   platform: NodeJS.Platform;
@@ -68,19 +69,22 @@ export function defaultScenario(facts: MachineFacts): Defaults {
       'Plumb has no prices for a bigger internal SSD in a PC: give the price of the SSD you would fit in the 2 TB option.',
     );
   }
+  // Named by the rule a renamed disk follows (option-name.ts), so a name Plumb gave changes with
+  // the disk chosen in its place.
+  const withExternal = (device: string, link: string) => ({
+    name: shortOptionName({ ...small, external: { name: device, interface: link } }),
+    ...small,
+    external: { device },
+  });
   const options: ScenarioInput['options'] = [
-    { name: '2 TB internal', internalCapacity: 2e12, ...internalDevice },
-    { name: `${windows ? '1 TB' : '512 GB'} + TB5 SSD`, ...small, external: { device: 'tb5-2tb' } },
     {
-      name: `${windows ? '1 TB' : '512 GB'} + USB4 SSD`,
-      ...small,
-      external: { device: 'usb4-990-pro-2tb' },
+      name: shortOptionName({ internalCapacity: 2e12 }),
+      internalCapacity: 2e12,
+      ...internalDevice,
     },
-    {
-      name: `${windows ? '1 TB' : '512 GB'} + USB 3.2 SSD`,
-      ...small,
-      external: { device: 'samsung-t7-shield-2tb' },
-    },
+    withExternal('tb5-2tb', 'tb5'),
+    withExternal('usb4-990-pro-2tb', 'usb4'),
+    withExternal('samsung-t7-shield-2tb', 'usb32g2'),
   ];
   return {
     scenario: {

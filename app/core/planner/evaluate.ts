@@ -27,7 +27,8 @@ function chartOf(models: readonly OptionModel[], scenario: Scenario): Evaluation
     .filter((m) => m.result.usable)
     .map((m) => {
       const disk = chartDisk(m, scenario);
-      return { model: m, disk, cache: disk.cacheAt(disk.result.space[0]!.freeBytes) };
+      const freeBytes = disk.result.space[0]!.freeBytes;
+      return { model: m, disk, freeBytes, cache: disk.cacheAt(freeBytes) };
     });
   const largestBurst = Math.max(0, ...scenario.workload.bursts.map((b) => b.size));
   // Only caches with a cliff make a corner worth showing; a cache with no slower rate does not.
@@ -41,7 +42,7 @@ function chartOf(models: readonly OptionModel[], scenario: Scenario): Evaluation
   const curves = drawn.map((d) => ({
     index: d.model.result.index,
     name: d.model.result.name,
-    curve: timeCurve(d.disk.rates, d.cache, maxBytes),
+    curve: timeCurve(d.disk.rates, d.cache, maxBytes, d.freeBytes),
   }));
   return {
     maxBytes,

@@ -20,6 +20,7 @@ import { optionPrices } from './price.js';
 import { firstShortYear, spaceOverYears } from './space.js';
 import { enduranceBytes, wearLifeYears } from './wear.js';
 import { yearsWords } from '../../common/plan-words.js';
+import { capacityWords, fullOptionName } from '../../common/option-name.js';
 
 /** What a disk of an option needs for the chart and the recommendation, beyond the contract. */
 export interface DiskModel {
@@ -37,17 +38,6 @@ export interface OptionModel {
   assumptions: string[];
   /** Ids of the sources this option's figures come from. */
   sourceIds: Set<string>;
-}
-
-function formatGb(bytes: number): string {
-  return bytes >= 1e12
-    ? `${(bytes / 1e12).toFixed(2).replace(/\.?0+$/, '')} TB`
-    : `${Math.round(bytes / 1e9)} GB`;
-}
-
-function defaultOptionName(option: PlanOption, external: DeviceProfile | undefined): string {
-  const internal = `${formatGb(option.internalCapacity)} internal`;
-  return external ? `${internal} + ${external.name}` : internal;
 }
 
 interface DiskPlan {
@@ -96,7 +86,7 @@ function modelDisk(
   );
   if (device.cacheKind !== 'none' && device.afterCacheWriteBytesPerSecond === null) {
     assumptions.push(
-      `${device.name}: no after-cache write rate is known, so writes beyond ${device.cacheAtLeast ? 'the measured' : 'its'} ${formatGb(device.cacheBytes ?? 0)} are assumed to keep the in-cache rate.`,
+      `${device.name}: no after-cache write rate is known, so writes beyond ${device.cacheAtLeast ? 'the measured' : 'its'} ${capacityWords(device.cacheBytes ?? 0)} are assumed to keep the in-cache rate.`,
     );
   }
   const space = spaceOverYears({
@@ -163,7 +153,7 @@ function spaceWarnings(disk: DiskModel, scenario: Scenario, catalogue: Catalogue
     return [
       {
         code: `${result.role}-full`,
-        message: `The ${result.role} disk (${formatGb(result.capacityBytes)}) runs out of space ${when}.`,
+        message: `The ${result.role} disk (${capacityWords(result.capacityBytes)}) runs out of space ${when}.`,
         source: null,
       },
     ];
@@ -172,7 +162,7 @@ function spaceWarnings(disk: DiskModel, scenario: Scenario, catalogue: Catalogue
     return [
       {
         code: 'internal-below-minimum',
-        message: `The internal disk falls below ${Math.round(rules.bootMinFreeFraction.value * 100)} % or ${formatGb(rules.bootMinFreeBytes.value)} free ${when}; macOS needs room to upgrade and the SSD wears faster.`,
+        message: `The internal disk falls below ${Math.round(rules.bootMinFreeFraction.value * 100)} % or ${capacityWords(rules.bootMinFreeBytes.value)} free ${when}; macOS needs room to upgrade and the SSD wears faster.`,
         source: rules.bootMinFreeFraction.source,
       },
     ];
@@ -181,7 +171,7 @@ function spaceWarnings(disk: DiskModel, scenario: Scenario, catalogue: Catalogue
   const cache = disk.cacheAt(last.freeBytes);
   const cacheNote =
     cache !== null && disk.device.cacheBytes !== null && cache < disk.device.cacheBytes
-      ? ` Its write cache shrinks to about ${formatGb(cache)}.`
+      ? ` Its write cache shrinks to about ${capacityWords(cache)}.`
       : '';
   return [
     {
@@ -210,7 +200,7 @@ export function evaluateOption(
   const internalDevice = internalProfile(internalBase, option.internalCapacity);
   if (internalBase.tbwBytes !== null && internalBase.capacityBytes !== option.internalCapacity) {
     assumptions.push(
-      `${internalBase.name}: rated endurance scaled from its ${formatGb(internalBase.capacityBytes)} model to ${formatGb(option.internalCapacity)}.`,
+      `${internalBase.name}: rated endurance scaled from its ${capacityWords(internalBase.capacityBytes)} model to ${capacityWords(option.internalCapacity)}.`,
     );
   }
   const externalDevice = option.external ? book.byId.get(option.external.device)! : undefined;
@@ -270,7 +260,7 @@ export function evaluateOption(
     if (!fits) {
       warnings.push({
         code: 'burst-does-not-fit',
-        message: `"${burst.name}" (${formatGb(burst.size * burst.repeat)}) does not fit in the ${disk.result.role} disk's free space.`,
+        message: `"${burst.name}" (${capacityWords(burst.size * burst.repeat)}) does not fit in the ${disk.result.role} disk's free space.`,
         source: null,
       });
     }
@@ -305,7 +295,7 @@ export function evaluateOption(
     if (life !== null && life < scenario.horizonYears) {
       warnings.push({
         code: `${disk.result.role}-wear`,
-        message: `At ${formatGb(disk.result.dailyWriteBytes)} a day the ${disk.result.role} disk reaches its rated endurance in about ${yearsWords(life)}, within your ${scenario.horizonYears}-year horizon.`,
+        message: `At ${capacityWords(disk.result.dailyWriteBytes)} a day the ${disk.result.role} disk reaches its rated endurance in about ${yearsWords(life)}, within your ${scenario.horizonYears}-year horizon.`,
         source: disk.result.tbwAssumed
           ? catalogue.rules.tbwPerCapacityProxy.source
           : (disk.device.sources.tbwBytes ?? null),
@@ -349,7 +339,7 @@ export function evaluateOption(
   return {
     result: {
       index,
-      name: option.name ?? defaultOptionName(option, externalDevice),
+      name: option.name ?? fullOptionName({ ...option, external: externalDevice }),
       usable,
       costUsd,
       costRangeUsd:

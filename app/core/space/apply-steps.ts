@@ -4,7 +4,9 @@
  * facts still hold, one file at a time with its outcome in words, and the volume's free space
  * measured before and after.
  */
-import { stat, statfs } from '../os-fs.js';
+import { constants } from 'node:fs';
+import path from 'node:path';
+import { access, stat, statfs } from '../os-fs.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { PlumbError, toErrorPayload } from '../../contract/errors.js';
 import type { DuplicateFile, DuplicateGroup } from '../../contract/space.js';
@@ -53,6 +55,43 @@ export function keeperOf(
     );
   }
   return chosen;
+}
+
+/** Why an action leaves a file alone, as a reason in words and a code. */
+export interface LeftAlone {
+  reason: string;
+  code: string;
+}
+
+/**
+ * Why `file` cannot be changed here, known before anything is tried: its disk is read-only, or
+ * Plumb may not write where the change is made (`inPlace`: the file itself, as the kernel's dedupe
+ * does; otherwise its folder, where a clone or a move is made). null when nothing stands in the way
+ * (anything else is left for the apply to meet and report). Folders are asked once each (`asked`).
+ */
+export async function cannotChange(
+  file: string,
+  inPlace: boolean,
+  asked: Map<string, Promise<LeftAlone | null>> = new Map(),
+): Promise<LeftAlone | null> {
+  const where = inPlace ? file : path.dirname(file);
+  let answer = asked.get(where);
+  if (!answer) {
+    answer = access(where, constants.W_OK).then(
+      () => null,
+      (error: NodeJS.ErrnoException) =>
+        error.code === 'EROFS'
+          ? { reason: 'its disk is read-only, so nothing on it can be changed', code: 'EROFS' }
+          : error.code === 'EACCES' || error.code === 'EPERM'
+            ? {
+                reason: `Plumb may not change ${inPlace ? 'this file' : `files in ${where}`}`,
+                code: error.code,
+              }
+            : null,
+    );
+    asked.set(where, answer);
+  }
+  return answer;
 }
 
 /** The bytes of a file no other file holds (what replacing or deleting it frees); null if unknown. */
@@ -133,6 +172,9 @@ function settleAction(action: ApplyAction, error: unknown): void {
   }
 }
 
+/** The reason of a file an apply's cancel kept it from (its code is ECANCELED). */
+export const cancelledBeforeFile = 'cancelled before this file';
+
 /** How far an apply has got: files settled (done, skipped or failed) and their bytes. */
 export interface ApplyProgress {
   done: number;
@@ -175,7 +217,7 @@ export async function applyEach<A extends ApplyAction>(
     const settled: ApplyAction = action;
     if (options.signal?.aborted) {
       settled.status = 'skipped';
-      settled.reason = 'cancelled before this file';
+      settled.reason = cancelledBeforeFile;
       settled.code = 'ECANCELED';
       continue;
     }

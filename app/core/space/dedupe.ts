@@ -13,6 +13,7 @@ import { link, open, stat, unlink, writeFile } from '../os-fs.js';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { NativeReplaceResult } from '../../../native/index.js';
+import { alreadySharedCode } from '../../common/space-codes.js';
 import type {
   DedupeAction,
   DedupeMethod,
@@ -26,8 +27,10 @@ import { privateFolder } from '../paths.js';
 import {
   applyEach,
   type ApplyProgress,
+  cannotChange,
   checkUnchanged,
   keeperOf,
+  type LeftAlone,
   measureFreed,
   privateBytes,
   Skip,
@@ -271,27 +274,29 @@ async function plannedActions(
   groups: readonly DuplicateGroup[],
   sharingSupported: boolean | null,
   keepers: DedupeOptions['keepers'],
+  method: DedupeMethod,
 ): Promise<DedupeAction[]> {
   const actions: DedupeAction[] = [];
+  const asked = new Map<string, Promise<LeftAlone | null>>();
   for (const group of groups) {
     const keeper = keeperOf(group, keepers);
     const asScanned = keeper === group.keeper;
     for (const file of group.files) {
       if (file.path === keeper) continue;
-      const reason =
+      const alone: LeftAlone | null =
         sharingSupported === false
-          ? 'this file system cannot share storage between files'
+          ? { reason: 'this file system cannot share storage between files', code: 'ENOTSUP' }
           : asScanned && file.alreadyClone === true
-            ? 'already shares all its storage with the keeper'
-            : null;
+            ? { reason: 'already shares all its storage with the keeper', code: alreadySharedCode }
+            : await cannotChange(file.path, method === 'dedupe-range', asked);
       actions.push({
         groupId: group.id,
         keeper,
         target: file.path,
-        predictedBytes: asScanned || reason ? file.reclaimableBytes : await privateBytes(file.path),
-        status: reason ? 'skipped' : 'planned',
-        reason,
-        code: null,
+        predictedBytes: asScanned || alone ? file.reclaimableBytes : await privateBytes(file.path),
+        status: alone ? 'skipped' : 'planned',
+        reason: alone?.reason ?? null,
+        code: alone?.code ?? null,
       });
     }
   }
@@ -332,7 +337,12 @@ export async function dedupeGroups(
   options: DedupeOptions,
 ): Promise<DedupeReport> {
   const method = options.method ?? defaultMethod();
-  const actions = await plannedActions(groups, options.sharingSupported ?? null, options.keepers);
+  const actions = await plannedActions(
+    groups,
+    options.sharingSupported ?? null,
+    options.keepers,
+    method,
+  );
   if (!options.apply || actions.every((a) => a.status !== 'planned')) {
     return summarise(actions, !options.apply, method, null);
   }

@@ -1,28 +1,25 @@
 /**
- * The last scan of each folder, kept in the data folder beside the results (space-scans/), so
+ * The last scan of each folder, kept in the data folder beside the results (space-scans/, the
+ * app context's `folders.spaceScans`, given as `dir` to each function here), so
  * reopening the view shows it with its age, and the scan engine's hash cache beside it, so a
  * rescan reads only files whose inode, size or times changed. One key per folder: the SHA-256 of
  * its absolute path.
  */
 import { createHash } from 'node:crypto';
-import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
 import type { DuplicateGroup, SavedScan, ScanResult } from '../../contract/space.js';
 import { removableBytes, withRemovableTotal } from '../../common/removable.js';
-import { plumbFolders, privateFolder, writePrivateFile } from '../paths.js';
-
-export function spaceScansDir(): string {
-  return plumbFolders().spaceScans;
-}
+import { privateFolder, writePrivateFile } from '../paths.js';
 
 function keyOf(folder: string): string {
   return createHash('sha256').update(path.resolve(folder)).digest('hex').slice(0, 32);
 }
 
 /** The scan engine's digest cache for `folder` (the folder holding it is made). */
-export function hashCachePath(folder: string): string {
-  return path.join(spaceScansDir(), `${keyOf(folder)}.hashes`);
+export function hashCachePath(dir: string, folder: string): string {
+  return path.join(dir, `${keyOf(folder)}.hashes`);
 }
 
 /**
@@ -176,20 +173,23 @@ function* documentOf(lines: Iterator<string>, savedAt: string, layout: Layout): 
   yield text === '{}' ? '}}' : `,${text.slice(1)}}`;
 }
 
-async function keep(saved: SavedScan): Promise<void> {
-  await writeKept(saved.result.root, saved.savedAt, (layout) => savedPieces(saved, layout));
+async function keep(dir: string, saved: SavedScan): Promise<void> {
+  await writeKept(dir, saved.result.root, saved.savedAt, (layout) => savedPieces(saved, layout));
 }
 
 /** Writes a kept document of `root`'s scan, then the index that pages it. */
 async function writeKept(
+  dir: string,
   root: string,
   savedAt: string,
   pieces: (layout: Layout) => Iterable<string>,
 ): Promise<string> {
-  const file = path.join(spaceScansDir(), `${keyOf(root)}.json`);
+  const file = path.join(dir, `${keyOf(root)}.json`);
   const layout: Layout = { groupsAt: [], tailAt: 0 };
   // Written in pieces: a scan of a million files as one string (and its bytes) would add twice
-  // its 180 MB to the app's memory. The index follows the document it describes.
+  // its 180 MB to the app's memory. The index follows the document it describes; the old one goes
+  // first, so a rewrite (an apply on the scan) cut short never leaves it beside the new document.
+  await rm(indexFileOf(file), { force: true });
   await writePrivateFile(file, pieces(layout));
   const { size } = await stat(file);
   const index: ScanIndex = { format: 1, savedAt, bytes: size, ...layout };
@@ -203,6 +203,7 @@ async function writeKept(
  * files is 180 MB of groups).
  */
 export async function keepScanJson(
+  dir: string,
   pieces: Iterable<Uint8Array>,
   now = new Date(),
 ): Promise<KeptScan> {
@@ -215,7 +216,7 @@ export async function keepScanJson(
   )?.[1];
   if (literal === undefined) throw new Error('The scan’s JSON does not name its folder.');
   const savedAt = now.toISOString();
-  const file = await writeKept(JSON.parse(literal) as string, savedAt, (layout) =>
+  const file = await writeKept(dir, JSON.parse(literal) as string, savedAt, (layout) =>
     documentOf(linesOf(reader, first.value), savedAt, layout),
   );
   const kept = await openIndexed(file);
@@ -224,16 +225,20 @@ export async function keepScanJson(
 }
 
 /** Whether scans can be kept (the folder for them made, or already there and the user's). */
-export async function canKeepScans(): Promise<boolean> {
-  return privateFolder(spaceScansDir()).then(
+export async function canKeepScans(dir: string): Promise<boolean> {
+  return privateFolder(dir).then(
     () => true,
     () => false,
   );
 }
 
 /** Keeps `result` as the folder's last scan, with the index that pages its groups. */
-export async function saveLastScan(result: ScanResult, now = new Date()): Promise<void> {
-  await keep({ savedAt: now.toISOString(), result });
+export async function saveLastScan(
+  dir: string,
+  result: ScanResult,
+  now = new Date(),
+): Promise<void> {
+  await keep(dir, { savedAt: now.toISOString(), result });
 }
 
 /** Bytes `start`…`end`-1 of a file as text. */
@@ -313,7 +318,9 @@ async function openKept(file: string): Promise<KeptScan | null> {
   if (indexed) return indexed;
   const saved = await readSaved(file);
   if (!saved) return null;
-  await keep({ ...saved, result: withRemovableTotal(saved.result) }).catch(() => undefined);
+  await keep(path.dirname(file), { ...saved, result: withRemovableTotal(saved.result) }).catch(
+    () => undefined,
+  );
   return openIndexed(file);
 }
 
@@ -329,8 +336,7 @@ async function readSaved(file: string): Promise<SavedScan | null> {
 }
 
 /** The kept scans' files, newest first. */
-async function savedFilesNewestFirst(): Promise<string[]> {
-  const dir = spaceScansDir();
+async function savedFilesNewestFirst(dir: string): Promise<string[]> {
   let names: string[];
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith('.json') && !n.endsWith('.index.json'));
@@ -374,9 +380,10 @@ async function savedRoot(file: string): Promise<string | null> {
 
 /** The folder of the newest kept scan that `mayShow` accepts, or null. */
 export async function newestScanRoot(
+  dir: string,
   mayShow: (root: string) => Promise<boolean>,
 ): Promise<string | null> {
-  for (const file of await savedFilesNewestFirst()) {
+  for (const file of await savedFilesNewestFirst(dir)) {
     const root = await savedRoot(file);
     if (root !== null && (await mayShow(root))) return root;
   }
@@ -384,9 +391,9 @@ export async function newestScanRoot(
 }
 
 /** The last scan of `folder`, or of any folder (the most recent) when none is given, for paging. */
-export async function openLastScan(folder?: string): Promise<KeptScan | null> {
-  if (folder !== undefined) return openKept(path.join(spaceScansDir(), `${keyOf(folder)}.json`));
-  for (const file of await savedFilesNewestFirst()) {
+export async function openLastScan(dir: string, folder?: string): Promise<KeptScan | null> {
+  if (folder !== undefined) return openKept(path.join(dir, `${keyOf(folder)}.json`));
+  for (const file of await savedFilesNewestFirst(dir)) {
     const kept = await openKept(file);
     if (kept) return kept;
   }
@@ -394,8 +401,8 @@ export async function openLastScan(folder?: string): Promise<KeptScan | null> {
 }
 
 /** The last scan of `folder` (or of any folder) whole, every group read. */
-export async function loadLastScan(folder?: string): Promise<SavedScan | null> {
-  const kept = await openLastScan(folder);
+export async function loadLastScan(dir: string, folder?: string): Promise<SavedScan | null> {
+  const kept = await openLastScan(dir, folder);
   if (!kept) return null;
   const groups = await keptGroups(kept, 0, kept.groupCount);
   return { savedAt: kept.savedAt, result: { ...kept.head, groups } };

@@ -20,6 +20,8 @@ import type { NativeScanSettings, PlumbNative } from '../../../native/index.js';
 
 export interface ScanHooks {
   scanId?: string;
+  /** The kept scans' folder (the context's `folders.spaceScans`), for the hash cache; none without. */
+  scansDir?: string;
   signal?: AbortSignal;
   onProgress?: (progress: ScanProgress) => void;
 }
@@ -149,11 +151,14 @@ async function runCheckedScan<T>(
   const settings = scanSettings(options);
   await checkFolder(settings.path);
   // The last scan's digests: unchanged files are not read again (kept only where it can be made).
-  const hashCache = hashCachePath(settings.path);
-  const cacheUsable = await privateFolder(path.dirname(hashCache)).then(
-    () => true,
-    () => false,
-  );
+  const hashCache =
+    hooks.scansDir === undefined ? null : hashCachePath(hooks.scansDir, settings.path);
+  const cacheUsable =
+    hashCache !== null &&
+    (await privateFolder(path.dirname(hashCache)).then(
+      () => true,
+      () => false,
+    ));
   const result = await runNative(
     {
       ...settings,

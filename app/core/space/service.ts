@@ -4,17 +4,21 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PlumbError, toErrorPayload } from '../../contract/errors.js';
-import { groupsPage } from '../../common/groups-page.js';
+import { firstGroupsPage } from '../../common/groups-page.js';
 import { withRemovableTotal } from '../../common/removable.js';
+import type { JobKind } from '../../contract/jobs.js';
 import type {
+  DedupeReport,
   DuplicateGroup,
   ScanOptions,
   ScanProgress,
   ScanResult,
+  TrashReport,
 } from '../../contract/space.js';
 import type { CallContext, Handlers } from '../dispatch.js';
 import type { PlumbFolders } from '../paths.js';
 import { jobs } from '../jobs/service.js';
+import { scanAfterApply } from './after-apply.js';
 import type { ApplyEachOptions } from './apply-steps.js';
 import { dedupeGroups } from './dedupe.js';
 import { recoverInterrupted, type RecoveryStep } from './journal.js';
@@ -23,6 +27,7 @@ import {
   keepScanJson,
   keptGroups,
   openLastScan,
+  saveLastScan,
   type KeptScan,
 } from './last-scan.js';
 import { scanFolder, scanFolderJson, type ScanHooks } from './scan.js';
@@ -98,7 +103,7 @@ async function followed<T>(
  */
 async function asJob<T>(
   jobId: string | undefined,
-  kind: 'dedupe' | 'trash',
+  kind: JobKind,
   origin: CallContext,
   apply: (hooks: Pick<ApplyEachOptions<never>, 'signal' | 'onProgress'>) => Promise<T>,
 ): Promise<T> {
@@ -115,11 +120,14 @@ async function asJob<T>(
  * besides the walk's own tables). Where they cannot (no data folder, or no room in it for the
  * file: a full disk is when people look for copies), it is held in memory, as the CLI holds it.
  */
-async function scanAndKeep(options: ScanOptions, hooks: ScanHooks): Promise<Finished> {
-  if (await canKeepScans()) {
+async function scanAndKeep(
+  options: ScanOptions,
+  hooks: ScanHooks & { scansDir: string },
+): Promise<Finished> {
+  if (await canKeepScans(hooks.scansDir)) {
     const pieces = await scanFolderJson(options, hooks);
     try {
-      return { result: null, kept: await keepScanJson(pieces) };
+      return { result: null, kept: await keepScanJson(hooks.scansDir, pieces) };
     } catch {
       // Scanned again into memory: the unchanged files' digests come from the hash cache.
       hooks.signal?.throwIfAborted();
@@ -168,6 +176,48 @@ async function groupsOf(scan: Finished, start: number, end: number): Promise<Dup
 /** Groups read at once from a kept scan when looking for some by id. */
 const readingPage = 1000;
 
+/**
+ * The kept scan `scanId` brought up to date by an apply on it (the copies it changed), in memory
+ * and on disk, so the view, a reopen, a page and the next apply all see the folder as it now is.
+ * It keeps the time of its scan: what the apply did not touch is as that scan found it. A scan
+ * kept in its file is rewritten with a new index and reopened from it; the old one's pages are
+ * refused (its file changed), never read at the old offsets.
+ */
+async function keepApplied(
+  scansDir: string,
+  scanId: string,
+  scan: Finished,
+  applied: { action: 'clone'; report: DedupeReport } | { action: 'trash'; report: TrashReport },
+): Promise<void> {
+  if (applied.report.dryRun) return;
+  const entry = scans.get(scanId);
+  if (!entry || (scan.result ? entry.result !== scan.result : entry.kept !== scan.kept)) return;
+  // The groups of a kept scan are read whole for this, once: an apply touches any of them.
+  const scanned = scan.result ?? { ...scan.kept.head, groups: await chosenGroups(scan, undefined) };
+  const after = await scanAfterApply(scanned, applied);
+  if (after === scanned) return;
+  const updated = withRemovableTotal(after);
+  const kept = await openLastScan(scansDir, scanned.root).catch(() => null);
+  const savedAt = kept?.head.scanId === scanId ? new Date(kept.savedAt) : new Date();
+  const saving = saveLastScan(scansDir, updated, savedAt);
+  if (scan.result) {
+    entry.result = updated;
+    await saving.catch(() => undefined);
+    return;
+  }
+  // Reopened from what was just written; held in memory when it could not be written.
+  const reopened = await saving.then(
+    () => openLastScan(scansDir, scanned.root),
+    () => null,
+  );
+  if (reopened?.head.scanId === scanId) {
+    entry.kept = reopened;
+  } else {
+    entry.result = updated;
+    entry.kept = undefined;
+  }
+}
+
 /** The groups of a scan to act on: those named, or all of them. */
 async function chosenGroups(
   scan: Finished,
@@ -188,6 +238,7 @@ async function chosenGroups(
 export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperation> {
   const journalDir = folders.spaceJournal;
   const batchDir = folders.spaceTrash;
+  const scansDir = folders.spaceScans;
   return {
     'space.scan': async ({ jobId, ...options }, context) => {
       await recoverOnce(journalDir);
@@ -210,6 +261,7 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
       const scanning = jobs.run({ jobId: scanId, kind: 'scan', origin: context }, (job) =>
         scanAndKeep(options, {
           scanId,
+          scansDir,
           signal: job.signal,
           onProgress: (progress) => {
             context.emit('space.event', { type: 'progress', progress });
@@ -227,7 +279,7 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
           context.emit('space.event', {
             type: 'done',
             scanId,
-            result: { ...figuresOf(scan), groups: await groupsOf(scan, 0, groupsPage) },
+            result: { ...figuresOf(scan), groups: await groupsOf(scan, 0, firstGroupsPage) },
             groupCount: groupCountOf(scan),
           });
         },
@@ -242,7 +294,9 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
       );
       return { scanId };
     },
-    'space.cancel': async ({ scanId }) => ({ cancelled: jobs.cancel(scanId) }),
+    'space.cancel': async ({ scanId }, context) => ({
+      cancelled: jobs.cancel(scanId, context.session),
+    }),
     'space.result': async ({ scanId }) => {
       const entry = scans.get(scanId);
       if (entry?.result) return entry.result;
@@ -251,12 +305,12 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
       return { ...entry.kept.head, groups: await groupsOf(kept, 0, entry.kept.groupCount) };
     },
     'space.lastScan': async ({ path }) => {
-      const kept = await openLastScan(path);
+      const kept = await openLastScan(scansDir, path);
       if (!kept) return null;
       // Kept like a new scan, so dedupe and Trash act on exactly what is shown; its groups stay
       // in its file, read a page at a time.
       remember(kept.head.scanId, { result: null, kept });
-      const groups = await keptGroups(kept, 0, groupsPage);
+      const groups = await keptGroups(kept, 0, firstGroupsPage);
       return {
         savedAt: kept.savedAt,
         result: { ...kept.head, groups },
@@ -265,12 +319,14 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
     },
     'space.groups': async ({ scanId, offset, limit }) => {
       const scan = finishedScan(scanId);
+      const { groups: _all, ...figures } = figuresOf(scan);
       return {
         scanId,
-        root: figuresOf(scan).root,
+        root: figures.root,
         groupCount: groupCountOf(scan),
         offset,
         groups: await groupsOf(scan, offset, offset + limit),
+        figures,
       };
     },
     'space.dedupe': async ({ scanId, groupIds, keepers, apply, jobId }, context) => {
@@ -278,7 +334,7 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
       const scan = finishedScan(scanId);
       const { sharingSupported } = figuresOf(scan);
       const groups = await chosenGroups(scan, groupIds);
-      return asJob(jobId, 'dedupe', context, (hooks) =>
+      const report = await asJob(jobId, 'dedupe', context, (hooks) =>
         dedupeGroups(groups, {
           apply,
           keepers,
@@ -287,13 +343,15 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
           ...hooks,
         }),
       );
+      if (apply) await keepApplied(scansDir, scanId, scan, { action: 'clone', report });
+      return report;
     },
     'space.recover': async () => recoverOnce(journalDir),
     'space.trash': async ({ scanId, groupIds, keepers, apply, jobId }, context) => {
       const scan = finishedScan(scanId);
       const { sharingSupported } = figuresOf(scan);
       const groups = await chosenGroups(scan, groupIds);
-      return asJob(jobId, 'trash', context, (hooks) =>
+      const report = await asJob(jobId, 'trash', context, (hooks) =>
         trashCopies(groups, {
           apply,
           keepers,
@@ -302,18 +360,33 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
           ...hooks,
         }),
       );
+      if (apply) await keepApplied(scansDir, scanId, scan, { action: 'trash', report });
+      return report;
     },
-    'space.trash.empty': async ({ batchId, apply }) =>
-      emptyTrashBatch(batchId, { apply, batchDir }),
+    'space.trash.empty': async ({ batchId, apply, jobId }, context) =>
+      asJob(apply ? jobId : undefined, 'trash-empty', context, (hooks) =>
+        emptyTrashBatch(batchId, { apply, batchDir, ...hooks }),
+      ),
     'space.sparse.list': async ({ path, listId }, context) =>
       followed(listId, 'sparse-list', context, (hooks) => listSparse(path, hooks)),
-    'space.sparse.cancel': async ({ listId }) => ({ cancelled: jobs.cancel(listId) }),
+    'space.sparse.cancel': async ({ listId }, context) => ({
+      cancelled: jobs.cancel(listId, context.session),
+    }),
     'space.sparse.candidates': async ({ path, minBytes, listId }, context) =>
       followed(listId, 'sparse-candidates', context, (hooks) =>
         sparseCandidates(path, { minBytes, ...hooks }),
       ),
     'space.sparse.create': async ({ path, bytes }) => createSparse(path, bytes),
-    'space.sparse.punch': async ({ path, apply }) => punchZeros(path, apply),
+    'space.sparse.punch': async ({ path, apply, jobId }, context) => {
+      if (jobId === undefined) return punchZeros(path, apply);
+      return jobs.run({ jobId, kind: 'punch', origin: context }, (job) =>
+        punchZeros(path, apply, {
+          signal: job.signal,
+          onRead: (bytesDone, bytesTotal) =>
+            job.progress({ phase: 'read', done: 0, total: 1, bytesDone, bytesTotal }),
+        }),
+      );
+    },
     'space.sparse.copy': async ({ from, to }) => copySparse(from, to),
   };
 }

@@ -141,8 +141,8 @@ export function zeroRuns(block: Buffer, blockBytes: number, offset: number): [nu
 /** Following the read of a file for zeros: a cancel stops it between chunks. */
 export interface ZeroReadHooks {
   signal?: AbortSignal;
-  /** Bytes read so far, after each chunk. */
-  onRead?: (bytes: number) => void;
+  /** Bytes read so far of the file's data, after each chunk. */
+  onRead?: (bytes: number, dataBytes: number) => void;
 }
 
 async function findZeroRuns(
@@ -155,6 +155,7 @@ async function findZeroRuns(
   const runs: [number, number][] = [];
   const chunkBytes = blockBytes * 256;
   const buffer = Buffer.allocUnsafe(chunkBytes);
+  const dataBytes = map.data.reduce((sum, range) => sum + range.length, 0);
   let read = 0;
   try {
     for (const range of map.data) {
@@ -166,7 +167,7 @@ async function findZeroRuns(
         const want = Math.min(chunkBytes, end - at);
         const { bytesRead } = await handle.read(buffer, 0, want, at);
         read += bytesRead;
-        hooks.onRead?.(read);
+        hooks.onRead?.(read, dataBytes);
         for (const run of zeroRuns(buffer.subarray(0, bytesRead), blockBytes, at)) {
           const last = runs[runs.length - 1];
           if (last && last[0] + last[1] === run[0]) last[1] += run[1];
@@ -231,6 +232,11 @@ async function punchGuarded(
     : { inUse: outcome.inUse, punchedBytes: 0, stopped: outcome.reason };
 }
 
+/** A punch stopped by its cancel before any hole was made. */
+export function punchCancelled(): PlumbError {
+  return new PlumbError('ECANCELED', 'Cancelled before any hole was made: the file is as it was.');
+}
+
 /**
  * Finds whole blocks of zeros and, when `apply`, makes them holes (punchGuarded): the file reads
  * the same after, with its access and modification times as they were.
@@ -244,7 +250,9 @@ export async function punchZeros(
   const before = await stat(resolved, { bigint: true });
   if (!before.isFile()) throw new PlumbError('EINVAL', `${resolved} is not a regular file.`);
   const blockBytes = Number(before.blksize) || 4096;
-  const runs = await findZeroRuns(resolved, blockBytes, options);
+  const runs = await findZeroRuns(resolved, blockBytes, options).catch((error: unknown) => {
+    throw options.signal?.aborted ? punchCancelled() : error;
+  });
   const zeroBytes = runs.reduce((sum, [, length]) => sum + length, 0);
   const allocatedBefore = Number(before.blocks) * 512;
   const report = {
@@ -258,6 +266,9 @@ export async function punchZeros(
     warning: punchWarning,
   };
   if (!apply || runs.length === 0) return report;
+  // A cancel counts until the first hole: from there the punch goes to its end (or, by clone,
+  // is rolled back whole), so the file is never left half done by it.
+  if (options.signal?.aborted) throw punchCancelled();
   const ranges = runs.map(([offset, length]) => ({ offset, length }));
   const punched = await punchGuarded(resolved, ranges, blockBytes, options);
   if (punched.inUse) {

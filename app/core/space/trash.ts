@@ -24,8 +24,11 @@ import { sameContent } from './content.js';
 import {
   applyEach,
   type ApplyProgress,
+  cancelledBeforeFile,
+  cannotChange,
   checkUnchanged,
   keeperOf,
+  type LeftAlone,
   measureFreed,
   privateBytes,
   Skip,
@@ -151,6 +154,7 @@ export async function trashCopies(
   const sharingSupported = options.sharingSupported ?? null;
   const actions: TrashAction[] = [];
   const files = new Map<string, DuplicateFile>();
+  const asked = new Map<string, Promise<LeftAlone | null>>();
   for (const group of groups) {
     const keeper = keeperOf(group, options.keepers);
     for (const file of group.files) {
@@ -160,15 +164,16 @@ export async function trashCopies(
         bytes: null,
         reason: toErrorPayload(error).message,
       }));
+      const alone = await cannotChange(file.path, false, asked);
       actions.push({
         groupId: group.id,
         keeper,
         target: file.path,
         freesBytes: frees.bytes,
         freesReason: frees.reason,
-        status: 'planned',
-        reason: null,
-        code: null,
+        status: alone ? 'skipped' : 'planned',
+        reason: alone?.reason ?? null,
+        code: alone?.code ?? null,
         trashedPath: null,
       });
     }
@@ -181,8 +186,8 @@ export async function trashCopies(
       action.code = 'ENOTRASH';
     }
   }
-  if (!options.apply || !checked) {
-    if (options.apply && actions.length > 0)
+  if (!options.apply || !checked || actions.every((a) => a.status !== 'planned')) {
+    if (options.apply && !checked && actions.length > 0)
       throw noTrash(trash.reason ?? 'No Trash is reachable.');
     return summarise(actions, !options.apply, null, trash);
   }
@@ -280,7 +285,14 @@ function emptySummary(
  */
 export async function emptyTrashBatch(
   batchId: string,
-  options: { apply: boolean; batchDir?: string },
+  options: {
+    apply: boolean;
+    batchDir?: string;
+    /** Stops the emptying between files: those not reached stay in the Trash, and in the batch. */
+    signal?: AbortSignal;
+    /** Called before the first file and after each one (bytes as predicted). */
+    onProgress?: (progress: ApplyProgress) => void;
+  },
 ): Promise<EmptyTrashReport> {
   const dir = options.batchDir ?? trashBatchDir();
   if (options.apply) await settleInterrupted(dir);
@@ -308,9 +320,22 @@ export async function emptyTrashBatch(
     });
   }
   if (!options.apply) return emptySummary(batchId, files, true, null);
+  const planned = [...files.entries()].filter(([, file]) => file.status === 'planned');
+  const progress: ApplyProgress = {
+    done: 0,
+    total: planned.length,
+    bytesDone: 0,
+    bytesTotal: planned.reduce((sum, [, file]) => sum + (file.predictedBytes ?? 0), 0),
+  };
+  options.onProgress?.({ ...progress });
   const freed = await measureFreed(batch.trashDir, async () => {
-    for (const [index, file] of files.entries()) {
-      if (file.status !== 'planned') continue;
+    for (const [index, file] of planned) {
+      if (options.signal?.aborted) {
+        file.status = 'skipped';
+        file.reason = cancelledBeforeFile;
+        file.code = 'ECANCELED';
+        continue;
+      }
       try {
         await deleteFromTrash(batch.items[index]!);
         file.status = 'deleted';
@@ -318,9 +343,13 @@ export async function emptyTrashBatch(
         file.status = 'failed';
         file.reason = toErrorPayload(error).message;
       }
+      progress.done += 1;
+      progress.bytesDone += file.predictedBytes ?? 0;
+      options.onProgress?.({ ...progress });
     }
   });
-  // The batch is done: what is left in the Trash is the user's again, to restore or empty.
-  await removeBatch(dir, batchId);
+  // The batch is done: what is left in the Trash is the user's again, to restore or empty. After
+  // a cancel it is kept, so emptying it again deletes the rest (those deleted are skipped then).
+  if (!files.some((file) => file.code === 'ECANCELED')) await removeBatch(dir, batchId);
   return emptySummary(batchId, files, false, freed);
 }

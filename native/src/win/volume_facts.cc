@@ -1,4 +1,4 @@
-// The facts of win/volume_facts.h: which buses are external, which flags mean clones.
+// The facts of win/volume_facts.h: which disks are internal, which flags mean clones.
 #include "win/volume_facts.h"
 
 #include "win/paths.h"
@@ -30,15 +30,37 @@ const char* BusName(STORAGE_BUS_TYPE type) {
   }
 }
 
+// Buses that only attach outside the computer (an SD card in a laptop's own reader included).
+bool ExternalBus(STORAGE_BUS_TYPE type) {
+  return type == BusTypeUsb || type == BusType1394 || type == BusTypeSd;
+}
+
+// Buses of disks inside the computer (eMMC is MMC), and of the same disks in an enclosure (NVMe
+// over Thunderbolt or USB4, eSATA): the removal policy tells which. Virtual disks, Storage Spaces
+// and iSCSI have no place of their own.
+bool DiskBus(STORAGE_BUS_TYPE type) {
+  return type == BusTypeNvme || type == BusTypeSata || type == BusTypeAta || type == BusTypeSas ||
+         type == BusTypeScsi || type == BusTypeRAID || type == BusTypeMmc;
+}
+
 }  // namespace
 
 void DescribeStorage(const StorageReport& report, VolumeFacts* out) {
   if (report.hasDescriptor) {
     if (const char* bus = BusName(report.busType)) out->bus = bus;
-    if (report.removableMedia || report.busType == BusTypeUsb || report.busType == BusType1394 ||
-        report.busType == BusTypeSd) {
-      out->internal = false;
-    }
+  }
+  // STORAGE_HOTPLUG_INFO's DeviceHotplug is set for a disk whose removal policy is
+  // ExpectSurpriseRemoval; ExpectOrderlyRemoval is a disk that leaves too, once told.
+  const bool leaves =
+      (report.hasDescriptor && (report.removableMedia || ExternalBus(report.busType))) ||
+      (report.hasHotplug && (report.mediaRemovable || report.deviceHotplug)) ||
+      report.removalPolicy == kExpectOrderlyRemoval ||
+      report.removalPolicy == kExpectSurpriseRemoval;
+  if (leaves) {
+    out->internal = false;
+  } else if (report.removalPolicy == kExpectNoRemoval && report.hasDescriptor &&
+             DiskBus(report.busType)) {
+    out->internal = true;
   }
   if (report.hasSeekPenalty) {
     out->rotational = report.incursSeekPenalty;

@@ -1,7 +1,8 @@
 /**
  * The renderer's one hook for long-running work: it picks the job's id before the work starts
  * (so it listens first and misses no event), follows that job's `job.event`s, and cancels it by
- * id. Every screen with an apply, a scan or a run that reports progress uses this.
+ * id. Every screen with an apply, a scan or a run that reports progress uses this; the bench's
+ * run store (kept outside any screen) follows its runs' job events the same way.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { JobProgress, JobState } from '../../../app/contract/jobs.js';
@@ -23,7 +24,7 @@ export interface UseJob {
 }
 
 /** A new job id: 128 random bits in hex (crypto.randomUUID needs a secure context). */
-function newJobId(): string {
+export function newJobId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
@@ -35,7 +36,7 @@ export function useJob(client: PlumbClient): UseJob {
   useEffect(
     () =>
       client.on('job.event', (event) => {
-        if (event.jobId !== current.current) return;
+        if (event.jobId !== current.current || event.type === 'bench') return;
         setJob((view) => {
           const base = view?.jobId === event.jobId ? view : null;
           const progress = event.type === 'progress' ? event.progress : (base?.progress ?? null);

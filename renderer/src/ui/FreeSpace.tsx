@@ -1,8 +1,7 @@
 /** The free space of a folder's volume, in the words every screen uses; nothing if unknown. */
-import { useEffect, useState } from 'react';
 import type { PlumbClient } from '../client.js';
 import { freeSpaceText } from './free-space.js';
-import { useRefreshTick } from './use-refresh-tick.js';
+import { useVolumeInfo } from './use-volume-info.js';
 
 export function FreeSpace({
   client,
@@ -17,22 +16,11 @@ export function FreeSpace({
   /** Changes when the free space may have changed (a scan, an apply). */
   refresh?: unknown;
 }) {
-  const [text, setText] = useState<string | null>(null);
-  const tick = useRefreshTick();
-  useEffect(() => {
-    let live = true;
-    client.call('volume.info', { path }).then(
-      (info) => live && setText(freeSpaceText(info)),
-      () => live && setText(null),
-    );
-    return () => {
-      live = false;
-    };
-  }, [client, path, refresh, tick]);
-  return text ? (
+  const info = useVolumeInfo(client, path, refresh);
+  return info ? (
     <p className="free-space muted" data-testid="free-space">
       {lead}
-      {text}
+      {freeSpaceText(info)}
     </p>
   ) : null;
 }

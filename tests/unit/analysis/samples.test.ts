@@ -91,8 +91,19 @@ describe('pelt', () => {
     // chunk: the chunk start stands for it (rateSegments places it again on the samples).
     const near = (list: number[], i: number) => list.some((s) => Math.abs(s - i) < 4);
     for (const change of kept) assert.ok(near(found, change), `seed ${seed}: ${change} missed`);
+    // When a change falls just inside a chunk, the chunk's first segment (at least 4 long) holds
+    // a point or more of the old level, and a split may be found up to one more shortest segment
+    // on (seed 750782377: a change at 2001, a split at 2005). rateSegments places it again.
+    const chunkEdge = (start: number) =>
+      [1000, 2000].some(
+        (edge) =>
+          start - edge >= 0 && start - edge < 8 && kept.some((s) => s >= edge && s < edge + 4),
+      );
     for (const start of found)
-      assert.ok(near([...kept, 1000, 2000], start), `seed ${seed}: ${start} is no change`);
+      assert.ok(
+        near([...kept, 1000, 2000], start) || chunkEdge(start),
+        `seed ${seed}: ${start} is no change`,
+      );
     assert.ok(found.includes(1000) && found.includes(2000), `seed ${seed}: chunk starts kept`);
   });
 });

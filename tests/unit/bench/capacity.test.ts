@@ -112,6 +112,29 @@ describe('the capacity plan', () => {
     );
   });
 
+  it('reports a drive that answers reads with I/O errors, and reads on past them', async () => {
+    const allowance = 62 * GB - 6.4 * GB;
+    const from = Math.floor(((0.05 + 0.9 * random()) * allowance) / 4096) * 4096;
+    const disk = drive({ unreadableFrom: from });
+    const run = capacityRun();
+    const document = await runBenchmark(run, disk);
+    const verify = document.verify!;
+    assert.equal(verify.verdict, 'failed', `unreadable from ${from}`);
+    // Found at the last whole 4 KiB block of its file read before the error.
+    const found = verify.firstBad!.runOffset;
+    assert.ok(found <= from && from - found < 4096, `found ${found}, unreadable from ${from}`);
+    assert.equal(verify.firstBad?.found.kind, 'unreadable');
+    // Every file was read (the ones after the first error too), every byte from there counted.
+    assert.equal(verify.files, document.files.length);
+    assert.equal(verify.badBytes, verify.bytesChecked - found);
+    assert.match(
+      verify.message,
+      /^Capacity check failed: \S+ [KMG]B of 55\.6 GB read back wrong from \S+ [KMG]B on: the drive could not read back what it was given.* Data written could not be read back: .* the drive answered with read errors/,
+    );
+    assert.deepEqual(await readdir(target), [], 'its files are removed');
+    assert.equal((await run.store.list()).length, 1, 'the result is saved');
+  });
+
   it('at a quick scale fills its share, and a pass says how little that proves', async () => {
     const plan = scalePlan(builtinPlan('capacity')!, 0.01);
     const document = await runBenchmark(capacityRun({ scale: 0.01 }, plan), drive());

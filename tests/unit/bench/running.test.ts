@@ -8,12 +8,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { RunningBench } from '../../../app/contract/bench.js';
-import { BenchEvent } from '../../../app/contract/bench-events.js';
+import type { BenchEvent } from '../../../app/contract/bench-events.js';
+import { JobEvent } from '../../../app/contract/jobs.js';
 import { ipcChannels } from '../../../app/contract/channels.js';
 import { ResultsStore } from '../../../app/core/bench/results-store.js';
 import { benchHandlers } from '../../../app/core/bench/service.js';
 import { createDispatcher, type CallContext, type Handlers } from '../../../app/core/dispatch.js';
 import { EventHub } from '../../../app/core/event-hub.js';
+import { jobs } from '../../../app/core/jobs/service.js';
 import { createIpcHandler, type WebContentsLike } from '../../../app/desktop/app.js';
 import { appEntryUrl } from '../../../app/desktop/security.js';
 import { slowDrive } from '../../helpers/fake-bench-io.js';
@@ -29,18 +31,37 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-/** A front end's context that keeps the bench events it is sent (its job events aside). */
+/** A front end's context that keeps the run events it is sent (the job's own aside). */
 function listener() {
   const events: BenchEvent[] = [];
   const context: CallContext = {
     emit: (name, payload) => {
-      if (name === 'job.event') return; // the run is a job too (tests/unit/jobs)
-      assert.equal(name, 'bench.event');
-      events.push(BenchEvent.parse(payload));
+      assert.equal(name, 'job.event');
+      const job = JobEvent.parse(payload);
+      if (job.type === 'bench') events.push(job.event); // else the job's own (tests/unit/jobs)
     },
   };
   return { events, context };
 }
+
+/** A run's event as the job event that carries it. */
+const asJob = (event: BenchEvent): JobEvent => ({
+  type: 'bench',
+  jobId: event.runId,
+  kind: 'bench',
+  event,
+});
+
+/** A quick standard run (on the slow fake drive: it lasts) under the job id `jobId`. */
+const quickStandard = (jobId: string) => ({
+  path: target,
+  plan: 'standard',
+  scale: 0.001,
+  buffered: false,
+  keepFiles: false,
+  reserveBytes: 0,
+  jobId,
+});
 
 const until = async (done: () => boolean) => {
   while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -50,14 +71,14 @@ describe('EventHub', () => {
   it('sends to the caller and every subscriber, each once', () => {
     const hub = new EventHub();
     const [a, b, c] = [listener(), listener(), listener()];
-    const event: BenchEvent = { type: 'cancelled', runId: 'r1' };
-    hub.publish('bench.event', event, a.context); // nobody subscribed: only the caller
+    const event = asJob({ type: 'cancelled', runId: 'r1' });
+    hub.publish('job.event', event, a.context); // nobody subscribed: only the caller
     const unsubscribeA = hub.subscribe(a.context);
     hub.subscribe(b.context);
-    hub.publish('bench.event', event, a.context); // a subscribed: not twice
-    hub.publish('bench.event', event, c.context); // c is not: it and both subscribers
+    hub.publish('job.event', event, a.context); // a subscribed: not twice
+    hub.publish('job.event', event, c.context); // c is not: it and both subscribers
     unsubscribeA();
-    hub.publish('bench.event', event);
+    hub.publish('job.event', event);
     assert.deepEqual([a.events.length, b.events.length, c.events.length], [3, 3, 1]);
     assert.equal(hub.size, 1);
   });
@@ -69,17 +90,7 @@ describe('bench.running and events for every page', () => {
     const handlers = benchHandlers(new ResultsStore(path.join(dataDir, 'results')), slowDrive, hub);
     const [starter, reloaded] = [listener(), listener()];
     hub.subscribe(starter.context);
-    const { runId } = await handlers['bench.start'](
-      {
-        path: target,
-        plan: 'standard',
-        scale: 0.001,
-        buffered: false,
-        keepFiles: false,
-        reserveBytes: 0,
-      },
-      starter.context,
-    );
+    const { runId } = await handlers['bench.start'](quickStandard('started-here'), starter.context);
     await until(() => starter.events.filter((e) => e.type === 'file-done').length >= 20);
     // A page loaded now: it subscribes, then asks what is going on.
     hub.subscribe(reloaded.context);
@@ -87,6 +98,7 @@ describe('bench.running and events for every page', () => {
     assert.equal(runs.length, 1);
     const run = RunningBench.parse(runs[0]);
     assert.equal(run.runId, runId);
+    assert.equal(run.jobId, 'started-here');
     assert.equal(run.planName, 'standard');
     assert.equal(run.plan?.kind, 'files');
     assert.equal(run.target, target);
@@ -100,8 +112,7 @@ describe('bench.running and events for every page', () => {
     );
     assert.ok(run.samples.length > 0 && run.seconds > 0 && run.bytesDone > 0);
 
-    const cancel = await handlers['bench.cancel']({ runId }, reloaded.context);
-    assert.deepEqual(cancel, { cancelled: true });
+    assert.equal(jobs.cancel(run.jobId), true);
     await until(() => reloaded.events.some((e) => e.type === 'cancelled'));
     await until(() => starter.events.some((e) => e.type === 'cancelled'));
     // Both heard everything after the reload once; the starter heard the whole run once.
@@ -115,12 +126,35 @@ describe('bench.running and events for every page', () => {
     assert.deepEqual(await readdir(target), []);
   });
 
+  it("under plumb serve, a session's run is listed, heard and cancelled by that session only", async () => {
+    const hub = new EventHub();
+    const handlers = benchHandlers(new ResultsStore(path.join(dataDir, 'results')), slowDrive, hub);
+    const [mine, minePage2, theirs] = [listener(), listener(), listener()];
+    const [sessionA, sessionB] = [{}, {}];
+    mine.context.session = sessionA;
+    minePage2.context.session = sessionA;
+    theirs.context.session = sessionB;
+    for (const page of [mine, minePage2, theirs]) hub.subscribe(page.context);
+    await handlers['bench.start'](quickStandard('session-a-run'), mine.context);
+    await until(() => minePage2.events.some((e) => e.type === 'file-done'));
+    const listedBy = async (page: ReturnType<typeof listener>) =>
+      (await handlers['bench.running']({}, page.context)).runs.map((run) => run.jobId);
+    assert.deepEqual(await listedBy(minePage2), ['session-a-run']);
+    assert.deepEqual(await listedBy(theirs), []);
+    assert.equal(jobs.cancel('session-a-run', sessionB), false, 'not theirs to cancel');
+    assert.ok(!jobs.list(sessionB).some((job) => job.jobId === 'session-a-run'));
+    assert.equal(jobs.cancel('session-a-run', sessionA), true);
+    await until(() => mine.events.some((e) => e.type === 'cancelled'));
+    assert.deepEqual(theirs.events, [], 'the other session hears nothing of it');
+    assert.deepEqual(await readdir(target), []);
+  });
+
   it('reaches every Electron window once, however many calls each made', async () => {
     const hub = new EventHub();
     const dispatcher = createDispatcher({
       'app.about': async (_input: unknown, context: CallContext) => {
         // As the bench service does: to the caller and to every subscribed window.
-        hub.publish('bench.event', { type: 'cancelled', runId: 'from-a-call' }, context);
+        hub.publish('job.event', asJob({ type: 'cancelled', runId: 'from-a-call' }), context);
         return { name: 'Plumb', version: '0', transport: 'electron' };
       },
     } as unknown as Handlers);
@@ -144,12 +178,12 @@ describe('bench.running and events for every page', () => {
     await call(windows[0]!);
     await call(windows[1]!);
     assert.equal(hub.size, 2, 'one subscription per window');
-    hub.publish('bench.event', { type: 'cancelled', runId: 'elsewhere' });
+    hub.publish('job.event', asJob({ type: 'cancelled', runId: 'elsewhere' }));
     const runIds = (w: (typeof windows)[number]) =>
       w.sent.map(([channel, name, payload]) => {
         assert.equal(channel, ipcChannels.event);
-        assert.equal(name, 'bench.event');
-        return (payload as BenchEvent).runId;
+        assert.equal(name, 'job.event');
+        return (payload as JobEvent).jobId;
       });
     // Window 1's own calls: once each; window 2's call reached window 1 too (it is subscribed).
     assert.deepEqual(runIds(windows[0]!), [

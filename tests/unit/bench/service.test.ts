@@ -25,16 +25,18 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-/** A call context that collects events after checking them against the contract. */
+/** A call context that collects a run's own events after checking them against the contract. */
 function collector() {
   const events: BenchEvent[] = [];
   let settle: (event: BenchEvent) => void = () => undefined;
   const ended = new Promise<BenchEvent>((resolve) => (settle = resolve));
   const context: CallContext = {
     emit: (name, payload) => {
-      if (name === 'job.event') return; // the run is a job too (tests/unit/jobs)
-      assert.equal(name, 'bench.event');
-      const event = BenchEvent.parse(payload);
+      assert.equal(name, 'job.event');
+      const job = JobEvent.parse(payload);
+      if (job.type !== 'bench') return; // the job's own events (tests/unit/jobs)
+      assert.equal(job.kind, 'bench');
+      const event = job.event;
       events.push(event);
       if (['finished', 'failed', 'cancelled'].includes(event.type)) settle(event);
     },
@@ -43,7 +45,7 @@ function collector() {
 }
 
 describe('bench operations', () => {
-  it('bench.start runs in the background, streams bench.event and stores the result', async () => {
+  it('bench.start runs in the background, streams its job events and stores the result', async () => {
     const store = new ResultsStore(path.join(dataDir, 'results'));
     const handlers = benchHandlers(store, () => new FakeDrive());
     const { events, ended, context } = collector();
@@ -78,24 +80,37 @@ describe('bench operations', () => {
     assert.deepEqual(await handlers['results.delete']({ id: runId }, context), { deleted: true });
   });
 
-  it('bench.cancel stops a run by id and its files are removed', async () => {
+  it("a run started with the caller's job id reports under it from its first event", async () => {
     const handlers = benchHandlers(new ResultsStore(path.join(dataDir, 'results')), slowDrive);
-    const { ended, context } = collector();
-    const { runId } = await handlers['bench.start'](
-      {
-        path: target,
-        plan: 'standard',
-        scale: 0.001,
-        buffered: false,
-        keepFiles: false,
-        reserveBytes: 0,
-      },
-      context,
-    );
-    assert.deepEqual(await handlers['bench.cancel']({ runId }, context), { cancelled: true });
+    const tagged: string[] = [];
+    const { events, ended, context } = collector();
+    const emit = context.emit;
+    context.emit = (name, payload) => {
+      tagged.push(JobEvent.parse(payload).jobId);
+      emit(name, payload);
+    };
+    const input = {
+      path: target,
+      plan: 'standard',
+      scale: 0.001,
+      buffered: false,
+      keepFiles: false,
+      reserveBytes: 0,
+      jobId: 'page-chose-this',
+    };
+    const reply = handlers['bench.start'](input, context);
+    const { runId } = await reply;
+    assert.notEqual(runId, 'page-chose-this', 'the runId stays the result id');
+    assert.equal(events[0]?.type, 'plan-started');
+    await assert.rejects(handlers['bench.start'](input, context), {
+      code: 'EINVAL',
+      message: 'A job with that id is running; use a new id.',
+    });
+    assert.equal(jobs.cancel('page-chose-this'), true);
     assert.equal((await ended).type, 'cancelled');
-    assert.deepEqual(await readdir(target), []);
-    assert.deepEqual(await handlers['bench.cancel']({ runId }, context), { cancelled: false });
+    assert.deepEqual(await readdir(target), [], 'its files are removed');
+    assert.ok(tagged.length > 2 && tagged.every((id) => id === 'page-chose-this'));
+    assert.ok(events.every((event) => event.runId === runId));
   });
 
   it('a run is a job of the registry: listed by its runId, cancelled by jobs.cancel', async () => {

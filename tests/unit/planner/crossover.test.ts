@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   allCrossovers,
+  curveEnd,
   crossoversOf,
   secondsAt,
   timeCurve,
@@ -79,4 +80,60 @@ test('allCrossovers lists every pair, smallest size first', () => {
   ]);
   assert.ok(found.length >= 1);
   for (let i = 1; i < found.length; i += 1) assert.ok(found[i - 1]!.bytes <= found[i]!.bytes);
+});
+
+test('a curve stops where its disk is full, and nothing crosses beyond the shorter one', () => {
+  // A slow disk with 80 GB free against a fast one with room: they would cross at 30 GB if the
+  // slow one could hold everything, and a slower, roomy disk would "overtake" past 80 GB.
+  const small = timeCurve(
+    { inCacheBytesPerSecond: 4e9, afterCacheBytesPerSecond: 1e9 },
+    20e9,
+    200e9,
+    80e9,
+  );
+  assert.deepEqual(
+    small.map(([x]) => x),
+    [0, 20e9, 80e9],
+  );
+  assert.equal(curveEnd(small), 80e9);
+  const roomy = timeCurve(
+    { inCacheBytesPerSecond: 2e9, afterCacheBytesPerSecond: 2e9 },
+    null,
+    200e9,
+    1e12,
+  );
+  assert.equal(curveEnd(roomy), 200e9);
+  const found = crossoversOf(small, roomy, 0, 1);
+  assert.equal(found.length, 1);
+  assert.ok(Math.abs(found[0]!.bytes - 30e9) < 1);
+  // Full before its cache is: one straight stretch to the end.
+  const tiny = timeCurve(
+    { inCacheBytesPerSecond: 4e9, afterCacheBytesPerSecond: 1e9 },
+    20e9,
+    200e9,
+    10e9,
+  );
+  assert.deepEqual(tiny, [
+    [0, 0],
+    [10e9, 2.5],
+  ]);
+  // Drawn at random: no crossover ever lies past either curve's end.
+  let state = 12345;
+  const random = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  for (let i = 0; i < 200; i += 1) {
+    const curve = () =>
+      timeCurve(
+        {
+          inCacheBytesPerSecond: 1e9 + 6e9 * random(),
+          afterCacheBytesPerSecond: 0.2e9 + 2e9 * random(),
+        },
+        random() < 0.3 ? null : 200e9 * random(),
+        200e9,
+        250e9 * random(),
+      );
+    const a = curve();
+    const b = curve();
+    for (const c of crossoversOf(a, b, 0, 1))
+      assert.ok(c.bytes <= Math.min(curveEnd(a), curveEnd(b)) + 1e-3, `draw ${i}`);
+  }
 });

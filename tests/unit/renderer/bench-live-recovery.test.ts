@@ -103,6 +103,7 @@ test('the rest before a probe is a wait with its own time left, then the probe i
 test('a page reloaded during a rest picks the rest up from bench.running', () => {
   const tracker = new RunTracker({
     runId: 'r1',
+    jobId: 'j1',
     plan: null,
     planName: 'sustained',
     target: '/mnt',

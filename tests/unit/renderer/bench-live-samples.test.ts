@@ -138,6 +138,7 @@ test('the live curve is the analysis curve of the same samples, and shows the cl
 function snapshotOf(live: LiveRun) {
   return {
     runId: live.runId,
+    jobId: live.runId,
     plan: null,
     planName: live.planName,
     target: live.target,

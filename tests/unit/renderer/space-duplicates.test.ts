@@ -1,49 +1,29 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { DedupeReport, DuplicateGroup } from '../../../app/contract/space.js';
+import { alreadySharedCode } from '../../../app/common/space-codes.js';
+import type { DedupeAction, DedupeReport } from '../../../app/contract/space.js';
 import {
+  alreadySharing,
   confirmationSentences,
   freedComparison,
+  planFreesOf,
+  plannedTotals,
   progressFigures,
+  reclaimableOf,
   relativeToRoot,
   scanAge,
   filterGroups,
+  folderUnderRoot,
   isUnder,
   keepersInFolder,
   sparseProgressFigures,
   selectionText,
+  skippedOrFailed,
   sortGroups,
   summariseSelection,
   totalLines,
 } from '../../../renderer/src/screens/space/duplicates-view.js';
-
-function group(
-  id: string,
-  size: number,
-  copies: number,
-  reclaimable: number | null,
-): DuplicateGroup {
-  const files = Array.from({ length: copies + 1 }, (_, i) => ({
-    path: `/d/${id}-${i}`,
-    size,
-    ino: i,
-    mtimeMs: 0,
-    ctimeMs: 0,
-    links: 1,
-    reclaimableBytes: i === 0 ? 0 : reclaimable === null ? null : reclaimable / copies,
-    alreadyClone: reclaimable === null ? null : false,
-  }));
-  return {
-    id,
-    size,
-    keeper: files[0]!.path,
-    files,
-    nominalBytes: size * copies,
-    sharedBytes: reclaimable === null ? null : size * copies - reclaimable,
-    reclaimableBytes: reclaimable,
-    note: reclaimable === null ? 'The system cannot tell' : null,
-  };
-}
+import { group } from '../../helpers/space-groups.js';
 
 function report(partial: Partial<DedupeReport>): DedupeReport {
   return {
@@ -191,7 +171,10 @@ test('the confirmation repeats the plan: files, bytes, method, nothing deleted, 
   assert.match(sentences[1]!, /Predicted to free 3\.00 MB/);
   assert.match(sentences[2]!, /^Method: Clone, verify, then rename\./);
   assert.match(sentences[3]!, /^Nothing is deleted\..*verified before any storage is shared/);
-  assert.equal(sentences[4], '1 file is already skipped in the plan and will not be touched.');
+  assert.equal(
+    sentences[4],
+    '1 file is already skipped in the plan and will not be touched: changed since the scan.',
+  );
   assert.match(confirmationSentences(report({ predictedBytes: null }))[1]!, /cannot predict/);
 });
 
@@ -225,6 +208,85 @@ test('the result puts the measured saving beside the prediction and reads the di
   assert.equal(unknown.predicted, 'Unknown');
   assert.match(unknown.sentence, /Measured 5\.00 KB freed/);
   assert.equal(freedComparison(report({ counts: done })).measured, 'Unknown');
+});
+
+test('a copy that already shares its storage is said apart, not as skipped or failed', () => {
+  const action = (target: string, status: DedupeAction['status'], code: string | null) => ({
+    groupId: 'a',
+    keeper: '/d/a-0',
+    target,
+    predictedBytes: status === 'done' ? 1000 : 0,
+    status,
+    reason: code ? 'why' : null,
+    code,
+  });
+  const applied = report({
+    dryRun: false,
+    actions: [
+      action('/d/a-1', 'done', null),
+      action('/d/a-2', 'skipped', alreadySharedCode),
+      action('/d/a-3', 'failed', 'EIO'),
+    ],
+    predictedBytes: 1000,
+    measuredFreedBytes: 1000,
+    counts: { planned: 0, done: 1, skipped: 1, failed: 1 },
+  });
+  assert.equal(alreadySharing(applied), 1);
+  assert.equal(skippedOrFailed(applied), 1);
+  assert.match(
+    freedComparison(applied).sentence,
+    /^1 file now shares storage \(1 other already did: 0 B freed\)\./,
+  );
+  const plan = report({
+    actions: [action('/d/a-1', 'planned', null), action('/d/a-2', 'skipped', alreadySharedCode)],
+    counts: { planned: 1, done: 0, skipped: 1, failed: 0 },
+  });
+  assert.equal(
+    confirmationSentences(plan).at(-1),
+    '1 file already shares all its storage with the kept file: left alone, freeing 0 B.',
+  );
+});
+
+test('the dry run of the current keep choices gives the one figure per group', () => {
+  const a = group('a', 1000, 2, 2000);
+  const b = group('b', 500, 1, 500);
+  const action = (g: string, status: DedupeAction['status'], bytes: number | null) => ({
+    groupId: g,
+    keeper: `/d/${g}-0`,
+    target: `/d/${g}-x`,
+    predictedBytes: bytes,
+    status,
+    reason: null,
+    code: null,
+  });
+  // Another kept file in a: its copies free 1,800 B by their own blocks, not the scan's 2,000.
+  const frees = planFreesOf(
+    report({
+      actions: [
+        action('a', 'planned', 1000),
+        action('a', 'planned', 800),
+        action('b', 'skipped', 500),
+      ],
+    }),
+  );
+  assert.deepEqual(
+    [...frees],
+    [
+      ['a', 1800],
+      ['b', 0],
+    ],
+  );
+  assert.equal(reclaimableOf(a, frees), 1800);
+  assert.equal(reclaimableOf(a, null), 2000);
+  const totals = { nominalBytes: 2500, sharedBytes: 0, reclaimableBytes: 2500, unknownGroups: 0 };
+  assert.equal(plannedTotals(totals, [a, b], frees).reclaimableBytes, 1800);
+  assert.equal(
+    summariseSelection([a, b], new Set(['a']), 'clone', frees).reclaimableBytes,
+    1800,
+    'the selection gives what the dialog will',
+  );
+  const unknown = planFreesOf(report({ actions: [action('a', 'planned', null)] }));
+  assert.equal(unknown.has('a'), false, 'unknown: the scan’s figure stays');
 });
 
 test('scan progress shows files, bytes and time left, estimating until it can', () => {
@@ -379,15 +441,38 @@ test('filters by size and folder, and the copy in a chosen folder is the one kep
   groups[0]!.files[2]!.path = '/home/me/Backup/a.raw';
   groups[2]!.files[1]!.path = '/home/me/Backup2/c.raw';
   assert.deepEqual(
-    filterGroups(groups, { minBytes: 1e6, folder: '' }).map((g) => g.id),
+    filterGroups(groups, { minBytes: 1e6, folder: '' }, '/home/me').map((g) => g.id),
     ['a', 'c'],
   );
   // Whole names: /home/me/Backup is not /home/me/Backup2.
   assert.deepEqual(
-    filterGroups(groups, { minBytes: 0, folder: '/home/me/Backup/' }).map((g) => g.id),
+    filterGroups(groups, { minBytes: 0, folder: '/home/me/Backup/' }, '/home/me').map((g) => g.id),
     ['a'],
   );
-  assert.deepEqual(keepersInFolder(groups, '/home/me/Backup'), { a: '/home/me/Backup/a.raw' });
-  assert.deepEqual(keepersInFolder(groups, '/d'), {}, 'already kept there: nothing to change');
+  assert.deepEqual(keepersInFolder(groups, '/home/me/Backup', '/home/me'), {
+    a: '/home/me/Backup/a.raw',
+  });
+  assert.deepEqual(
+    keepersInFolder(groups, '/d', '/home/me'),
+    {},
+    'already kept there: nothing to change',
+  );
   assert.equal(isUnder('C:\\Users\\me\\x.doc', 'C:\\Users\\me'), true);
+});
+
+test('the folder filter reads a folder as the rows show it: relative to the scanned folder', () => {
+  const groups = [group('a', 5e6, 2, 0), group('c', 9e6, 1, 0)];
+  groups[0]!.files[2]!.path = '/home/me/Backup/a.raw';
+  groups[1]!.files[1]!.path = '/home/me/Backup2/c.raw';
+  const shown = (folder: string) =>
+    filterGroups(groups, { minBytes: 0, folder }, '/home/me').map((g) => g.id);
+  assert.deepEqual(shown('Backup'), ['a']);
+  assert.deepEqual(shown('./Backup/'), ['a']);
+  assert.deepEqual(shown(' Backup2 '), ['c']);
+  assert.deepEqual(shown('/home/me/Backup'), ['a'], 'a full path still works');
+  assert.deepEqual(shown('Back'), [], 'whole names only');
+  assert.deepEqual(keepersInFolder(groups, 'Backup', '/home/me/'), { a: '/home/me/Backup/a.raw' });
+  assert.equal(folderUnderRoot('.', '/home/me'), '/home/me');
+  assert.equal(folderUnderRoot('Backup', 'C:\\Users\\me'), 'C:\\Users\\me\\Backup');
+  assert.equal(folderUnderRoot('D:\\Backup', 'C:\\Users\\me'), 'D:\\Backup');
 });

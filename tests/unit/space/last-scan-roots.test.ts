@@ -9,18 +9,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { ScanResult } from '../../../app/contract/space.js';
-import { newestScanRoot, saveLastScan, spaceScansDir } from '../../../app/core/space/last-scan.js';
+import { newestScanRoot, saveLastScan } from '../../../app/core/space/last-scan.js';
 
-let data: string;
-const previous = process.env.PLUMB_DATA_DIR;
+/** The kept scans' folder, as the context gives it (folders.spaceScans). */
+let dir: string;
 before(() => {
-  data = mkdtempSync(path.join(os.tmpdir(), 'plumb-last-scan-'));
-  process.env.PLUMB_DATA_DIR = data;
+  dir = mkdtempSync(path.join(os.tmpdir(), 'plumb-last-scan-'));
 });
 after(() => {
-  if (previous === undefined) delete process.env.PLUMB_DATA_DIR;
-  else process.env.PLUMB_DATA_DIR = previous;
-  rmSync(data, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
 });
 
 function scanOf(root: string): ScanResult {
@@ -45,7 +42,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 test('the newest kept scan of a folder the session chose, its root read from the head', async () => {
   const roots = ['/home/a/photos', '/home/b/a "quoted" \\ root', '/home/a/music'];
   for (const root of roots) {
-    await saveLastScan(scanOf(root));
+    await saveLastScan(dir, scanOf(root));
     await sleep(20); // kept files are ordered by their time
   }
   const asked: string[] = [];
@@ -53,24 +50,24 @@ test('the newest kept scan of a folder the session chose, its root read from the
     asked.push(root);
     return allowed.includes(root);
   };
-  assert.equal(await newestScanRoot(only(['/home/a/photos'])), '/home/a/photos');
+  assert.equal(await newestScanRoot(dir, only(['/home/a/photos'])), '/home/a/photos');
   assert.deepEqual(asked, [...roots].reverse(), 'asked newest first');
-  assert.equal(await newestScanRoot(only([roots[1]!])), roots[1], 'quotes read back');
-  assert.equal(await newestScanRoot(only(['/elsewhere'])), null);
+  assert.equal(await newestScanRoot(dir, only([roots[1]!])), roots[1], 'quotes read back');
+  assert.equal(await newestScanRoot(dir, only(['/elsewhere'])), null);
 });
 
 test('a kept scan whose head does not name its root is read whole', async () => {
-  const file = path.join(spaceScansDir(), 'written-otherwise.json');
+  const file = path.join(dir, 'written-otherwise.json');
   // A savedAt of 100 K characters puts the root past the head that is read first.
   const savedAt = `2026-01-01T00:00:00.000Z${' '.repeat(100_000)}`;
   writeFileSync(file, JSON.stringify({ savedAt, result: scanOf('/late/root') }));
   const future = new Date(Date.now() + 60_000);
   utimesSync(file, future, future);
-  assert.equal(await newestScanRoot(async (root) => root === '/late/root'), '/late/root');
+  assert.equal(await newestScanRoot(dir, async (root) => root === '/late/root'), '/late/root');
 });
 
 test('the root is read from the head of an indented kept scan too, the rest left unread', async () => {
-  const file = path.join(spaceScansDir(), 'indented.json');
+  const file = path.join(dir, 'indented.json');
   // As the app keeps a new scan: the figures as the engine writes them, indented; what follows
   // the head is not read (here it is not even JSON).
   const head = JSON.stringify(
@@ -84,5 +81,5 @@ test('the root is read from the head of an indented kept scan too, the rest left
   );
   const future = new Date(Date.now() + 120_000);
   utimesSync(file, future, future);
-  assert.equal(await newestScanRoot(async (root) => root === '/in/dented'), '/in/dented');
+  assert.equal(await newestScanRoot(dir, async (root) => root === '/in/dented'), '/in/dented');
 });

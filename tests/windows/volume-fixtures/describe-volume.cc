@@ -3,9 +3,11 @@
 // prints the facts as one JSON line, for
 // tests/windows/volume-fixtures.test.mjs. Built with the engine by
 // scripts/check-windows.mjs.
-//   describe-volume BUS_TYPE REMOVABLE SEEK_PENALTY FILE_SYSTEM FLAGS
-//   (SEEK_PENALTY 0, 1 or "none"; a BUS_TYPE of "none" when no descriptor came
-//   back)
+//   describe-volume BUS_TYPE REMOVABLE SEEK_PENALTY HOTPLUG REMOVAL_POLICY
+//                   FILE_SYSTEM FLAGS
+//   (a BUS_TYPE of "none" when no descriptor came back; SEEK_PENALTY 0, 1 or
+//   "none"; HOTPLUG as MediaRemovable and DeviceHotplug, "00" to "11", or
+//   "none"; REMOVAL_POLICY 1 to 3, or "none")
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -25,10 +27,10 @@ std::string Json(const std::optional<bool> &flag) {
 }  // namespace
 
 int wmain(int argc, wchar_t **argv) {
-  if (argc != 6) {
+  if (argc != 8) {
     std::fputs(
-        "usage: describe-volume BUS_TYPE REMOVABLE SEEK_PENALTY "
-        "FILE_SYSTEM FLAGS\n",
+        "usage: describe-volume BUS_TYPE REMOVABLE SEEK_PENALTY HOTPLUG "
+        "REMOVAL_POLICY FILE_SYSTEM FLAGS\n",
         stderr);
     return 2;
   }
@@ -42,9 +44,19 @@ int wmain(int argc, wchar_t **argv) {
     report.hasSeekPenalty = true;
     report.incursSeekPenalty = std::wstring(argv[3]) == L"1";
   }
+  const std::wstring hotplug = argv[4];
+  if (hotplug != L"none") {
+    report.hasHotplug = true;
+    report.mediaRemovable = hotplug.size() == 2 && hotplug[0] == L'1';
+    report.deviceHotplug = hotplug.size() == 2 && hotplug[1] == L'1';
+  }
+  if (std::wstring(argv[5]) != L"none") {
+    report.removalPolicy =
+        static_cast<plumb::RemovalPolicy>(std::wcstoul(argv[5], nullptr, 0));
+  }
   plumb::VolumeFacts facts;
   plumb::DescribeStorage(report, &facts);
-  plumb::DescribeFileSystem(argv[4], static_cast<DWORD>(std::wcstoul(argv[5], nullptr, 0)), &facts);
+  plumb::DescribeFileSystem(argv[6], static_cast<DWORD>(std::wcstoul(argv[7], nullptr, 0)), &facts);
   std::printf(
       "{\"bus\":%s,\"internal\":%s,\"medium\":%s,\"rotational\":%s,"
       "\"fsType\":%s,"

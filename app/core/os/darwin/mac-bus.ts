@@ -247,6 +247,8 @@ const cloningFileSystems = new Set(['apfs']);
 export interface MacVolumeFacts extends MacBus {
   fsType: string | null;
   supportsClones: boolean | null;
+  /** The APFS container whose free space the volume shares with its siblings; null off APFS. */
+  container: string | null;
 }
 
 /** The bus, file system and clone support of a Mac volume, from diskutil and system_profiler. */
@@ -259,6 +261,7 @@ export function macVolumeFacts(
     ...macBus(disk, profiler),
     fsType,
     supportsClones: fsType === null ? null : cloningFileSystems.has(fsType),
+    container: fsType === 'apfs' ? disk.container : null,
   };
 }
 

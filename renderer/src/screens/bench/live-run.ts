@@ -1,5 +1,5 @@
 /**
- * A run as the UI follows it: `bench.event`s folded into one state. Pure apart from one habit:
+ * A run as the UI follows it: its events (from its `job.event`s) folded into one state. Pure apart from one habit:
  * the point arrays are append-only and shared between successive states, so following a run of
  * 10,000 files costs one push per event, not a copy.
  */

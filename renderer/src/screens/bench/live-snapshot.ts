@@ -1,9 +1,8 @@
 /**
  * A run picked up from `bench.running` (after a reload, or from another window): the state it
- * stood in, and which of the events that arrived meanwhile it already holds.
+ * stood in, to follow on from with the events that come after.
  */
 import type { RunningBench } from '../../../../app/contract/bench.js';
-import type { BenchEvent } from '../../../../app/contract/bench-events.js';
 import type { Finding } from '../../../../app/contract/bench-result.js';
 import { applyBenchEvent, fileDone, newLiveRun, withFinding, type LiveRun } from './live-run.js';
 
@@ -48,35 +47,4 @@ export function liveRunFromSnapshot(snapshot: RunningBench): LiveRun {
     phaseStart: { seconds: snapshot.seconds, bytes: snapshot.bytesDone },
     version: run.version + 1,
   };
-}
-
-/**
- * Whether an event that arrived while `bench.running` was answering is already in its snapshot
- * (the snapshot is taken a moment before the reply leaves, so a few events may be in both).
- */
-export function inSnapshot(snapshot: RunningBench, event: BenchEvent): boolean {
-  switch (event.type) {
-    case 'plan-started':
-      return true;
-    case 'phase-started':
-      return event.phase === snapshot.phase;
-    case 'file-done': {
-      const text = JSON.stringify(event.file);
-      return snapshot.files.slice(-50).some((file) => JSON.stringify(file) === text);
-    }
-    case 'sample': {
-      if (event.phase === 'queue')
-        return snapshot.samples.some((s) => s.run === event.run && s.seconds === event.seconds);
-      const last = snapshot.samples.findLast((s) => s.phase !== 'queue');
-      return last !== undefined && event.seconds <= last.seconds;
-    }
-    case 'finding':
-      return snapshot.findings.some((f) => f.message === event.finding.message);
-    case 'notice':
-      return snapshot.notices.includes(event.message);
-    case 'wait':
-      return snapshot.recoveryWait?.atSeconds === event.atSeconds;
-    default:
-      return false;
-  }
 }

@@ -1,18 +1,23 @@
 /**
  * The run in progress, kept outside any one screen so it survives moving between views: starts
- * and cancels through the client, folds `bench.event`s into a LiveRun, and tells subscribers at
- * most a few times a second (a fast disk reports far more often than anyone can read). A run
- * already going when the page loads (a reload, another window) is picked up from `bench.running`.
+ * a run as a job whose id is chosen here first (so every event of the run, even those that come
+ * before `bench.start` answers, is its own), folds the run's `job.event`s into a LiveRun, cancels
+ * it through jobs.cancel, and tells subscribers at most a few times a second (a fast disk reports
+ * far more often than anyone can read). A run already going when the page loads (a reload,
+ * another window) is picked up from `bench.running`.
  */
-import type { RunningBench, StartBenchInput } from '../../../../app/contract/bench.js';
+import type { StartBenchInput } from '../../../../app/contract/bench.js';
 import type { BenchEvent } from '../../../../app/contract/bench-events.js';
 import type { Plan } from '../../../../app/contract/plan.js';
 import type { PlumbClient } from '../../client.js';
+import { newJobId } from '../../jobs/use-job.js';
 import { rememberFolder } from '../../session.js';
 import { applyBenchEvent, newLiveRun, type LiveRun } from './live-run.js';
-import { inSnapshot, liveRunFromSnapshot } from './live-snapshot.js';
+import { liveRunFromSnapshot } from './live-snapshot.js';
 
 export interface RunSession {
+  /** The run's job: its events come tagged with this id, and jobs.cancel stops it by it. */
+  jobId: string;
   live: LiveRun;
   /** The plan; null for reading a folder. */
   plan: Plan | null;
@@ -26,42 +31,38 @@ const notifyEveryMs = 150;
 
 export class RunStore {
   private session: RunSession | null = null;
-  private starting = false;
-  private attaching = true;
-  private early: BenchEvent[] = [];
+  /** A run being started: not shown until `bench.start` accepts it, but followed already. */
+  private starting: RunSession | null = null;
   private readonly listeners = new Set<() => void>();
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly client: PlumbClient) {
-    client.on('bench.event', (event) => this.receive(event));
+    client.on('job.event', (event) => {
+      if (event.type === 'bench') this.receive(event.jobId, event.event);
+    });
     void this.attach();
   }
 
-  /** Follows a run that was already going when this page loaded. */
+  /**
+   * Follows a run that was already going when this page loaded. Its events that came before the
+   * reply are in the snapshot (it is taken as the reply leaves, on the connection the events
+   * take), so they are not followed; those after it are.
+   */
   private async attach(): Promise<void> {
-    let runs: RunningBench[] = [];
-    try {
-      ({ runs } = await this.client.call('bench.running', {}));
-    } catch {
-      // Nothing to pick up: the page starts with the test setup, as it would anyway.
-    }
-    const snapshot = runs.at(-1);
+    const snapshot = await this.client.call('bench.running', {}).then(
+      ({ runs }) => runs.at(-1),
+      () => undefined, // nothing to pick up: the page starts with the test setup, as it would anyway
+    );
     if (snapshot && !this.session && !this.starting) {
-      let live = liveRunFromSnapshot(snapshot);
-      for (const event of this.early)
-        if (event.runId === snapshot.runId && !inSnapshot(snapshot, event))
-          live = applyBenchEvent(live, event);
-      const ended = live.status !== 'running';
       this.session = {
-        live,
+        jobId: snapshot.jobId,
+        live: liveRunFromSnapshot(snapshot),
         plan: snapshot.plan,
         request: snapshot.request,
         startedAtMs: Date.now() - snapshot.seconds * 1000,
-        endedAtMs: ended ? Date.now() : null,
+        endedAtMs: null,
       };
     }
-    this.attaching = false;
-    if (!this.starting) this.early = [];
     this.notify(true);
   }
 
@@ -73,30 +74,37 @@ export class RunStore {
   getSnapshot = (): RunSession | null => this.session;
 
   get running(): boolean {
-    return this.starting || this.session?.live.status === 'running';
+    return this.starting !== null || this.session?.live.status === 'running';
   }
 
   /** Starts a run; rejects (with the engine's message) when the engine refuses it. */
   async start(request: StartBenchInput, plan: Plan | null): Promise<void> {
     if (this.running)
       throw new Error('A test is already running. Cancel it or wait for it to end.');
-    this.starting = true;
+    const jobId = newJobId();
+    // The run's id comes with its first event or the reply, whichever is first.
+    const starting: RunSession = {
+      jobId,
+      live: newLiveRun('', plan?.name ?? 'read-folder', request.path),
+      plan,
+      request,
+      startedAtMs: Date.now(),
+      endedAtMs: null,
+    };
+    this.starting = starting;
     this.session = null;
-    this.early = [];
     try {
-      const startedAtMs = Date.now();
       // Pressing Start confirms the folders shown: the server runs only on folders so chosen.
       await this.client.call('session.choosePath', { path: request.path });
       if (request.pairedWith !== undefined)
         await this.client.call('session.choosePath', { path: request.pairedWith });
-      const { runId } = await this.client.call('bench.start', request);
+      const { runId } = await this.client.call('bench.start', { ...request, jobId });
       rememberFolder(request.path);
-      let live = newLiveRun(runId, plan?.name ?? 'read-folder', request.path);
-      for (const event of this.early) live = applyBenchEvent(live, event);
-      this.session = { live, plan, request, startedAtMs, endedAtMs: null };
+      const followed = this.starting ?? starting;
+      const live = followed.live.runId ? followed.live : { ...followed.live, runId };
+      this.session = { ...followed, live };
     } finally {
-      this.starting = false;
-      this.early = [];
+      this.starting = null;
     }
     this.notify(true);
   }
@@ -105,7 +113,7 @@ export class RunStore {
   async cancel(): Promise<void> {
     const session = this.session;
     if (!session || session.live.status !== 'running') return;
-    const { cancelled } = await this.client.call('bench.cancel', { runId: session.live.runId });
+    const { cancelled } = await this.client.call('jobs.cancel', { jobId: session.jobId });
     if (!cancelled && this.session === session && session.live.status === 'running') {
       // The engine has no such run: it stopped before reporting why (or the report was lost).
       this.update({
@@ -128,13 +136,15 @@ export class RunStore {
     this.notify(true);
   }
 
-  private receive(event: BenchEvent): void {
-    if ((this.starting || this.attaching) && !this.session) {
-      this.early.push(event);
+  private receive(jobId: string, event: BenchEvent): void {
+    const starting = this.starting;
+    if (starting?.jobId === jobId) {
+      const live = starting.live.runId ? starting.live : { ...starting.live, runId: event.runId };
+      this.starting = { ...starting, live: applyBenchEvent(live, event) };
       return;
     }
     const session = this.session;
-    if (!session || event.runId !== session.live.runId) return;
+    if (!session || session.jobId !== jobId) return;
     const live = applyBenchEvent(session.live, event);
     const ended = live.status !== 'running';
     this.session = { ...session, live, endedAtMs: ended ? Date.now() : null };

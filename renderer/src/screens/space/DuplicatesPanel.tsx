@@ -1,14 +1,17 @@
 /** Scan a folder for copies, show honest totals, and turn the chosen copies into clones. */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { AppAbout } from '../../../../app/contract/app.js';
 import type { PlumbClient } from '../../client.js';
 import { FreeSpace } from '../../ui/FreeSpace.js';
+import { useVolumeInfo } from '../../ui/use-volume-info.js';
 import {
   filterGroups,
   progressFigures,
   sortGroups,
   summariseSelection,
+  planFreesOf,
   type GroupFilter,
+  type PlanFrees,
 } from './duplicates-view.js';
 import { ConfirmApply } from './duplicates/ConfirmApply.js';
 import { GroupsSection } from './duplicates/GroupsSection.js';
@@ -31,7 +34,7 @@ export function DuplicatesPanel({
   const [filter, setFilter] = useState<GroupFilter>({ minBytes: 0, folder: '' });
   // The file kept per group when not the scan's (the oldest): by hand, or the copy in a folder.
   const [keepers, setKeepers] = useState<Record<string, string>>({});
-  const { scan, startScan, cancelScan, loadMoreGroups } = useDuplicateScan(client, {
+  const { scan, startScan, cancelScan, loadMoreGroups, refreshResult } = useDuplicateScan(client, {
     // A new scan ends what was planned for the last one (called later, once `copies` exists).
     onStart: () => copies.reset(),
     onDone: () => {
@@ -42,13 +45,57 @@ export function DuplicatesPanel({
 
   const result = scan.kind === 'done' ? scan.result : null;
   const allGroups = useMemo(() => (result ? sortGroups(result.groups) : []), [result]);
-  const groups = useMemo(() => filterGroups(allGroups, filter), [allGroups, filter]);
+  // The scan's groups in all: `allGroups` are those loaded so far (a page at a time).
+  const groupCount = scan.kind === 'done' ? scan.groupCount : allGroups.length;
+  const groups = useMemo(
+    () => filterGroups(allGroups, filter, result?.root ?? ''),
+    [allGroups, filter, result],
+  );
   // A disk without clones (NTFS, exFAT, HFS+, ext4) offers the Trash instead of 0 B everywhere.
   const trashMode = result?.sharingSupported === false;
-  const summary = summariseSelection(groups, selected, trashMode ? 'trash' : 'clone');
-  const copies = useApplyCopies(client, result, trashMode, (groupIds) =>
-    Object.fromEntries(groupIds.filter((id) => keepers[id]).map((id) => [id, keepers[id]!])),
+  // What acting on each group frees is the dry run's own figure for the current keep choices:
+  // the one the confirmation gives. The scan's figures are for its own keepers, and on a disk
+  // without clones file sizes miss block rounding.
+  const [planFrees, setPlanFrees] = useState<PlanFrees | null>(null);
+  useEffect(() => {
+    setPlanFrees(null);
+    if (!result) return;
+    let live = true;
+    const request = { scanId: result.scanId, keepers };
+    const plan = trashMode
+      ? client.call('space.trash', request)
+      : client.call('space.dedupe', request);
+    plan.then(
+      (report) => live && setPlanFrees(planFreesOf(report)),
+      () => undefined, // the scan's figures stay ("About" on a disk without clones)
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, result, trashMode, keepers]);
+  const summary = summariseSelection(groups, selected, trashMode ? 'trash' : 'clone', planFrees);
+  const copies = useApplyCopies(
+    client,
+    result,
+    trashMode,
+    (groupIds) =>
+      Object.fromEntries(groupIds.filter((id) => keepers[id]).map((id) => [id, keepers[id]!])),
+    async (done) => {
+      // The groups changed are as they now are (and chosen no more); every other choice stays.
+      const changed = new Set(done.report.actions.map((a) => a.groupId));
+      await refreshResult();
+      setSelected((current) => new Set([...current].filter((id) => !changed.has(id))));
+      setKeepers((current) =>
+        Object.fromEntries(Object.entries(current).filter(([id]) => !changed.has(id))),
+      );
+    },
   );
+  // A disk that cannot be written is said before anything is offered, not met file by file.
+  const volume = useVolumeInfo(client, result?.root ?? null, result);
+  const blocked =
+    result && volume?.readOnly
+      ? 'This disk is read-only: Plumb can show what the copies take, but cannot change them here.'
+      : null;
   const { apply, applyError } = copies;
   const reveal = fileRevealer(client, about, copies.setApplyError);
 
@@ -103,7 +150,12 @@ export function DuplicatesPanel({
             refresh={apply.kind}
             lead="On this volume: "
           />
-          <Totals result={result} groups={groups} filtered={groups.length < allGroups.length} />
+          <Totals
+            result={result}
+            groups={groups}
+            planFrees={planFrees}
+            scanTotal={groups.length === allGroups.length && allGroups.length < groupCount}
+          />
           {applyError ? (
             <div className="banner banner-error" role="alert">
               {applyError}
@@ -123,7 +175,7 @@ export function DuplicatesPanel({
           ) : (
             <GroupsSection
               root={result.root}
-              groupCount={scan.kind === 'done' ? scan.groupCount : allGroups.length}
+              groupCount={groupCount}
               onMoreGroups={() =>
                 loadMoreGroups().catch((e: Error) => copies.setApplyError(e.message))
               }
@@ -134,15 +186,16 @@ export function DuplicatesPanel({
               keepers={keepers}
               onKeepers={setKeepers}
               trashMode={trashMode}
+              planFrees={planFrees}
               selected={selected}
               onSelected={setSelected}
               reveal={reveal}
               summary={summary}
               state={apply.kind}
+              blocked={blocked}
               onReview={() =>
                 void copies.review(groups.filter((g) => selected.has(g.id)).map((g) => g.id))
               }
-              onRescan={() => void startScan(result.root)}
             />
           )}
         </>

@@ -3,7 +3,13 @@ import { useState, type UIEvent } from 'react';
 import type { DuplicateGroup } from '../../../../app/contract/space.js';
 import { formatBytes } from '../../../../app/common/format.js';
 import { visibleRows } from '../../ui/file-table.js';
-import { bytesOrUnknown, relativeToRoot, removableBytes } from './duplicates-view.js';
+import {
+  bytesOrUnknown,
+  reclaimableOf,
+  relativeToRoot,
+  removableBytes,
+  type PlanFrees,
+} from './duplicates-view.js';
 
 const rowHeight = 58;
 const viewportHeight = 464;
@@ -16,6 +22,7 @@ export function GroupTable({
   root,
   groups,
   mode = 'clone',
+  planFrees = null,
   keepers = {},
   onKeep,
   revealLabel,
@@ -30,6 +37,8 @@ export function GroupTable({
   groups: DuplicateGroup[];
   /** 'trash' on disks without clones: the last column is what removing the copies frees. */
   mode?: 'clone' | 'trash';
+  /** What acting on each group frees, as the dry run of the current keep choices counts it. */
+  planFrees?: PlanFrees | null;
   /** The file kept per group id when not the scan's keeper (chosen by hand or by folder). */
   keepers?: Readonly<Record<string, string>>;
   /** Choose which file of a group stays (the one the Trash spares, or the others become clones of). */
@@ -97,6 +106,11 @@ export function GroupTable({
               const name = baseName(keeper);
               const copies = group.files.filter((f) => f.path !== keeper);
               const isSelected = selected.has(group.id);
+              // 0 B is not a saving (a group already sharing its storage): not coloured as one.
+              const frees =
+                mode === 'trash'
+                  ? removableBytes(group, planFrees)
+                  : reclaimableOf(group, planFrees);
               return (
                 <div
                   key={group.id}
@@ -173,10 +187,13 @@ export function GroupTable({
                   <div role="cell" className="group-cell numeric">
                     {bytesOrUnknown(group.sharedBytes)}
                   </div>
-                  <div role="cell" className="group-cell numeric group-reclaimable">
+                  <div
+                    role="cell"
+                    className={`group-cell numeric group-reclaimable${frees === 0 ? ' is-nothing' : ''}`}
+                  >
                     {mode === 'trash'
-                      ? `≈ ${formatBytes(removableBytes(group))}`
-                      : bytesOrUnknown(group.reclaimableBytes)}
+                      ? `${planFrees?.has(group.id) ? '' : '≈ '}${formatBytes(frees ?? 0)}`
+                      : bytesOrUnknown(frees)}
                   </div>
                 </div>
               );

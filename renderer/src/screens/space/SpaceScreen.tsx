@@ -47,8 +47,9 @@ export function SpaceScreen({ client, about }: { client: PlumbClient; about: App
       <h1 id="space-title">Reclaim space</h1>
       <p className="lede">
         Identical copies can share their storage as clones, so each is still a whole file but the
-        data is stored once. Plumb shows what that would really free — not the sum of file sizes —
-        and never deletes a file outright: on disks without clones, copies go to the Trash first.
+        data is stored once. Plumb shows what that would really free — not the sum of file sizes. On
+        disks that can clone, no file is deleted. On disks that cannot, the copies you choose go to
+        the Trash, and are deleted for good only when you confirm that as a second step.
       </p>
       <div className="space-tabs" role="tablist" aria-label="Space tools">
         {tabs.map((t, index) => (

@@ -5,6 +5,8 @@
 import { useState } from 'react';
 import type { EmptyTrashReport, TrashReport } from '../../../../app/contract/space.js';
 import type { PlumbClient } from '../../client.js';
+import { useJob } from '../../jobs/use-job.js';
+import { ApplyProgress } from './ApplyProgress.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { bytesOrUnknown } from './duplicates-view.js';
 import { ActionProblems } from './ActionProblems.js';
@@ -67,6 +69,7 @@ type EmptyState =
 export function TrashSummary({ client, report }: { client: PlumbClient; report: TrashReport }) {
   const [step, setStep] = useState<EmptyState>({ kind: 'none' });
   const [error, setError] = useState<string | null>(null);
+  const emptyJob = useJob(client);
   const name = trashName(report.trash.kind);
   const batchId = report.batchId;
 
@@ -85,7 +88,9 @@ export function TrashSummary({ client, report }: { client: PlumbClient; report: 
     if (step.kind !== 'confirm' || !batchId) return;
     setStep({ kind: 'emptying', plan: step.plan });
     try {
-      const emptied = await client.call('space.trash.empty', { batchId, apply: true });
+      const emptied = await emptyJob.run((jobId) =>
+        client.call('space.trash.empty', { batchId, apply: true, jobId }),
+      );
       setStep({ kind: 'emptied', report: emptied });
     } catch (e) {
       setStep({ kind: 'none' });
@@ -145,6 +150,8 @@ export function TrashSummary({ client, report }: { client: PlumbClient; report: 
           title={`Delete ${step.plan.counts.planned} files from the ${name} for good?`}
           confirmLabel="Delete for good"
           busy={step.kind === 'emptying'}
+          progress={<ApplyProgress job={emptyJob.job} />}
+          onStop={emptyJob.job?.state === 'running' ? () => void emptyJob.cancel() : null}
           confirmDisabled={step.plan.counts.planned === 0}
           onConfirm={() => void confirm()}
           onCancel={() => setStep({ kind: 'none' })}

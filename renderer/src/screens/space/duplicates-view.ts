@@ -9,11 +9,11 @@ import type {
   ScanProgress,
   SparseListProgress,
   SpaceTotals,
+  TrashReport,
 } from '../../../../app/contract/space.js';
+import { alreadySharedCode } from '../../../../app/common/space-codes.js';
 import { formatBytes, formatDuration } from '../../../../app/common/format.js';
-import { removableBytes } from '../../../../app/common/removable.js';
-
-export { removableBytes };
+import { removableBytes as scanRemovableBytes } from '../../../../app/common/removable.js';
 
 export const unknownText = 'Unknown';
 
@@ -43,30 +43,96 @@ export interface TotalLine {
 }
 
 /**
+ * What acting on each group frees, by group id, for the current keep choices, as the dry run
+ * counts it (the figure its confirmation gives, from the same report): the planned copies' bytes,
+ * cloned (their own blocks) or moved to the Trash (their allocated sizes). A group with a copy the
+ * system cannot measure is left out.
+ */
+export type PlanFrees = ReadonlyMap<string, number>;
+
+export function planFreesOf(plan: DedupeReport | TrashReport): PlanFrees {
+  const frees = new Map<string, number | null>();
+  for (const action of plan.actions) {
+    if (!frees.has(action.groupId)) frees.set(action.groupId, 0);
+    if (action.status !== 'planned') continue;
+    const bytes = 'freesBytes' in action ? action.freesBytes : action.predictedBytes;
+    const sum = frees.get(action.groupId)!;
+    frees.set(action.groupId, sum === null || bytes === null ? null : sum + bytes);
+  }
+  return new Map([...frees].filter((entry): entry is [string, number] => entry[1] !== null));
+}
+
+/**
+ * The scan's totals with each group's reclaimable bytes (over every group, `groups`) as the dry
+ * run of the current keep choices counts them, where it has.
+ */
+export function plannedTotals(
+  totals: SpaceTotals,
+  groups: readonly DuplicateGroup[],
+  frees: PlanFrees | null,
+): SpaceTotals {
+  if (!frees || totals.reclaimableBytes === null) return totals;
+  let reclaimable = totals.reclaimableBytes;
+  for (const group of groups) {
+    const planned = frees.get(group.id);
+    if (planned !== undefined && group.reclaimableBytes !== null)
+      reclaimable += planned - group.reclaimableBytes;
+  }
+  return { ...totals, reclaimableBytes: reclaimable };
+}
+
+/** What cloning a group's copies frees: the dry run's figure when `frees` has it, else the scan's. */
+export function reclaimableOf(group: DuplicateGroup, frees?: PlanFrees | null): number | null {
+  return frees?.get(group.id) ?? group.reclaimableBytes;
+}
+
+/**
+ * What removing a group's copies frees: the Trash's own figure when `frees` has it; else, from
+ * the scan alone, about each copy's size, except a name of a file with other names (a hard link),
+ * which frees nothing.
+ */
+export function removableBytes(group: DuplicateGroup, frees?: PlanFrees | null): number {
+  return frees?.get(group.id) ?? scanRemovableBytes(group);
+}
+
+/** Whether every group's figure is the dry run's own (not estimated from the scan). */
+export function planFiguresExact(
+  groups: readonly DuplicateGroup[],
+  frees: PlanFrees | null | undefined,
+): boolean {
+  return !!frees && groups.every((g) => frees.has(g.id));
+}
+
+/**
  * The three totals, each with a sentence saying what it means and why it may differ. On a file
  * system without clones the third is what moving the copies to the Trash (then emptying it) frees:
- * of `groups` (those shown), or of the whole scan when they are `every` group of it (the scan's
- * own total, as a scan shown a page at a time has not loaded them all).
+ * of `groups` (those shown), or the scan's own total when `scanTotal` (no filter leaves any out,
+ * but a scan shown a page at a time has not loaded them all).
  */
 export function totalLines(
   totals: SpaceTotals,
   sharingSupported: boolean | null,
   groups: readonly DuplicateGroup[] = [],
-  every = false,
+  frees: PlanFrees | null = null,
+  scanTotal = false,
 ): TotalLine[] {
   const partly =
     totals.unknownGroups > 0 && totals.reclaimableBytes !== null
       ? ` The system could not tell for ${totals.unknownGroups} ${totals.unknownGroups === 1 ? 'group' : 'groups'}, left out here.`
       : '';
   const removable =
-    every && totals.removableBytes !== undefined
+    scanTotal && totals.removableBytes !== undefined
       ? totals.removableBytes
-      : groups.reduce((sum, g) => sum + removableBytes(g), 0);
+      : groups.reduce((sum, g) => sum + removableBytes(g, frees), 0);
   const third: Omit<TotalLine, 'id' | 'tone'> =
     sharingSupported === false
       ? {
           label: 'Freed by the Trash',
-          value: `About ${formatBytes(removable)}`,
+          // The scan's own total (groups not all loaded) is from file sizes: about.
+          value:
+            !scanTotal && planFiguresExact(groups, frees)
+              ? formatBytes(removable)
+              : `About ${formatBytes(removable)}`,
           explanation:
             'This disk cannot clone, so copies can only be removed: moved to the Trash, each checked identical to the copy that stays. The space comes back when they are deleted from the Trash; hard links free nothing.',
         }
@@ -127,6 +193,7 @@ export function summariseSelection(
   groups: readonly DuplicateGroup[],
   selected: ReadonlySet<string>,
   mode: 'clone' | 'trash' = 'clone',
+  frees: PlanFrees | null = null,
 ): SelectionSummary {
   const chosen = groups.filter((g) => selected.has(g.id));
   const copies = chosen.flatMap((g) => g.files.filter((f) => f.path !== g.keeper));
@@ -135,17 +202,19 @@ export function summariseSelection(
       groups: chosen.length,
       copies: copies.length,
       alreadyClones: 0,
-      reclaimableBytes: chosen.reduce((sum, g) => sum + removableBytes(g), 0),
+      reclaimableBytes: chosen.reduce((sum, g) => sum + removableBytes(g, frees), 0),
       unknownGroups: 0,
     };
   }
-  const known = chosen.filter((g) => g.reclaimableBytes !== null);
+  const known = chosen.filter((g) => reclaimableOf(g, frees) !== null);
   const alreadyClones = copies.filter((f) => f.alreadyClone === true).length;
   return {
     groups: chosen.length,
     copies: copies.length - alreadyClones,
     alreadyClones,
-    reclaimableBytes: known.length ? known.reduce((sum, g) => sum + g.reclaimableBytes!, 0) : null,
+    reclaimableBytes: known.length
+      ? known.reduce((sum, g) => sum + reclaimableOf(g, frees)!, 0)
+      : null,
     unknownGroups: chosen.length - known.length,
   };
 }
@@ -190,9 +259,17 @@ export function confirmationSentences(plan: DedupeReport): string[] {
     `Method: ${methodNames[plan.method]}. ${methodExplanations[plan.method]}`,
     'Nothing is deleted. Every file keeps its name, content, dates and permissions, and content is verified before any storage is shared. A file changed since the scan is skipped.',
   ];
-  if (plan.counts.skipped > 0)
+  const shared = alreadySharing(plan);
+  if (shared > 0)
     sentences.push(
-      `${plural(plan.counts.skipped, 'file is', 'files are')} already skipped in the plan and will not be touched.`,
+      `${plural(shared, 'file already shares all its', 'files already share all their')} storage with the kept file: left alone, freeing 0 B.`,
+    );
+  const others = plan.actions.filter((a) => a.status === 'skipped' && a.code !== alreadySharedCode);
+  const reasons = new Set(others.map((a) => a.reason));
+  const [reason] = reasons;
+  if (others.length > 0)
+    sentences.push(
+      `${plural(others.length, 'file is', 'files are')} already skipped in the plan and will not be touched${reasons.size === 1 && reason ? `: ${reason}` : ''}.`,
     );
   return sentences;
 }
@@ -216,9 +293,24 @@ export function measuredReading(predicted: number | null, measured: number | nul
       : `The volume freed ${formatBytes(-gap)} less than predicted (other writes, metadata or deferred frees count too).`;
 }
 
+/**
+ * The copies an apply left alone because they already shared all their storage with the kept
+ * file: nothing went wrong with them, and they free nothing.
+ */
+export function alreadySharing(report: DedupeReport): number {
+  return report.actions.filter((a) => a.status === 'skipped' && a.code === alreadySharedCode)
+    .length;
+}
+
+/** The files an apply skipped or could not change, not counting those already sharing. */
+export function skippedOrFailed(report: DedupeReport): number {
+  return report.counts.skipped + report.counts.failed - alreadySharing(report);
+}
+
 /** The measured saving beside the prediction, with a plain reading of the difference. */
 export function freedComparison(report: DedupeReport): FreedComparison {
-  const done = `${plural(report.counts.done, 'file now shares', 'files now share')} storage`;
+  const shared = alreadySharing(report);
+  const done = `${plural(report.counts.done, 'file now shares', 'files now share')} storage${shared ? ` (${plural(shared, 'other already did', 'others already did')}: 0 B freed)` : ''}`;
   return {
     predicted: bytesOrUnknown(report.predictedBytes),
     measured:
@@ -316,7 +408,10 @@ export function scanAge(savedAt: string, now: number = Date.now()): string {
 export interface GroupFilter {
   /** Only groups whose files are at least this large. */
   minBytes: number;
-  /** Only groups with a file under this folder (a path prefix, whole names); empty: all. */
+  /**
+   * Only groups with a file under this folder (whole names); empty: all. As the rows show it,
+   * relative to the scanned folder ("backup", "./photos/2019"), or a full path.
+   */
   folder: string;
 }
 
@@ -327,28 +422,46 @@ export function isUnder(file: string, folder: string): boolean {
   return file === base || (file.startsWith(base) && /[\\/]/.test(file[base.length] ?? ''));
 }
 
+/**
+ * The folder a filter names, as a full path: a full path ("/home/me/Backup", "C:\\Backup",
+ * "\\\\server\\share") as it is, anything else read under the scanned folder `root`, as the
+ * rows show paths ("backup" and "./backup" are `root`/backup; "." is `root` itself).
+ */
+export function folderUnderRoot(folder: string, root: string): string {
+  const typed = folder.trim();
+  if (!typed || /^([\\/]|[A-Za-z]:[\\/])/.test(typed)) return typed;
+  const separator = /^[A-Za-z]:\\|^\\\\/.test(root) ? '\\' : '/';
+  const rest = typed.replace(/^\.(?:[\\/]+|$)/, '').replace(/[\\/]+$/, '');
+  const base = root.replace(/[\\/]+$/, '');
+  return rest ? `${base}${separator}${rest}` : base;
+}
+
+/** The groups the filter lets through; a relative folder is read under the scanned `root`. */
 export function filterGroups(
   groups: readonly DuplicateGroup[],
   filter: GroupFilter,
+  root: string,
 ): DuplicateGroup[] {
+  const folder = folderUnderRoot(filter.folder, root);
   return groups.filter(
-    (g) =>
-      g.size >= filter.minBytes &&
-      (!filter.folder.trim() || g.files.some((f) => isUnder(f.path, filter.folder))),
+    (g) => g.size >= filter.minBytes && (!folder || g.files.some((f) => isUnder(f.path, folder))),
   );
 }
 
 /**
  * The file to keep per group when the copy in `folder` should stay: for each group with a file
- * there (the first, in the group's order), that file; other groups keep their scan's keeper.
+ * there (the first, in the group's order), that file; other groups keep their scan's keeper. A
+ * relative folder is read under the scanned `root`, as the filter reads it.
  */
 export function keepersInFolder(
   groups: readonly DuplicateGroup[],
   folder: string,
+  root: string,
 ): Record<string, string> {
+  const base = folderUnderRoot(folder, root);
   const keepers: Record<string, string> = {};
   for (const group of groups) {
-    const inside = group.files.find((f) => isUnder(f.path, folder));
+    const inside = group.files.find((f) => isUnder(f.path, base));
     if (inside && inside.path !== group.keeper) keepers[group.id] = inside.path;
   }
   return keepers;

@@ -3,6 +3,7 @@ import type { MountedVolume } from '../../../../app/contract/volumes.js';
 import { folderFor, mediumText } from '../../ui/volume-text.js';
 import { VolumeActions } from './VolumeActions.js';
 import { freeSpaceText } from '../../ui/free-space.js';
+import { sharedSpaceText, spaceSiblings } from './shared-space.js';
 
 export function VolumeList({
   volumes,
@@ -12,10 +13,12 @@ export function VolumeList({
   homeDir: string | undefined;
 }) {
   const mounts = volumes.map((v) => v.mountPoint).filter((m): m is string => m !== null);
+  const siblings = spaceSiblings(volumes);
   return (
     <ul className="volume-list" aria-label="Your disks">
-      {volumes.map((volume) => {
+      {volumes.map((volume, index) => {
         const used = volume.totalBytes > 0 ? 1 - volume.availableBytes / volume.totalBytes : 0;
+        const shared = sharedSpaceText(siblings[index]!);
         return (
           <li key={volume.mountPoint ?? volume.path} className="card volume-item">
             <div className="volume-top">
@@ -35,6 +38,11 @@ export function VolumeList({
             <span className="choice-detail" data-testid="volume-space">
               {freeSpaceText(volume)}
             </span>
+            {shared ? (
+              <span className="choice-detail" data-testid="volume-shared-space">
+                {shared}
+              </span>
+            ) : null}
             {volume.readOnly ? (
               <span className="choice-detail">Read-only: Plumb cannot test or change it.</span>
             ) : (

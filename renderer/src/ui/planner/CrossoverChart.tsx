@@ -24,6 +24,14 @@ function curveText(points: readonly (readonly [number, number])[]): string {
   return stretches.join(', then ');
 }
 
+/** The time the chart's largest burst takes, or the size where the option's disk is full. */
+function takesText(points: readonly (readonly [number, number])[], maxBytes: number): string {
+  const [endBytes, endSeconds] = points[points.length - 1]!;
+  return endBytes < maxBytes
+    ? `Does not fit: the disk holds ${formatSize(endBytes)} more today`
+    : formatSeconds(endSeconds);
+}
+
 /** Each option's curve in its card's colour, and the crossovers as rings on top. */
 function crossoverDatasets({ chart }: Evaluation, theme: ChartTheme): LineDataset[] {
   return [
@@ -130,7 +138,8 @@ export function CrossoverChart({
         />
       </div>
       <figcaption className="muted">
-        Time to write one burst, by size, at today&apos;s fill level. Crossovers: {summary}.
+        Time to write one burst, by size, at today&apos;s fill level; a line ends where its disk is
+        full. Crossovers: {summary}.
       </figcaption>
       {print ? null : (
         <details className="plan-chart-data">
@@ -148,7 +157,7 @@ export function CrossoverChart({
                 <tr key={series.option}>
                   <th scope="row">{series.name}</th>
                   <td>{curveText(series.points)}</td>
-                  <td>{formatSeconds(series.points[series.points.length - 1]![1])}</td>
+                  <td>{takesText(series.points, chart.maxBytes)}</td>
                 </tr>
               ))}
             </tbody>

@@ -6,6 +6,7 @@ import type {
   Scenario,
 } from '../../../../../app/contract/planner.js';
 import { formatSize, formatUsd } from '../../../../../app/common/format.js';
+import { renamedForDisks, type NamedOption } from '../../../../../app/common/option-name.js';
 import { Field, GbInput, NumberInput } from './fields.js';
 
 type Option = Scenario['options'][number];
@@ -35,8 +36,21 @@ export function OptionsFields({
 }) {
   const externals = groups.flatMap((g) => g.devices);
   const deviceById = new Map(externals.map((d) => [d.id, d]));
+  const disks = (o: Option): NamedOption => ({
+    internalCapacity: o.internalCapacity,
+    external: o.external ? deviceById.get(o.external.device) : undefined,
+  });
+  // A name Plumb gave follows the disks ("512 GB + TB5 SSD" becomes "512 GB + USB4 SSD").
   const updateOption = (index: number, patch: Partial<Option>) =>
-    setOptions(options.map((o, i) => (i === index ? { ...o, ...patch } : o)));
+    setOptions(
+      options.map((o, i) => {
+        if (i !== index) return o;
+        const next = { ...o, ...patch };
+        return 'name' in patch
+          ? next
+          : { ...next, name: renamedForDisks(o.name, disks(o), disks(next)) };
+      }),
+    );
   return (
     <fieldset className="plan-fieldset plan-options-fieldset">
       <legend>Options to compare</legend>

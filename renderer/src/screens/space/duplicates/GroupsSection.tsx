@@ -6,6 +6,7 @@ import {
   selectionText,
   type GroupFilter,
   type SelectionSummary,
+  type PlanFrees,
 } from '../duplicates-view.js';
 import { GroupFilters } from '../GroupFilters.js';
 import { GroupTable } from '../GroupTable.js';
@@ -21,13 +22,14 @@ export function GroupsSection({
   keepers,
   onKeepers,
   trashMode,
+  planFrees,
   selected,
   onSelected,
   reveal,
   summary,
   state,
+  blocked,
   onReview,
-  onRescan,
 }: {
   root: string;
   /** The scan's groups in all; `allGroups` are those loaded so far (a page at a time). */
@@ -40,17 +42,23 @@ export function GroupsSection({
   keepers: Record<string, string>;
   onKeepers: (update: (keepers: Record<string, string>) => Record<string, string>) => void;
   trashMode: boolean;
+  /** What acting on each group frees, as the dry run counts it (null until known). */
+  planFrees: PlanFrees | null;
   selected: Set<string>;
   onSelected: (update: (selected: Set<string>) => Set<string>) => void;
   reveal: { label: string; reveal: (file: string) => Promise<void> };
   summary: SelectionSummary;
-  /** Where applying stands: 'none' (nothing planned yet) enables the action. */
+  /**
+   * Where applying stands: nothing planned yet, or the last apply ended (its groups are shown as
+   * they now are), enables the action.
+   */
   state: 'none' | 'planning' | 'confirm' | 'applying' | 'applied';
+  /** Why nothing here can be changed (a read-only disk), said in place of the action; or null. */
+  blocked: string | null;
   onReview: () => void;
-  onRescan: () => void;
 }) {
-  const applied = state === 'applied';
-  const locked = applied || state === 'applying';
+  const ready = state === 'none' || state === 'applied';
+  const locked = state === 'applying';
   const toggle = (id: string) =>
     onSelected((current) => {
       const next = new Set(current);
@@ -71,13 +79,14 @@ export function GroupsSection({
         filter={filter}
         disabled={locked}
         onFilter={onFilter}
-        onKeepInFolder={() => onKeepers(() => keepersInFolder(allGroups, filter.folder))}
+        onKeepInFolder={() => onKeepers(() => keepersInFolder(allGroups, filter.folder, root))}
         onKeepOldest={() => onKeepers(() => ({}))}
       />
       <GroupTable
         root={root}
         groups={groups}
         mode={trashMode ? 'trash' : 'clone'}
+        planFrees={planFrees}
         keepers={keepers}
         onKeep={(id, file) => onKeepers((k) => ({ ...k, [id]: file }))}
         revealLabel={reveal.label}
@@ -102,28 +111,25 @@ export function GroupsSection({
       ) : null}
       <div className="space-action-bar">
         <span className="muted" data-testid="selection-summary">
-          {applied
-            ? 'These groups were changed: scan again to see the folder as it is now.'
-            : selectionText(summary)}
+          {selectionText(summary)}
         </span>
-        {applied ? (
-          <button type="button" className="button" onClick={onRescan}>
-            Scan again
-          </button>
-        ) : (
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={summary.groups === 0 || state !== 'none'}
-            onClick={onReview}
-          >
-            {state === 'planning'
-              ? 'Checking…'
-              : trashMode
-                ? 'Move copies to Trash…'
-                : 'Replace copies with clones…'}
-          </button>
-        )}
+        {blocked ? (
+          <span className="space-blocked" role="note" data-testid="action-blocked">
+            {blocked}
+          </span>
+        ) : null}
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={summary.groups === 0 || !ready || blocked !== null}
+          onClick={onReview}
+        >
+          {state === 'planning'
+            ? 'Checking…'
+            : trashMode
+              ? 'Move copies to Trash…'
+              : 'Replace copies with clones…'}
+        </button>
       </div>
     </section>
   );

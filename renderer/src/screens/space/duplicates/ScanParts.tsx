@@ -6,7 +6,17 @@ import type {
 } from '../../../../../app/contract/space.js';
 import { formatBytes, formatDuration } from '../../../../../app/common/format.js';
 import { ActionProblems } from '../ActionProblems.js';
-import { freedComparison, methodNames, scanAge, totalLines } from '../duplicates-view.js';
+import { alreadySharedCode } from '../../../../../app/common/space-codes.js';
+import {
+  alreadySharing,
+  freedComparison,
+  methodNames,
+  plannedTotals,
+  scanAge,
+  skippedOrFailed,
+  totalLines,
+  type PlanFrees,
+} from '../duplicates-view.js';
 import { Figure } from '../ProgressCard.js';
 
 export function FirstSteps() {
@@ -20,8 +30,9 @@ export function FirstSteps() {
           Copies that are already clones count for nothing.
         </li>
         <li>
-          Tick the groups you want, review exactly what will happen, and confirm. No file is ever
-          deleted; each copy keeps its name, content and metadata.
+          Tick the groups you want, review exactly what will happen, and confirm. On a disk that can
+          clone, no file is deleted: each copy keeps its name, content and metadata. On one that
+          cannot, the copies move to the Trash, where you can still put them back.
         </li>
       </ol>
       <p className="muted">Scanning only reads: nothing changes until you confirm.</p>
@@ -69,15 +80,25 @@ export function ScanSummary({
 export function Totals({
   result,
   groups,
-  filtered,
+  planFrees,
+  scanTotal,
 }: {
   result: ScanResult;
   groups: readonly DuplicateGroup[];
-  filtered: boolean;
+  /** What acting on each group frees, as the dry run counts it (null until known). */
+  planFrees: PlanFrees | null;
+  /** Whether `groups` are every group loaded, but not all of the scan's (a page at a time). */
+  scanTotal: boolean;
 }) {
   return (
     <section className="space-totals" aria-label="Totals">
-      {totalLines(result.totals, result.sharingSupported, groups, !filtered).map((line) => (
+      {totalLines(
+        plannedTotals(result.totals, result.groups, planFrees),
+        result.sharingSupported,
+        groups,
+        planFrees,
+        scanTotal,
+      ).map((line) => (
         <article
           key={line.id}
           className={`space-total space-total-${line.id} is-${line.tone}`}
@@ -98,6 +119,7 @@ export function Totals({
 
 export function AppliedSummary({ report }: { report: DedupeReport }) {
   const comparison = freedComparison(report);
+  const shared = alreadySharing(report);
   return (
     <article className="card space-applied" aria-label="What changed">
       <header className="card-header">
@@ -108,13 +130,17 @@ export function AppliedSummary({ report }: { report: DedupeReport }) {
         <Figure label="Predicted" value={comparison.predicted} testId="applied-predicted" />
         <Figure label="Measured freed" value={comparison.measured} testId="applied-measured" />
         <Figure label="Files changed" value={String(report.counts.done)} testId="applied-done" />
+        {shared ? (
+          <Figure label="Already sharing storage" value={String(shared)} testId="applied-shared" />
+        ) : null}
         <Figure
           label="Skipped or failed"
-          value={String(report.counts.skipped + report.counts.failed)}
+          value={String(skippedOrFailed(report))}
+          testId="applied-skipped"
         />
       </div>
       <p className="space-applied-text">{comparison.sentence}</p>
-      <ActionProblems actions={report.actions} />
+      <ActionProblems actions={report.actions.filter((a) => a.code !== alreadySharedCode)} />
     </article>
   );
 }

@@ -15,12 +15,16 @@ export type ApplyState =
   | { kind: 'applying'; plan: Plan; groupIds: string[] }
   | { kind: 'applied'; result: Plan };
 
-/** `keepersOf` gives the file kept per group where it is not the scan's own choice. */
+/**
+ * `keepersOf` gives the file kept per group where it is not the scan's own choice; `onApplied`
+ * runs once an apply has ended, before its summary shows (to bring the figures up to date).
+ */
 export function useApplyCopies(
   client: PlumbClient,
   result: ScanResult | null,
   trashMode: boolean,
   keepersOf: (groupIds: readonly string[]) => Record<string, string>,
+  onApplied: (done: Plan) => Promise<void>,
 ) {
   const [apply, setApply] = useState<ApplyState>({ kind: 'none' });
   const [applyError, setApplyError] = useState<string | null>(null);
@@ -59,6 +63,7 @@ export function useApplyCopies(
           ? { action, report: await client.call('space.trash', { ...request, jobId }) }
           : { action, report: await client.call('space.dedupe', { ...request, jobId }) },
       );
+      await onApplied(done);
       setApply({ kind: 'applied', result: done });
     } catch (error) {
       setApply({ kind: 'none' });

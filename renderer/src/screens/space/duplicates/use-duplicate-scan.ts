@@ -3,6 +3,7 @@
  * its groups a page at a time.
  */
 import { useEffect, useRef, useState } from 'react';
+import { firstGroupsPage } from '../../../../../app/common/groups-page.js';
 import type { ScanProgress, ScanResult, SpaceEvent } from '../../../../../app/contract/space.js';
 import type { PlumbClient } from '../../../client.js';
 import { useJob } from '../../../jobs/use-job.js';
@@ -116,5 +117,24 @@ export function useDuplicateScan(
     );
   };
 
-  return { scan, startScan, cancelScan, loadMoreGroups };
+  /**
+   * The shown scan as the server keeps it after an apply on it (the copies it changed): the same
+   * scan, its choices still standing, brought up to date without scanning again, from its first
+   * page (the pages loaded after it may have moved).
+   */
+  const refreshResult = async () => {
+    if (scan.kind !== 'done') return;
+    const { scanId } = scan.result;
+    const page = await client
+      .call('space.groups', { scanId, offset: 0, limit: firstGroupsPage })
+      .catch(() => null);
+    if (page)
+      setScan((s) =>
+        s.kind === 'done' && s.result.scanId === scanId
+          ? { ...s, groupCount: page.groupCount, result: { ...page.figures, groups: page.groups } }
+          : s,
+      );
+  };
+
+  return { scan, startScan, cancelScan, loadMoreGroups, refreshResult };
 }

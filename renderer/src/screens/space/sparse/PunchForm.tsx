@@ -6,6 +6,7 @@ import { useId, useState } from 'react';
 import type { PunchReport } from '../../../../../app/contract/space.js';
 import type { PlumbClient } from '../../../client.js';
 import { formatBytes } from '../../../../../app/common/format.js';
+import { useJob, type UseJob } from '../../../jobs/use-job.js';
 import { ToolCard, ToolField, useToolAction } from './tool-card.js';
 
 export function PunchForm({
@@ -22,13 +23,16 @@ export function PunchForm({
   const [check, setCheck] = useState<PunchReport | null>(null);
   const [understood, setUnderstood] = useState(false);
   const { busy, text, error, fail, act } = useToolAction();
+  const punchJob = useJob(client);
   const agreeId = useId();
 
   const run = (apply: boolean) => {
     if (!path.trim()) return fail('Give the path of a file.');
     void act(async () => {
       await client.call('session.choosePath', { path: path.trim() });
-      const report = await client.call('space.sparse.punch', { path: path.trim(), apply });
+      const report = await punchJob.run((jobId) =>
+        client.call('space.sparse.punch', { path: path.trim(), apply, jobId }),
+      );
       if (!apply) {
         setCheck(report);
         return null;
@@ -65,6 +69,7 @@ export function PunchForm({
       <button type="submit" className="button" disabled={busy}>
         Check for zeros
       </button>
+      {busy ? <PunchProgress job={punchJob} /> : null}
       {check ? (
         <div className="punch-check">
           <p>
@@ -94,5 +99,26 @@ export function PunchForm({
         </div>
       ) : null}
     </ToolCard>
+  );
+}
+
+/** How far the read for zeros has got, and Stop (before any hole is made). */
+function PunchProgress({ job }: { job: UseJob }) {
+  const progress = job.job?.progress;
+  const running = job.job?.state === 'running';
+  return (
+    <p className="punch-progress" data-testid="punch-progress">
+      {progress?.bytesTotal
+        ? `Reading for zeros: ${formatBytes(progress.bytesDone)} of ${formatBytes(progress.bytesTotal)}`
+        : 'Reading for zeros…'}{' '}
+      <button
+        type="button"
+        className="button"
+        disabled={!running}
+        onClick={() => void job.cancel()}
+      >
+        {running ? 'Stop' : 'Stopping…'}
+      </button>
+    </p>
   );
 }
