@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { guard } from './guard.js';
 import { JobId } from './jobs.js';
 import { pathField } from './path.js';
-import { groupsPage } from '../common/groups-page.js';
+import { firstGroupsPage, groupsPage } from '../common/groups-page.js';
 
 const Bytes = z.number().int().nonnegative();
 const UnknownBytes = Bytes.nullable();
@@ -422,13 +422,13 @@ export const spaceOperations = {
     output: ReopenedScan.nullable(),
   },
   /**
-   * A page of a finished or kept scan's groups (`limit` of them from `offset`, at most 1,000),
+   * A page of a finished or kept scan's groups (`limit` of them from `offset`, at most 5,000),
    * read from the kept file for a kept scan: a scan of 300,000 groups is shown a page at a time.
    */
   'space.groups': {
     input: ScanId.extend({
       offset: z.number().int().nonnegative().default(0),
-      limit: z.number().int().min(0).max(1000).default(groupsPage),
+      limit: z.number().int().min(0).max(firstGroupsPage).default(groupsPage),
     }),
     output: GroupsPage,
     guard: guard({ onScan: true }),

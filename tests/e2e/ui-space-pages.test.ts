@@ -18,7 +18,7 @@ import { startUiSession, type UiSession } from '../helpers/ui-session.js';
 const skip = chromiumMissingReason();
 if (skip) console.log(`# skipping the Space paging UI test: ${skip}`);
 
-/** The first page, another and a part. */
+/** Two pages and a part: 5,000 + 2,000 + 37 (a scan of up to 5,000 is not paged at all). */
 const groupCount = firstGroupsPage + groupsPage + 37;
 const count = groupCount.toLocaleString('en-US');
 let ui: UiSession | undefined;

@@ -193,6 +193,16 @@ test('the view gets the first page and the count, pages the rest, acts on any gr
   );
 });
 
+test('a scan of up to 5,000 groups comes whole in its first page', async () => {
+  const scan = scanOf('/home/c/docs', firstGroupsPage);
+  await saveLastScan(scansDir(), scan);
+  const handlers = spaceHandlers(plumbFolders());
+  const context = { emit: (() => undefined) as EventSink } as never;
+  const reopened = await handlers['space.lastScan']({ path: scan.root }, context);
+  assert.equal(reopened?.groupCount, firstGroupsPage);
+  assert.deepEqual(reopened.result.groups, scan.groups);
+});
+
 test('an apply on a kept scan rewrites its file and index: a reopen or a page shows it', async () => {
   // Real copies, last in a scan of more groups than its first page (the others name no file).
   const folder = path.join(data, 'files');
