@@ -1,7 +1,9 @@
-// `npm run bench:io [-- --dir DIR --size 1024 --seconds 2 --runs 7] [--sampling-only]`: the addon and fio on the same
-// file with the same settings, side by side in one run, in back-to-back pairs that alternate who
-// goes first; per comparison the medians of each side and the median of the per-pair ratios.
-// Not a test: it prints figures for people (see issue 3 for the targets).
+// `npm run bench:io [-- --dir DIR --size 1024 --seconds 2 --runs 7 --rounds 3] [--sampling-only]
+// [--presets-only]`: the addon and fio on the same file with the same settings, side by side in
+// one run, in back-to-back pairs that alternate who goes first; per comparison the medians of
+// each side and the median of the per-pair ratios. Then every run of the built-in queue-depth
+// grid (`--plan presets`: SEQ1M Q8T1 … RND4K Q1T1, read and write) beside fio, the ratio the
+// median of `--rounds` rounds. Not a test: it prints figures for people (issues 3 and 26).
 //
 // Why paired ratios: on a shared VM the disk's speed drifts by 2-3x within a minute (host load,
 // CPU steal), far more than the 3-10 % the targets resolve. Two runs taken back to back see
@@ -29,6 +31,9 @@ const { values } = parseArgs({
     /** Where section 8 writes: the fastest place there is (memory-backed by default). */
     'fast-dir': { type: 'string', default: '/dev/shm' },
     'sampling-pairs': { type: 'string', default: '21' },
+    /** Only the built-in presets grid beside fio. */
+    'presets-only': { type: 'boolean', default: false },
+    rounds: { type: 'string', default: '3' },
   },
 });
 const MiB = 1024 * 1024;
@@ -116,10 +121,10 @@ function report(name, unit, { a, f }, target, higherIsBetter = true) {
   );
 }
 
-async function pair(addonRun, fioRun) {
+async function pair(addonRun, fioRun, count = runs) {
   const a = [];
   const f = [];
-  for (let i = 0; i < runs; i += 1) {
+  for (let i = 0; i < count; i += 1) {
     // Alternate who goes first so drift in the VM/disk does not favour one side.
     if (i % 2 === 0) {
       a.push(await addonRun());
@@ -198,6 +203,77 @@ async function samplingCost() {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Every run of the built-in presets plan (the grid the app runs, with its default engine), beside
+ * fio with the same operation, block size and queue depth (libaio), on the same file for the same
+ * time, `--rounds` rounds that alternate who goes first; the ratio is the median of the rounds'.
+ */
+async function presetsBesideFio() {
+  const { presetsPlanKind } = await import('../app/common/plan-kind-presets.ts');
+  const [{ plan }] = presetsPlanKind.builtins;
+  const rounds = Number.parseInt(values.rounds, 10);
+  console.log(
+    `\npresets beside fio (libaio), ${seconds} s a run on a ${sizeBytes / MiB} MiB file, median of ${rounds} rounds`,
+  );
+  console.log(
+    `${'preset'.padEnd(18)} ${'addon'.padStart(12)} ${'fio'.padStart(12)}   ratio [lowest–highest round]  engine`,
+  );
+  const ratios = [];
+  for (const run of plan.runs) {
+    const side = run.op.endsWith('write') ? 'write' : 'read';
+    const unit = run.blockSize === MiB ? 'MB/s' : 'IOPS';
+    const figure = (bytesPerSecond) =>
+      unit === 'MB/s' ? bytesPerSecond : bytesPerSecond / run.blockSize;
+    let engine = '';
+    const addon = async () => {
+      const r = await native.queueDepthRun(file, {
+        op: run.op,
+        blockSize: run.blockSize,
+        queueDepth: run.queueDepth,
+        threads: run.threads,
+        fileBytes: sizeBytes,
+        durationSeconds: seconds,
+      });
+      engine = r.engine;
+      return r.bytesPerSecond;
+    };
+    const peer = () =>
+      fio([
+        `--filename=${file}`,
+        `--rw=${run.op}`,
+        `--bs=${run.blockSize}`,
+        `--size=${sizeBytes}`,
+        '--ioengine=libaio',
+        `--iodepth=${run.queueDepth}`,
+        `--numjobs=${run.threads}`,
+        `--runtime=${seconds}`,
+        '--time_based',
+      ])[side].bw_bytes;
+    const { a, f } = await pair(addon, peer, rounds);
+    const each = a.map((x, i) => x / f[i]);
+    const ratio = median(each);
+    ratios.push(ratio);
+    console.log(
+      `${run.name.padEnd(18)} ${fmt(figure(median(a)), unit).padStart(12)} ${fmt(figure(median(f)), unit).padStart(12)}   ` +
+        `${ratio.toFixed(3)} [${Math.min(...each).toFixed(2)}–${Math.max(...each).toFixed(2)}]  ${engine}`,
+    );
+  }
+  const below = ratios.filter((r) => r < 1).length;
+  console.log(
+    `${plan.runs.length - below} of ${plan.runs.length} presets at or above fio; lowest ratio ${Math.min(...ratios).toFixed(3)}`,
+  );
+}
+
+if (values['presets-only']) {
+  try {
+    await native.timedWrite(file, sizeBytes, { chunkBytes: MiB });
+    await presetsBesideFio();
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  process.exit(0);
 }
 
 if (values['sampling-only']) {
@@ -358,6 +434,7 @@ try {
       );
     }
   }
+  await presetsBesideFio();
   await samplingCost();
   const missed = rows.filter((row) => !row.ok).length;
   const close = rows.filter((row) => row.withinNoise).length;

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { guard } from './guard.js';
 import { JobId } from './jobs.js';
 import { pathField } from './path.js';
+import { firstGroupsPage, groupsPage } from '../common/groups-page.js';
 
 const Bytes = z.number().int().nonnegative();
 const UnknownBytes = Bytes.nullable();
@@ -61,6 +62,12 @@ export const SpaceTotals = z.object({
   reclaimableBytes: UnknownBytes,
   /** Groups whose sharing the OS could not report. */
   unknownGroups: z.number().int().nonnegative(),
+  /**
+   * What removing every copy would free about (each copy's size; a name of a file with other
+   * names nothing): the figure a disk without clones offers. Added when the app keeps a scan
+   * (absent from `plumb space scan --json`).
+   */
+  removableBytes: Bytes.optional(),
 });
 export type SpaceTotals = z.infer<typeof SpaceTotals>;
 
@@ -112,6 +119,27 @@ export type ScanResult = z.infer<typeof ScanResult>;
 /** The last scan of a folder, kept between runs, and when it finished. */
 export const SavedScan = z.object({ savedAt: z.string(), result: ScanResult });
 export type SavedScan = z.infer<typeof SavedScan>;
+
+/**
+ * A kept scan as it is reopened: its figures with the first `firstGroupsPage` groups in
+ * `result.groups`, and how many it has in all; space.groups gives the others, page by page.
+ */
+export const ReopenedScan = SavedScan.extend({ groupCount: z.number().int().nonnegative() });
+export type ReopenedScan = z.infer<typeof ReopenedScan>;
+
+/**
+ * Groups `offset`… of a scan, in the scan's order (largest saving first), with the scan's figures
+ * as they now are (an apply on the scan updates them: see space.dedupe).
+ */
+export const GroupsPage = z.object({
+  scanId: z.string(),
+  root: z.string(),
+  groupCount: z.number().int().nonnegative(),
+  offset: z.number().int().nonnegative(),
+  groups: z.array(DuplicateGroup),
+  figures: ScanResult.omit({ groups: true }),
+});
+export type GroupsPage = z.infer<typeof GroupsPage>;
 
 export const ScanPhase = z.enum(['walk', 'compare', 'hash', 'sharing', 'done']);
 export const ScanProgress = z.object({
@@ -344,7 +372,13 @@ export type SparseListProgress = z.infer<typeof SparseListProgress>;
 /** What a running scan reports, tagged with its scanId. */
 export const SpaceEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('progress'), progress: ScanProgress }),
-  z.object({ type: z.literal('done'), scanId: z.string(), result: ScanResult }),
+  /** The scan's figures with its first `firstGroupsPage` groups; space.groups gives the others. */
+  z.object({
+    type: z.literal('done'),
+    scanId: z.string(),
+    result: ScanResult,
+    groupCount: z.number().int().nonnegative(),
+  }),
   z.object({ type: z.literal('cancelled'), scanId: z.string() }),
   z.object({
     type: z.literal('failed'),
@@ -385,7 +419,19 @@ export const spaceOperations = {
    */
   'space.lastScan': {
     input: z.object({ path: PathField.optional() }),
-    output: SavedScan.nullable(),
+    output: ReopenedScan.nullable(),
+  },
+  /**
+   * A page of a finished or kept scan's groups (`limit` of them from `offset`, at most 5,000),
+   * read from the kept file for a kept scan: a scan of 300,000 groups is shown a page at a time.
+   */
+  'space.groups': {
+    input: ScanId.extend({
+      offset: z.number().int().nonnegative().default(0),
+      limit: z.number().int().min(0).max(firstGroupsPage).default(groupsPage),
+    }),
+    output: GroupsPage,
+    guard: guard({ onScan: true }),
   },
   /** The result of a finished scan (null while it runs or when unknown). */
   'space.result': { input: ScanId, output: ScanResult.nullable() },

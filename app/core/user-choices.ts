@@ -123,9 +123,15 @@ function guarded(
       if (typeof value === 'string') await choices.requireChosen(value);
     }
     if (guard.onScan) {
-      const scan = await handlers['space.result']({ scanId: String(input.scanId) }, context);
-      // An unknown scan is left to the handler, whose error says what to do.
-      if (scan) await choices.requireChosen(scan.root);
+      // The scan's folder, none of its groups read (a kept scan's are in its file).
+      const root = await handlers['space.groups'](
+        { scanId: String(input.scanId), offset: 0, limit: 0 },
+        context,
+      ).then(
+        (page) => page.root,
+        () => null, // an unknown scan is left to the handler, whose error says what to do
+      );
+      if (root !== null) await choices.requireChosen(root);
     }
     const review = guard.review;
     if (!review) return handler(input, context);

@@ -5,13 +5,15 @@
  * both ends but not in the middle, times before 1970, far ahead and with fractions of a
  * millisecond), the text is exactly `JSON.stringify(scanFolder(...), null, 2)`, on a first scan and
  * on a rescan from the hash cache, but for the figures that differ between any two scans (times
- * spent, the scan id, and the content a rescan did not need to read).
+ * spent, the scan id, and the content a rescan did not need to read). The app keeps a scan from
+ * that text a group at a time (keepScanJson): read back page by page, it is the same scan.
  */
 import assert from 'node:assert/strict';
 import {
   linkSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   rmSync,
   symlinkSync,
   utimesSync,
@@ -21,8 +23,10 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import type { ScanResult } from '../../app/contract/space.js';
-import { scanFolder } from '../../app/core/space/scan.js';
+import { withRemovableTotal } from '../../app/common/removable.js';
+import type { DuplicateGroup, SavedScan, ScanResult } from '../../app/contract/space.js';
+import { keepScanJson, keptGroups } from '../../app/core/space/last-scan.js';
+import { scanFolder, scanFolderJson } from '../../app/core/space/scan.js';
 import { runPlumb } from '../helpers/cli.js';
 
 const base = mkdtempSync(path.join(tmpdir(), 'plumb-scan-json-'));
@@ -93,6 +97,40 @@ test('space scan --json prints JSON.stringify of the scan, first scan and rescan
   const reread = (JSON.parse(rescan.stdout) as ScanResult).contentRead;
   assert.deepEqual(reread, { files: 0, bytes: 0 }, 'the rescan read no content');
   assert.equal(comparable(rescan.stdout, true), comparable(first.stdout, true));
+});
+
+/** A result with what differs between two scans of the same tree left out. */
+function stable(result: ScanResult) {
+  const { scanId, seconds, stageSeconds, contentRead, ...rest } = result;
+  void [scanId, seconds, stageSeconds, contentRead];
+  return rest;
+}
+
+test('a scan kept from its JSON text, a group at a time, reads back as the scan', async () => {
+  const empty = path.join(base, 'empty');
+  mkdirSync(empty);
+  for (const folder of [root, empty]) {
+    const { expected, kept } = await withDataDir(path.join(base, 'kept'), async () => ({
+      expected: await scanFolder({ path: folder }),
+      kept: await keepScanJson(
+        path.join(base, 'kept', 'space-scans'),
+        await scanFolderJson({ path: folder }),
+      ),
+    }));
+    assert.equal(kept.groupCount, expected.groups.length);
+    const paged: DuplicateGroup[] = [];
+    for (let start = 0; start < kept.groupCount; start += 1)
+      paged.push(...(await keptGroups(kept, start, start + 1)));
+    assert.deepEqual(
+      stable({ ...kept.head, groups: paged }),
+      stable(withRemovableTotal(expected)),
+      `the kept scan of ${folder}, with the Trash total`,
+    );
+    // The kept file is still one saved scan, as any reader takes it whole.
+    const whole = JSON.parse(readFileSync(kept.file, 'utf8')) as SavedScan;
+    assert.equal(whole.savedAt, kept.savedAt);
+    assert.deepEqual(stable(whole.result), stable({ ...kept.head, groups: paged }));
+  }
 });
 
 async function withDataDir<T>(dir: string, run: () => Promise<T>): Promise<T> {

@@ -5,8 +5,16 @@
  * the same as a scan without a cache. The last scan of each folder is kept with its time.
  */
 import assert from 'node:assert/strict';
-import { randomBytes, randomInt } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -170,6 +178,48 @@ test('the last scan of a folder is kept with its time, and the view can act on i
   );
   assert.equal(plan.dryRun, true);
   assert.ok(plan.actions.length > 0);
+});
+
+test('a scan its data folder cannot keep is shown from memory, and can be acted on', async () => {
+  const handlers = spaceHandlers(plumbFolders());
+  // The kept file's place is taken (a folder of that name): writing it fails, as on a full disk.
+  const key = createHash('sha256').update(path.resolve(root)).digest('hex').slice(0, 32);
+  const place = path.join(plumbFolders().spaceScans, `${key}.json`);
+  rmSync(place, { force: true });
+  mkdirSync(place);
+  try {
+    let finished: (event: { result: ScanResult; groupCount: number }) => void = () => undefined;
+    const done = new Promise<{ result: ScanResult; groupCount: number }>((r) => (finished = r));
+    const context = {
+      emit: ((
+        name: string,
+        payload: { type?: string; result?: ScanResult; groupCount?: number },
+      ) => {
+        if (name === 'space.event' && payload.type === 'done')
+          finished({ result: payload.result!, groupCount: payload.groupCount! });
+      }) as EventSink,
+    };
+    const input = {
+      path: root,
+      minBytes: 1,
+      includeHidden: true,
+      skipPackages: true,
+      skipCloudFolders: true,
+    };
+    await handlers['space.scan'](input, context as never);
+    const { result, groupCount } = await done;
+    assert.ok(groupCount >= 5);
+    const whole = await handlers['space.result']({ scanId: result.scanId }, context as never);
+    assert.equal(whole?.groups.length, groupCount);
+    assert.deepEqual(groupsOf(whole!), groupsOf(await scanFolder({ path: root })));
+    const plan = await handlers['space.trash'](
+      { scanId: result.scanId, apply: false },
+      context as never,
+    );
+    assert.ok(plan.actions.length > 0);
+  } finally {
+    rmSync(place, { recursive: true, force: true });
+  }
 });
 
 /**

@@ -4,8 +4,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PlumbError, toErrorPayload } from '../../contract/errors.js';
+import { firstGroupsPage } from '../../common/groups-page.js';
+import { withRemovableTotal } from '../../common/removable.js';
 import type { JobKind } from '../../contract/jobs.js';
-import type { DedupeReport, ScanProgress, ScanResult, TrashReport } from '../../contract/space.js';
+import type {
+  DedupeReport,
+  DuplicateGroup,
+  ScanOptions,
+  ScanProgress,
+  ScanResult,
+  TrashReport,
+} from '../../contract/space.js';
 import type { CallContext, Handlers } from '../dispatch.js';
 import type { PlumbFolders } from '../paths.js';
 import { jobs } from '../jobs/service.js';
@@ -13,8 +22,15 @@ import { scanAfterApply } from './after-apply.js';
 import type { ApplyEachOptions } from './apply-steps.js';
 import { dedupeGroups } from './dedupe.js';
 import { recoverInterrupted, type RecoveryStep } from './journal.js';
-import { loadLastScan, saveLastScan } from './last-scan.js';
-import { scanFolder } from './scan.js';
+import {
+  canKeepScans,
+  keepScanJson,
+  keptGroups,
+  openLastScan,
+  saveLastScan,
+  type KeptScan,
+} from './last-scan.js';
+import { scanFolder, scanFolderJson, type ScanHooks } from './scan.js';
 import { copySparse } from './sparse-copy.js';
 import { createSparse, listSparse, punchZeros, type SparseListHooks } from './sparse.js';
 import { sparseCandidates } from './sparse-candidates.js';
@@ -25,6 +41,7 @@ type SpaceOperation =
   | 'space.cancel'
   | 'space.result'
   | 'space.lastScan'
+  | 'space.groups'
   | 'space.dedupe'
   | 'space.recover'
   | 'space.trash'
@@ -39,8 +56,14 @@ type SpaceOperation =
 const keptScans = 5;
 
 interface ScanEntry {
+  /** A scan of this process, once finished. */
   result: ScanResult | null;
+  /** A kept scan reopened: its figures, and its groups read from its file when asked for. */
+  kept?: KeptScan;
 }
+
+/** A finished scan: in memory, or kept (its groups in its file). */
+type Finished = { result: ScanResult; kept?: undefined } | { result: null; kept: KeptScan };
 
 /** Scans of this process, by scanId, shared by every connection. */
 const scans = new Map<string, ScanEntry>();
@@ -90,6 +113,29 @@ async function asJob<T>(
   );
 }
 
+/**
+ * A scan, kept as the folder's last one so reopening the view shows it. Where scans can be kept,
+ * the addon's JSON text is written straight to the kept file, a group at a time, and the scan is
+ * read from there: its result is never held whole (for a million files, some 200 MB of objects
+ * besides the walk's own tables). Where they cannot (no data folder, or no room in it for the
+ * file: a full disk is when people look for copies), it is held in memory, as the CLI holds it.
+ */
+async function scanAndKeep(
+  options: ScanOptions,
+  hooks: ScanHooks & { scansDir: string },
+): Promise<Finished> {
+  if (await canKeepScans(hooks.scansDir)) {
+    const pieces = await scanFolderJson(options, hooks);
+    try {
+      return { result: null, kept: await keepScanJson(hooks.scansDir, pieces) };
+    } catch {
+      // Scanned again into memory: the unchanged files' digests come from the hash cache.
+      hooks.signal?.throwIfAborted();
+    }
+  }
+  return { result: withRemovableTotal(await scanFolder(options, hooks)) };
+}
+
 let recovery: Promise<RecoveryStep[]> | undefined;
 
 /** Replays journals of interrupted dedupes once per process, before any space work. */
@@ -102,45 +148,91 @@ function remember(scanId: string, entry: ScanEntry): void {
   scans.set(scanId, entry);
   for (const id of scans.keys()) {
     if (scans.size <= keptScans) break;
-    if (scans.get(id)!.result !== null) scans.delete(id);
+    const entry = scans.get(id)!;
+    if (entry.result !== null || entry.kept) scans.delete(id);
   }
 }
 
-function finishedScan(scanId: string): ScanResult {
-  const result = scans.get(scanId)?.result;
-  if (!result) {
-    throw new PlumbError(
-      'ENOSCAN',
-      'That scan is not finished or no longer kept; scan the folder again.',
-    );
-  }
-  return result;
+function finishedScan(scanId: string): Finished {
+  const entry = scans.get(scanId);
+  if (entry?.result) return { result: entry.result };
+  if (entry?.kept) return { result: null, kept: entry.kept };
+  throw new PlumbError(
+    'ENOSCAN',
+    'That scan is not finished or no longer kept; scan the folder again.',
+  );
 }
+
+/** A finished scan's figures (its groups may be left out: see groupsOf). */
+const figuresOf = (scan: Finished): ScanResult => scan.result ?? scan.kept.head;
+const groupCountOf = (scan: Finished): number =>
+  scan.result ? scan.result.groups.length : scan.kept.groupCount;
+
+/** Groups start…end-1 of a finished scan. */
+async function groupsOf(scan: Finished, start: number, end: number): Promise<DuplicateGroup[]> {
+  return scan.result ? scan.result.groups.slice(start, end) : keptGroups(scan.kept, start, end);
+}
+
+/** Groups read at once from a kept scan when looking for some by id. */
+const readingPage = 1000;
 
 /**
  * The kept scan `scanId` brought up to date by an apply on it (the copies it changed), in memory
- * and on disk, so the view, a reopen and the next apply all see the folder as it now is. It keeps
- * the time of its scan: what the apply did not touch is as that scan found it.
+ * and on disk, so the view, a reopen, a page and the next apply all see the folder as it now is.
+ * It keeps the time of its scan: what the apply did not touch is as that scan found it. A scan
+ * kept in its file is rewritten with a new index and reopened from it; the old one's pages are
+ * refused (its file changed), never read at the old offsets.
  */
 async function keepApplied(
   scansDir: string,
   scanId: string,
-  scanned: ScanResult,
+  scan: Finished,
   applied: { action: 'clone'; report: DedupeReport } | { action: 'trash'; report: TrashReport },
 ): Promise<void> {
-  const updated = await scanAfterApply(scanned, applied);
+  if (applied.report.dryRun) return;
   const entry = scans.get(scanId);
-  if (updated === scanned || entry?.result !== scanned) return;
-  entry.result = updated;
-  const saved = await loadLastScan(scansDir, scanned.root).catch(() => null);
-  const savedAt = saved?.result.scanId === scanId ? new Date(saved.savedAt) : new Date();
-  await saveLastScan(scansDir, updated, savedAt).catch(() => undefined);
+  if (!entry || (scan.result ? entry.result !== scan.result : entry.kept !== scan.kept)) return;
+  // The groups of a kept scan are read whole for this, once: an apply touches any of them.
+  const scanned = scan.result ?? { ...scan.kept.head, groups: await chosenGroups(scan, undefined) };
+  const after = await scanAfterApply(scanned, applied);
+  if (after === scanned) return;
+  const updated = withRemovableTotal(after);
+  const kept = await openLastScan(scansDir, scanned.root).catch(() => null);
+  const savedAt = kept?.head.scanId === scanId ? new Date(kept.savedAt) : new Date();
+  const saving = saveLastScan(scansDir, updated, savedAt);
+  if (scan.result) {
+    entry.result = updated;
+    await saving.catch(() => undefined);
+    return;
+  }
+  // Reopened from what was just written; held in memory when it could not be written.
+  const reopened = await saving.then(
+    () => openLastScan(scansDir, scanned.root),
+    () => null,
+  );
+  if (reopened?.head.scanId === scanId) {
+    entry.kept = reopened;
+  } else {
+    entry.result = updated;
+    entry.kept = undefined;
+  }
 }
 
 /** The groups of a scan to act on: those named, or all of them. */
-function chosenGroups(result: ScanResult, groupIds: readonly string[] | undefined) {
+async function chosenGroups(
+  scan: Finished,
+  groupIds: readonly string[] | undefined,
+): Promise<DuplicateGroup[]> {
   const wanted = groupIds ? new Set(groupIds) : null;
-  return wanted ? result.groups.filter((g) => wanted.has(g.id)) : result.groups;
+  if (scan.result)
+    return wanted ? scan.result.groups.filter((g) => wanted.has(g.id)) : scan.result.groups;
+  const chosen: DuplicateGroup[] = [];
+  // Page by page: only the chosen groups of a kept scan are held.
+  for (let start = 0; start < scan.kept.groupCount; start += readingPage) {
+    const page = await keptGroups(scan.kept, start, start + readingPage);
+    chosen.push(...(wanted ? page.filter((g) => wanted.has(g.id)) : page));
+  }
+  return chosen;
 }
 
 export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperation> {
@@ -167,7 +259,7 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
         bytesTotal: p.phase === 'hash' ? p.bytesToHash : null,
       });
       const scanning = jobs.run({ jobId: scanId, kind: 'scan', origin: context }, (job) =>
-        scanFolder(options, {
+        scanAndKeep(options, {
           scanId,
           scansDir,
           signal: job.signal,
@@ -179,13 +271,17 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
       );
       remember(scanId, entry);
       void scanning.then(
-        async (result) => {
-          entry.result = result;
-          context.emit('space.event', { type: 'done', scanId, result });
-          // Kept so reopening the view shows it (the CLI does not keep its scans: a one-shot
-          // command would hold the whole result twice to write it). A data folder that cannot be
-          // written costs only that.
-          await saveLastScan(scansDir, result).catch(() => undefined);
+        async (scan) => {
+          entry.result = scan.result;
+          entry.kept = scan.kept;
+          // The first page of groups: a scan of a million files is 180 MB whole; the page asks
+          // for the others as it shows them (space.groups).
+          context.emit('space.event', {
+            type: 'done',
+            scanId,
+            result: { ...figuresOf(scan), groups: await groupsOf(scan, 0, firstGroupsPage) },
+            groupCount: groupCountOf(scan),
+          });
         },
         (error: unknown) => {
           scans.delete(scanId);
@@ -201,19 +297,45 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
     'space.cancel': async ({ scanId }, context) => ({
       cancelled: jobs.cancel(scanId, context.session),
     }),
-    'space.result': async ({ scanId }) => scans.get(scanId)?.result ?? null,
+    'space.result': async ({ scanId }) => {
+      const entry = scans.get(scanId);
+      if (entry?.result) return entry.result;
+      if (!entry?.kept) return null;
+      const kept: Finished = { result: null, kept: entry.kept };
+      return { ...entry.kept.head, groups: await groupsOf(kept, 0, entry.kept.groupCount) };
+    },
     'space.lastScan': async ({ path }) => {
-      const saved = await loadLastScan(scansDir, path);
-      // Kept like a new scan, so dedupe and Trash act on exactly what is shown.
-      if (saved) remember(saved.result.scanId, { result: saved.result });
-      return saved;
+      const kept = await openLastScan(scansDir, path);
+      if (!kept) return null;
+      // Kept like a new scan, so dedupe and Trash act on exactly what is shown; its groups stay
+      // in its file, read a page at a time.
+      remember(kept.head.scanId, { result: null, kept });
+      const groups = await keptGroups(kept, 0, firstGroupsPage);
+      return {
+        savedAt: kept.savedAt,
+        result: { ...kept.head, groups },
+        groupCount: kept.groupCount,
+      };
+    },
+    'space.groups': async ({ scanId, offset, limit }) => {
+      const scan = finishedScan(scanId);
+      const { groups: _all, ...figures } = figuresOf(scan);
+      return {
+        scanId,
+        root: figures.root,
+        groupCount: groupCountOf(scan),
+        offset,
+        groups: await groupsOf(scan, offset, offset + limit),
+        figures,
+      };
     },
     'space.dedupe': async ({ scanId, groupIds, keepers, apply, jobId }, context) => {
       await recoverOnce(journalDir);
-      const result = finishedScan(scanId);
-      const { sharingSupported } = result;
+      const scan = finishedScan(scanId);
+      const { sharingSupported } = figuresOf(scan);
+      const groups = await chosenGroups(scan, groupIds);
       const report = await asJob(jobId, 'dedupe', context, (hooks) =>
-        dedupeGroups(chosenGroups(result, groupIds), {
+        dedupeGroups(groups, {
           apply,
           keepers,
           sharingSupported,
@@ -221,15 +343,16 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
           ...hooks,
         }),
       );
-      if (apply) await keepApplied(scansDir, scanId, result, { action: 'clone', report });
+      if (apply) await keepApplied(scansDir, scanId, scan, { action: 'clone', report });
       return report;
     },
     'space.recover': async () => recoverOnce(journalDir),
     'space.trash': async ({ scanId, groupIds, keepers, apply, jobId }, context) => {
-      const result = finishedScan(scanId);
-      const { sharingSupported } = result;
+      const scan = finishedScan(scanId);
+      const { sharingSupported } = figuresOf(scan);
+      const groups = await chosenGroups(scan, groupIds);
       const report = await asJob(jobId, 'trash', context, (hooks) =>
-        trashCopies(chosenGroups(result, groupIds), {
+        trashCopies(groups, {
           apply,
           keepers,
           sharingSupported,
@@ -237,7 +360,7 @@ export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperat
           ...hooks,
         }),
       );
-      if (apply) await keepApplied(scansDir, scanId, result, { action: 'trash', report });
+      if (apply) await keepApplied(scansDir, scanId, scan, { action: 'trash', report });
       return report;
     },
     'space.trash.empty': async ({ batchId, apply, jobId }, context) =>

@@ -65,3 +65,21 @@ test('a kept scan whose head does not name its root is read whole', async () => 
   utimesSync(file, future, future);
   assert.equal(await newestScanRoot(dir, async (root) => root === '/late/root'), '/late/root');
 });
+
+test('the root is read from the head of an indented kept scan too, the rest left unread', async () => {
+  const file = path.join(dir, 'indented.json');
+  // As the app keeps a new scan: the figures as the engine writes them, indented; what follows
+  // the head is not read (here it is not even JSON).
+  const head = JSON.stringify(
+    { savedAt: '2026-01-01T00:00:00.000Z', result: scanOf('/in/dented') },
+    null,
+    2,
+  );
+  writeFileSync(
+    file,
+    `${head.slice(0, head.indexOf('"groups"'))}"groups": [${'x'.repeat(100_000)}`,
+  );
+  const future = new Date(Date.now() + 120_000);
+  utimesSync(file, future, future);
+  assert.equal(await newestScanRoot(dir, async (root) => root === '/in/dented'), '/in/dented');
+});

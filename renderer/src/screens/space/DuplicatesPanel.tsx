@@ -34,7 +34,7 @@ export function DuplicatesPanel({
   const [filter, setFilter] = useState<GroupFilter>({ minBytes: 0, folder: '' });
   // The file kept per group when not the scan's (the oldest): by hand, or the copy in a folder.
   const [keepers, setKeepers] = useState<Record<string, string>>({});
-  const { scan, startScan, cancelScan, refreshResult } = useDuplicateScan(client, {
+  const { scan, startScan, cancelScan, loadMoreGroups, refreshResult } = useDuplicateScan(client, {
     // A new scan ends what was planned for the last one (called later, once `copies` exists).
     onStart: () => copies.reset(),
     onDone: () => {
@@ -45,6 +45,8 @@ export function DuplicatesPanel({
 
   const result = scan.kind === 'done' ? scan.result : null;
   const allGroups = useMemo(() => (result ? sortGroups(result.groups) : []), [result]);
+  // The scan's groups in all: `allGroups` are those loaded so far (a page at a time).
+  const groupCount = scan.kind === 'done' ? scan.groupCount : allGroups.length;
   const groups = useMemo(
     () => filterGroups(allGroups, filter, result?.root ?? ''),
     [allGroups, filter, result],
@@ -148,7 +150,12 @@ export function DuplicatesPanel({
             refresh={apply.kind}
             lead="On this volume: "
           />
-          <Totals result={result} groups={groups} planFrees={planFrees} />
+          <Totals
+            result={result}
+            groups={groups}
+            planFrees={planFrees}
+            scanTotal={groups.length === allGroups.length && allGroups.length < groupCount}
+          />
           {applyError ? (
             <div className="banner banner-error" role="alert">
               {applyError}
@@ -168,6 +175,10 @@ export function DuplicatesPanel({
           ) : (
             <GroupsSection
               root={result.root}
+              groupCount={groupCount}
+              onMoreGroups={() =>
+                loadMoreGroups().catch((e: Error) => copies.setApplyError(e.message))
+              }
               allGroups={allGroups}
               groups={groups}
               filter={filter}

@@ -13,6 +13,7 @@ import type {
 } from '../../../../app/contract/space.js';
 import { alreadySharedCode } from '../../../../app/common/space-codes.js';
 import { formatBytes, formatDuration } from '../../../../app/common/format.js';
+import { removableBytes as scanRemovableBytes } from '../../../../app/common/removable.js';
 
 export const unknownText = 'Unknown';
 
@@ -91,11 +92,7 @@ export function reclaimableOf(group: DuplicateGroup, frees?: PlanFrees | null): 
  * which frees nothing.
  */
 export function removableBytes(group: DuplicateGroup, frees?: PlanFrees | null): number {
-  const exact = frees?.get(group.id);
-  if (exact !== undefined) return exact;
-  return group.files
-    .filter((f) => f.path !== group.keeper && f.links === 1)
-    .reduce((sum, f) => sum + f.size, 0);
+  return frees?.get(group.id) ?? scanRemovableBytes(group);
 }
 
 /** Whether every group's figure is the dry run's own (not estimated from the scan). */
@@ -108,26 +105,34 @@ export function planFiguresExact(
 
 /**
  * The three totals, each with a sentence saying what it means and why it may differ. On a file
- * system without clones the third is what moving the copies to the Trash (then emptying it) frees.
+ * system without clones the third is what moving the copies to the Trash (then emptying it) frees:
+ * of `groups` (those shown), or the scan's own total when `scanTotal` (no filter leaves any out,
+ * but a scan shown a page at a time has not loaded them all).
  */
 export function totalLines(
   totals: SpaceTotals,
   sharingSupported: boolean | null,
   groups: readonly DuplicateGroup[] = [],
   frees: PlanFrees | null = null,
+  scanTotal = false,
 ): TotalLine[] {
   const partly =
     totals.unknownGroups > 0 && totals.reclaimableBytes !== null
       ? ` The system could not tell for ${totals.unknownGroups} ${totals.unknownGroups === 1 ? 'group' : 'groups'}, left out here.`
       : '';
-  const removable = groups.reduce((sum, g) => sum + removableBytes(g, frees), 0);
+  const removable =
+    scanTotal && totals.removableBytes !== undefined
+      ? totals.removableBytes
+      : groups.reduce((sum, g) => sum + removableBytes(g, frees), 0);
   const third: Omit<TotalLine, 'id' | 'tone'> =
     sharingSupported === false
       ? {
           label: 'Freed by the Trash',
-          value: planFiguresExact(groups, frees)
-            ? formatBytes(removable)
-            : `About ${formatBytes(removable)}`,
+          // The scan's own total (groups not all loaded) is from file sizes: about.
+          value:
+            !scanTotal && planFiguresExact(groups, frees)
+              ? formatBytes(removable)
+              : `About ${formatBytes(removable)}`,
           explanation:
             'This disk cannot clone, so copies can only be removed: moved to the Trash, each checked identical to the copy that stays. The space comes back when they are deleted from the Trash; hard links free nothing.',
         }

@@ -1,4 +1,5 @@
 /** The duplicate groups: how many, the filters, the table to choose from, and the action to take. */
+import { groupsPage } from '../../../../../app/common/groups-page.js';
 import type { DuplicateGroup } from '../../../../../app/contract/space.js';
 import {
   keepersInFolder,
@@ -12,6 +13,8 @@ import { GroupTable } from '../GroupTable.js';
 
 export function GroupsSection({
   root,
+  groupCount,
+  onMoreGroups,
   allGroups,
   groups,
   filter,
@@ -29,6 +32,9 @@ export function GroupsSection({
   onReview,
 }: {
   root: string;
+  /** The scan's groups in all; `allGroups` are those loaded so far (a page at a time). */
+  groupCount: number;
+  onMoreGroups: () => void;
   allGroups: readonly DuplicateGroup[];
   groups: DuplicateGroup[];
   filter: GroupFilter;
@@ -65,10 +71,8 @@ export function GroupsSection({
         <h2 id="groups-title" className="section-title">
           {groups.length.toLocaleString('en-US')} duplicate{' '}
           {groups.length === 1 ? 'group' : 'groups'}
-          {groups.length < allGroups.length
-            ? ` shown of ${allGroups.length.toLocaleString('en-US')}`
-            : ''}
-          , largest saving first
+          {groups.length < groupCount ? ` shown of ${groupCount.toLocaleString('en-US')}` : ''},
+          largest saving first
         </h2>
       </div>
       <GroupFilters
@@ -94,6 +98,17 @@ export function GroupsSection({
           onSelected(() => (all ? new Set(groups.map((g) => g.id)) : new Set()))
         }
       />
+      {allGroups.length < groupCount ? (
+        <p className="space-more-groups">
+          <span className="muted">
+            {allGroups.length.toLocaleString('en-US')} of {groupCount.toLocaleString('en-US')}{' '}
+            groups loaded, largest saving first; filters and choices apply to those loaded.{' '}
+          </span>
+          <button type="button" className="button" onClick={onMoreGroups}>
+            Load {Math.min(groupsPage, groupCount - allGroups.length).toLocaleString('en-US')} more
+          </button>
+        </p>
+      ) : null}
       <div className="space-action-bar">
         <span className="muted" data-testid="selection-summary">
           {selectionText(summary)}

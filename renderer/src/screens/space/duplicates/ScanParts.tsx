@@ -76,15 +76,19 @@ export function ScanSummary({
   );
 }
 
+/** The three totals: of the groups shown, or of the whole scan when no filter leaves any out. */
 export function Totals({
   result,
   groups,
   planFrees,
+  scanTotal,
 }: {
   result: ScanResult;
   groups: readonly DuplicateGroup[];
   /** What acting on each group frees, as the dry run counts it (null until known). */
   planFrees: PlanFrees | null;
+  /** Whether `groups` are every group loaded, but not all of the scan's (a page at a time). */
+  scanTotal: boolean;
 }) {
   return (
     <section className="space-totals" aria-label="Totals">
@@ -93,6 +97,7 @@ export function Totals({
         result.sharingSupported,
         groups,
         planFrees,
+        scanTotal,
       ).map((line) => (
         <article
           key={line.id}

@@ -1,5 +1,9 @@
-/** One scan for copies at a time: its progress from space events, the last scan kept, cancel. */
+/**
+ * One scan for copies at a time: its progress from space events, the last scan kept, cancel, and
+ * its groups a page at a time.
+ */
 import { useEffect, useRef, useState } from 'react';
+import { firstGroupsPage } from '../../../../../app/common/groups-page.js';
 import type { ScanProgress, ScanResult, SpaceEvent } from '../../../../../app/contract/space.js';
 import type { PlumbClient } from '../../../client.js';
 import { useJob } from '../../../jobs/use-job.js';
@@ -7,7 +11,8 @@ import { useJob } from '../../../jobs/use-job.js';
 export type ScanState =
   | { kind: 'idle' }
   | { kind: 'scanning'; path: string; scanId: string | null; progress: ScanProgress | null }
-  | { kind: 'done'; result: ScanResult; savedAt?: string }
+  /** `result.groups` holds the groups loaded so far: the first page, then each one asked for. */
+  | { kind: 'done'; result: ScanResult; savedAt?: string; groupCount: number }
   | { kind: 'cancelled'; path: string }
   | { kind: 'error'; message: string };
 
@@ -35,7 +40,7 @@ export function useDuplicateScan(
       if (event.type === 'progress')
         setScan((s) => (s.kind === 'scanning' ? { ...s, progress: event.progress } : s));
       else if (event.type === 'done') {
-        setScan({ kind: 'done', result: event.result });
+        setScan({ kind: 'done', result: event.result, groupCount: event.groupCount });
         onDoneRef.current();
       } else if (event.type === 'cancelled')
         setScan((s) => ({ kind: 'cancelled', path: s.kind === 'scanning' ? s.path : '' }));
@@ -52,7 +57,14 @@ export function useDuplicateScan(
       (saved) => {
         if (live && saved)
           setScan((s) =>
-            s.kind === 'idle' ? { kind: 'done', result: saved.result, savedAt: saved.savedAt } : s,
+            s.kind === 'idle'
+              ? {
+                  kind: 'done',
+                  result: saved.result,
+                  savedAt: saved.savedAt,
+                  groupCount: saved.groupCount,
+                }
+              : s,
           );
       },
       () => undefined, // nothing kept (or unreadable): the first steps stay
@@ -89,17 +101,40 @@ export function useDuplicateScan(
     await scanJob.cancel();
   };
 
+  /** The next page of the shown scan's groups, added after those loaded. */
+  const loadMoreGroups = async () => {
+    if (scan.kind !== 'done') return;
+    const { scanId, groups } = scan.result;
+    const page = await client.call('space.groups', { scanId, offset: groups.length });
+    setScan((s) =>
+      s.kind === 'done' && s.result.scanId === scanId && s.result.groups.length === page.offset
+        ? {
+            ...s,
+            groupCount: page.groupCount,
+            result: { ...s.result, groups: [...s.result.groups, ...page.groups] },
+          }
+        : s,
+    );
+  };
+
   /**
    * The shown scan as the server keeps it after an apply on it (the copies it changed): the same
-   * scan, its choices still standing, brought up to date without scanning again.
+   * scan, its choices still standing, brought up to date without scanning again, from its first
+   * page (the pages loaded after it may have moved).
    */
   const refreshResult = async () => {
     if (scan.kind !== 'done') return;
     const { scanId } = scan.result;
-    const now = await client.call('space.result', { scanId }).catch(() => null);
-    if (now)
-      setScan((s) => (s.kind === 'done' && s.result.scanId === scanId ? { ...s, result: now } : s));
+    const page = await client
+      .call('space.groups', { scanId, offset: 0, limit: firstGroupsPage })
+      .catch(() => null);
+    if (page)
+      setScan((s) =>
+        s.kind === 'done' && s.result.scanId === scanId
+          ? { ...s, groupCount: page.groupCount, result: { ...page.figures, groups: page.groups } }
+          : s,
+      );
   };
 
-  return { scan, startScan, cancelScan, refreshResult };
+  return { scan, startScan, cancelScan, loadMoreGroups, refreshResult };
 }
