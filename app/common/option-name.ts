@@ -28,18 +28,24 @@ export function capacityWords(bytes: number): string {
     : `${Math.round(bytes / 1e9)} GB`;
 }
 
+/** The longest name an option may have (the scenario's schema); a longer one is cut. */
+export const optionNameMaxLength = 80;
+
+const clipped = (name: string) =>
+  name.length <= optionNameMaxLength ? name : `${name.slice(0, optionNameMaxLength - 1)}…`;
+
 /** "512 GB + TB5 SSD", "2 TB internal". */
 export function shortOptionName({ internalCapacity, external }: NamedOption): string {
   const internal = capacityWords(internalCapacity);
   if (!external) return `${internal} internal`;
   const link = shortInterface[external.interface];
-  return link ? `${internal} + ${link} SSD` : `${internal} + ${external.name}`;
+  return clipped(link ? `${internal} + ${link} SSD` : `${internal} + ${external.name}`);
 }
 
 /** "512 GB internal + Samsung T7 Shield 2 TB (USB 3.2 Gen 2)". */
 export function fullOptionName({ internalCapacity, external }: NamedOption): string {
   const internal = `${capacityWords(internalCapacity)} internal`;
-  return external ? `${internal} + ${external.name}` : internal;
+  return clipped(external ? `${internal} + ${external.name}` : internal);
 }
 
 /**

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   fullOptionName,
+  optionNameMaxLength,
   renamedForDisks,
   shortOptionName,
 } from '../../../app/common/option-name.js';
@@ -25,6 +26,21 @@ test('the two names Plumb gives an option', () => {
     }),
     '512 GB + My disk',
   );
+});
+
+test('a name made from a long device name fits the scenario (80 characters)', () => {
+  // A measured disk is named by its run: "Standard plan on /Volumes/…, 27 Nov 2026 (Quick run (1 %))".
+  const measured = {
+    name: `Standard plan on /Volumes/${'x'.repeat(90)} (Quick run (1 %))`,
+    interface: 'measured',
+  };
+  for (const name of [
+    shortOptionName({ internalCapacity: 512e9, external: measured }),
+    fullOptionName({ internalCapacity: 512e9, external: measured }),
+  ]) {
+    assert.equal(name.length, optionNameMaxLength);
+    assert.ok(name.startsWith('512 GB') && name.endsWith('…'), name);
+  }
 });
 
 test('a name Plumb gave follows the disks, in its own form; a typed name stays', () => {

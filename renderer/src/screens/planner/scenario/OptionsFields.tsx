@@ -6,7 +6,11 @@ import type {
   Scenario,
 } from '../../../../../app/contract/planner.js';
 import { formatSize, formatUsd } from '../../../../../app/common/format.js';
-import { renamedForDisks, type NamedOption } from '../../../../../app/common/option-name.js';
+import {
+  optionNameMaxLength,
+  renamedForDisks,
+  type NamedOption,
+} from '../../../../../app/common/option-name.js';
 import { Field, GbInput, NumberInput } from './fields.js';
 
 type Option = Scenario['options'][number];
@@ -126,7 +130,7 @@ function OptionRow({
           <input
             id={id}
             type="text"
-            maxLength={80}
+            maxLength={optionNameMaxLength}
             value={option.name ?? ''}
             placeholder="Name it"
             onChange={(e) => onChange({ name: e.target.value || undefined })}
