@@ -127,12 +127,11 @@ describe('plumb writes each output path as what it is', { skip: posixSkip }, () 
   function assertOutput(flag: Flag, bytes: Buffer, where: string): void {
     if (flag === '--json') assert.deepEqual(JSON.parse(bytes.toString()), result, where);
     if (flag === '--csv') {
-      // Comment lines (a quick run, the headline), then the header and a line per file.
-      const lines = bytes
-        .toString()
-        .trim()
-        .split('\n')
-        .filter((line) => !line.startsWith('#'));
+      // Comment lines (a quick run, the headline), then the header and a line per file; after a
+      // blank line, the rate samples the chart draws (resultCsv).
+      const [files, samples] = bytes.toString().trim().split('\n\n');
+      const lines = files!.split('\n').filter((line) => !line.startsWith('#'));
+      if (result.samplesByPhase) assert.match(samples ?? '', /^# Rate samples/, where);
       assert.equal(lines[0], 'phase,bytes,seconds,cumulativeBytes,t,temperatureC', where);
       assert.equal(lines.length, result.files.length + 1, where);
     }

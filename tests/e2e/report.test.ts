@@ -232,7 +232,15 @@ describe('plumb report', { skip }, () => {
     const json = path.join(work, 'whole.json');
     const run = runPlumb(['report', measuredFile, '--csv', csv, '--json', json], { env });
     assert.equal(run.status, 0, run.stderr);
-    const lines = readFileSync(csv, 'utf8').trim().split('\n');
+    // The file table, then (after a blank line) the rate samples the chart draws.
+    const [files, samples] = readFileSync(csv, 'utf8').trim().split('\n\n');
+    const lines = files!.split('\n');
+    if (measured.samplesByPhase) {
+      assert.match(
+        samples ?? '',
+        /^# Rate samples.*\nphase,cumulativeBytes,seconds,MBps\n(write|read),/,
+      );
+    }
     // A quick run (--scale 0.001) says so on a comment line before the header, then its headline
     // (when a file reached 2 MB).
     assert.match(lines[0]!, /^# Quick run at 0\.1 % of the plan's sizes/);
