@@ -288,7 +288,11 @@ test('a queue-depth run is summed up by its best rates; the random ones give the
     [
       ['Sequential read', '1.69 GB/s', 'SEQ1M Q8T1 read'],
       ['Sequential write', '1.48 GB/s', 'SEQ1M Q8T1 write'],
-      ['Random read', '278 k IOPS', 'RND4K Q32T1 read · 1.14 GB/s; 16 k IOPS one request at a time'],
+      [
+        'Random read',
+        '278 k IOPS',
+        'RND4K Q32T1 read · 1.14 GB/s; 16 k IOPS one request at a time',
+      ],
     ],
   );
   // "At its best" names the best of each kind the grid on the same page shows (issue 23: it
