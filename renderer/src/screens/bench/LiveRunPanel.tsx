@@ -1,5 +1,5 @@
 /** A run as it happens: progress figures that never change width, live charts, cancel. */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { ResultDocument } from '../../../../app/contract/bench-result.js';
 import type { PlumbClient } from '../../client.js';
 import { capitalise } from '../../../../app/common/format.js';
@@ -12,7 +12,7 @@ import { gridSecondsLeft, planDirections } from './live-figures.js';
 import { LiveFigures, useFrameThrottled } from './LiveFigures.js';
 import { CapacityVerdict } from './CapacityVerdict.js';
 import { QuickRunBanner } from './QuickRunBanner.js';
-import { progressFraction, secondsLeft, type FirstBytes, type LiveRun } from './live-run.js';
+import { progressFraction, secondsLeft, type LiveRun } from './live-run.js';
 import { recoveryStep } from './live-recovery.js';
 import { planTitle } from '../../ui/plan-catalogue.js';
 import { presetGrid } from '../../ui/result/presets-grid.js';
@@ -121,11 +121,6 @@ export function LiveRunPanel({
   // next tick (0.1 s left at 0.6 s into a quick run, 3.0 s at 1.1 s, in the first-run test).
   const clock = session.endedAtMs ?? (running ? Date.now() : now);
   const elapsed = Math.max(live.seconds, (clock - session.startedAtMs) / 1000);
-  // When this view first saw bytes moved: the pace for the time left is taken from then.
-  const firstBytes = useRef<(FirstBytes & { runId: string }) | null>(null);
-  if (firstBytes.current?.runId !== live.runId)
-    firstBytes.current =
-      live.bytesDone > 0 ? { runId: live.runId, seconds: elapsed, bytes: live.bytesDone } : null;
 
   const cliffs = useMemo(() => cliffMarks(live.findings), [live.findings]);
   // The recovery is shown as its steps (a rest, a probe), each with its own share and time.
@@ -134,7 +129,7 @@ export function LiveRunPanel({
   const left =
     step?.secondsLeft ??
     gridSecondsLeft(live, plan, session.request.scale) ??
-    secondsLeft(live, elapsed, firstBytes.current ?? undefined);
+    secondsLeft(live, elapsed);
   const title = planTitle(live.planName);
 
   if (result) {

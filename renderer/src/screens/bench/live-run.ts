@@ -242,26 +242,13 @@ export function progressFraction(run: LiveRun): number | null {
 /** A phase's own pace counts once it has run this long; before, the whole run's average. */
 const phasePaceSeconds = 2;
 
-/** The pace since the first bytes counts once they are this old (a file or two later). */
-const firstBytesPaceSeconds = 0.2;
-
-/** When the first bytes of a run were seen (on the viewer's clock, as `elapsed`), and how many. */
-export interface FirstBytes {
-  seconds: number;
-  bytes: number;
-}
-
 /**
  * Seconds left at the pace of the phase going on (a read-back is not as fast as the writing
  * before it), or the run's average before that is known; null until there is a rate and a total,
  * and during the recovery (its wait says its own time). `elapsed` is the run's time as the
  * viewer's clock has it, when that is ahead of the last sample.
  */
-export function secondsLeft(
-  run: LiveRun,
-  elapsed = run.seconds,
-  firstBytes?: FirstBytes,
-): number | null {
+export function secondsLeft(run: LiveRun, elapsed = run.seconds): number | null {
   const seconds = Math.max(run.seconds, elapsed);
   if (run.status !== 'running' || run.phase === 'recovery') return null;
   if (!run.totalBytes || run.bytesDone <= 0 || seconds <= 0) return null;
@@ -270,17 +257,10 @@ export function secondsLeft(
   // done ("11 min 7 s" left for a moment as a quick run turned to its read-back).
   const phaseSeconds = run.seconds - run.phaseStart.seconds;
   const phaseBytes = run.bytesDone - run.phaseStart.bytes;
-  // Before that, the pace since the first bytes arrived: the time from Start to them (folder
-  // checks, the engine starting) does not recur, and counted in it made a quick run's first
-  // time left several times too long.
-  const sinceFirst = firstBytes ? seconds - firstBytes.seconds : 0;
-  const bytesSinceFirst = firstBytes ? run.bytesDone - firstBytes.bytes : 0;
   const rate =
     phaseSeconds >= phasePaceSeconds && phaseBytes > 0
       ? phaseBytes / phaseSeconds
-      : sinceFirst >= firstBytesPaceSeconds && bytesSinceFirst > 0
-        ? bytesSinceFirst / sinceFirst
-        : run.bytesDone / seconds;
+      : run.bytesDone / seconds;
   return Math.max(0, (run.totalBytes - run.bytesDone) / rate);
 }
 
