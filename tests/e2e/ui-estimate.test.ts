@@ -4,8 +4,8 @@
  * after one run on a volume, the time "Test a disk" announces for each quick plan (standard,
  * sustained, the grid) is within 30 % of the time it then takes: the median error of three runs
  * of each, taken in turn, as this VM's disk drifts by 2× within minutes. The first run, from the
- * defaults (nothing run on the volume yet), is said to be a first guess, and its live view shows
- * a time left in the run's second half; how far that is from the truth is printed (see below).
+ * defaults (nothing run on the volume yet), is said to be a first guess, and the end its live view
+ * says at half way is near the truth, and nearer than the guess when the guess was far off.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -129,9 +129,9 @@ test(
     await page.getByText('Plumb writes into a new folder inside').waitFor();
 
     // The first run here, from the defaults: said to be a guess, and the time left the live view
-    // shows is then taken from the run's own pace. How near that is by half way is printed, not
-    // judged: on this VM it was 45–78 % off in eight quick first runs (the guess 38–131 %), so
-    // "nearer the truth by half way" is not yet a claim the live view meets (issue 25, open).
+    // shows then follows the guess's model of the run corrected by the run's own pace. By half way
+    // it cannot know how fast the disk reads (drawn disks: 13 % off at the median, 48 % at worst,
+    // tests/unit/renderer/bench-time-left.test.ts); a pace of bytes alone was 45–78 % off here.
     const first = await timedRun(page, 'Standard');
     const guessError = (first.announced - first.measured) / first.measured;
     console.log(
@@ -149,6 +149,9 @@ test(
     assert.ok(late.length > 0, "a time left is shown in the run's second half");
     const lateError = (late[0]!.end - first.measured) / first.measured;
     console.log(`# first run, its end as said at half way: ${(100 * lateError).toFixed(0)} % off`);
+    assert.ok(Math.abs(lateError) <= 0.5, 'the end said at half way is within 50 % of the truth');
+    if (Math.abs(guessError) > 0.4)
+      assert.ok(Math.abs(lateError) < Math.abs(guessError), 'and nearer it than the first guess');
     // Each plan three times in turn, each run announced from the runs before it; the grid's
     // first is estimated from the defaults, its later ones from its own runs.
     const errors = new Map<string, number[]>();

@@ -129,7 +129,13 @@ export function LiveRunPanel({
   const left =
     step?.secondsLeft ??
     gridSecondsLeft(live, plan, session.request.scale) ??
-    secondsLeft(live, elapsed);
+    secondsLeft(
+      live,
+      elapsed,
+      session.expected && session.workStartedAtMs !== null
+        ? { expected: session.expected, working: (clock - session.workStartedAtMs) / 1000 }
+        : null,
+    );
   const title = planTitle(live.planName);
 
   if (result) {

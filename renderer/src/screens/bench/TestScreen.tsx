@@ -91,9 +91,9 @@ export function TestScreen({ client, about }: { client: PlumbClient; about: AppA
           client={client}
           about={about}
           historyKey={session ? `${session.live.runId}:${session.live.status}` : ''}
-          onStart={async (request, plan, quick) => {
+          onStart={async (request, plan, { quick, expected } = {}) => {
             focusRun.current = true;
-            await store.start(request, plan);
+            await store.start(request, plan, expected);
             const started = store.getSnapshot();
             if (quick && started) quickRuns.add(started.live.runId);
           }}

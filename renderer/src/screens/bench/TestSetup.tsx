@@ -8,6 +8,7 @@ import { formatBytes } from '../../../../app/common/format.js';
 import { planIs, planKindOf } from '../../../../app/common/plan-kinds.js';
 import { parseSizeInput } from '../../../../app/common/units.js';
 import { estimatePlan, ratesFromHistory, typicalRates } from './estimates.js';
+import type { RunExpectation } from './live-run.js';
 import { largeWriteBytes, targetWarnings, whatFits } from './target-warnings.js';
 import { readPlanFile } from '../../ui/plan-catalogue.js';
 import { PlanChoices, readFolderChoice } from './setup/PlanChoices.js';
@@ -38,8 +39,15 @@ export function TestSetup({
   about: AppAbout | null;
   /** Changes when a run ends, so the estimates read the results again. */
   historyKey: string;
-  /** Starts the run; `plan` is null when reading a folder; `quick` for the one-button test. */
-  onStart: (request: StartBenchInput, plan: Plan | null, quick?: boolean) => Promise<void>;
+  /**
+   * Starts the run; `plan` is null when reading a folder; `quick` for the one-button test;
+   * `expected`, what the run was announced to take and from which rates (for its time left).
+   */
+  onStart: (
+    request: StartBenchInput,
+    plan: Plan | null,
+    how?: { quick?: boolean; expected?: RunExpectation | null },
+  ) => Promise<void>;
 }) {
   const [message, setMessage] = useState<SetupMessage | null>(null);
   const { volumes, volumesError, history, builtins } = useSetupLists(
@@ -99,6 +107,14 @@ export function TestSetup({
       ? estimatePlan(candidate, optionsFor(candidate), target.info, ratesFor(candidate.name))
       : null;
   const estimate = plan ? estimateFor(plan) : null;
+  /** What `candidate` is announced to take, and the rates that says it, for its live time left. */
+  const expectationOf = (candidate: Plan): RunExpectation | null => {
+    const announced = estimateFor(candidate);
+    const basis = ratesFor?.(candidate.name);
+    return announced && basis
+      ? { seconds: announced.seconds, rates: basis, measured: basis.guess !== true }
+      : null;
+  };
   const warningsFor = (candidate: Plan | undefined) => {
     const guess = candidate ? estimateFor(candidate) : null;
     return guess && target && ratesFor && candidate
@@ -190,7 +206,7 @@ export function TestSetup({
         : {}),
     };
     try {
-      await onStart(request, chosen, quick);
+      await onStart(request, chosen, { quick, expected: expectationOf(chosen) });
     } catch (error) {
       setMessage({ tone: 'error', text: (error as Error).message });
     } finally {

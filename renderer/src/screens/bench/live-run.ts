@@ -7,6 +7,7 @@ import type { BenchEvent, RecoveryWait } from '../../../../app/contract/bench-ev
 import type { FileRecord, Finding } from '../../../../app/contract/bench-result.js';
 import { LivePhaseSamples, type Direction } from './live-samples.js';
 import type { Point } from '../../ui/result/series.js';
+import type { RunRates } from '../../../../app/common/plan-kind.js';
 
 export type LivePhase = 'starting' | 'write' | 'read' | 'queue' | 'recovery';
 export type LiveStatus = 'running' | 'finished' | 'failed' | 'cancelled';
@@ -58,6 +59,11 @@ export interface LiveRun {
   recoveryWait: (RecoveryWait & { bytesBefore: number }) | null;
   /** Where the phase going on began: the run's seconds and bytes then (for its own pace). */
   phaseStart: { seconds: number; bytes: number };
+  /**
+   * Work of the write and read phases so far: files finished and their bytes, each direction,
+   * and the bytes of the file going on (for the time left: see `secondsLeft`).
+   */
+  work: Record<Direction, { files: number; bytes: number }> & { current: number };
   /** Bumped on every change, so views can tell a new state from an old one cheaply. */
   version: number;
 }
@@ -87,7 +93,19 @@ export function newLiveRun(runId: string, planName: string, target: string): Liv
     queueOffset: 0,
     recoveryWait: null,
     phaseStart: { seconds: 0, bytes: 0 },
+    work: { write: { files: 0, bytes: 0 }, read: { files: 0, bytes: 0 }, current: 0 },
     version: 0,
+  };
+}
+
+/** `work` with a finished file counted (and nothing of it going on any more). */
+export function workWithFile(work: LiveRun['work'], file: FileRecord): LiveRun['work'] {
+  if (file.phase !== 'write' && file.phase !== 'read') return work;
+  const done = work[file.phase];
+  return {
+    ...work,
+    [file.phase]: { files: done.files + 1, bytes: done.bytes + file.bytes },
+    current: 0,
   };
 }
 
@@ -172,6 +190,7 @@ export function applyBenchEvent(run: LiveRun, event: BenchEvent): LiveRun {
         bytesDone: Math.max(run.bytesDone, fileBytesDone),
         currentRate: event.rate ?? run.currentRate,
         rates,
+        work: workWithFile(run.work, event.file),
       });
     }
     case 'wait': {
@@ -198,8 +217,10 @@ export function applyBenchEvent(run: LiveRun, event: BenchEvent): LiveRun {
         if (event.totalBytes !== null) changes.totalBytes = event.totalBytes;
         if (event.bytesPerSecond !== null)
           run.throughput.push({ x: event.seconds, y: event.bytesPerSecond });
-        if (event.phase === 'write' || event.phase === 'read')
+        if (event.phase === 'write' || event.phase === 'read') {
           run.rates[event.phase]?.sample(event.bytesDone - run.fileBytesDone, event.bytesPerSecond);
+          changes.work = { ...run.work, current: Math.max(0, event.bytesDone - run.fileBytesDone) };
+        }
       }
       return next(changes);
     }
@@ -243,15 +264,81 @@ export function progressFraction(run: LiveRun): number | null {
 const phasePaceSeconds = 2;
 
 /**
- * Seconds left at the pace of the phase going on (a read-back is not as fast as the writing
- * before it), or the run's average before that is known; null until there is a rate and a total,
- * and during the recovery (its wait says its own time). `elapsed` is the run's time as the
- * viewer's clock has it, when that is ahead of the last sample.
+ * What the run was expected to take when it started: the time announced for it (its recovery
+ * checks apart) and the rates that time came from (earlier runs on the volume, or typical ones).
  */
-export function secondsLeft(run: LiveRun, elapsed = run.seconds): number | null {
+export interface RunExpectation {
+  seconds: number;
+  rates: RunRates;
+  /** The rates were measured on this volume (true) or are typical for its bus (a first guess). */
+  measured: boolean;
+}
+
+/**
+ * How much the expectation counts against the run's own pace, as a share of the run's expected
+ * work: the pace counts as (share done) / (share done + this) of the way from the expected pace
+ * to the measured one, on a log scale (a disk 8× as fast as guessed is not pulled back to 4×).
+ * Rates measured on the volume before hold their ground for about a quarter of the run; a first
+ * guess only a twentieth, so the run's first files soon outweigh it.
+ */
+const expectationWeight = { measured: 0.25, guess: 0.05 };
+
+/**
+ * Expected seconds of the work done so far: each direction's finished files and bytes (and the
+ * bytes of the file going on) at the expected rates and costs per file.
+ */
+function expectedSecondsDone(run: LiveRun, rates: RunRates): number {
+  const { write, read, current } = run.work;
+  const currentRate = run.phase === 'read' ? rates.readRate : rates.writeRate;
+  return (
+    write.files * rates.writeFileSeconds +
+    write.bytes / rates.writeRate +
+    read.files * rates.readFileSeconds +
+    read.bytes / rates.readRate +
+    current / currentRate
+  );
+}
+
+/** The run's expectation, and how long its work has gone on: seconds since its first phase began. */
+export interface ExpectedSoFar {
+  expected: RunExpectation;
+  working: number;
+}
+
+/**
+ * Seconds left, or null until there is a total and something done, and during the recovery (its
+ * wait says its own time). `elapsed` is the run's time as the viewer's clock has it, when that is
+ * ahead of the last sample.
+ *
+ * With the run's expectation, the time left is the expected time of the work still to do, scaled
+ * by how the work done so far compares with its expected time: the expectation's own model of
+ * the run (per-file costs, a read-back at the read rate, the analysis after), corrected by the
+ * run's pace. A byte count alone misleads where the model does not: a quick first run writes its
+ * 160 files at 0.35 GB/s and reads them back at 0.9, so a pace from the writing said 2.7 s for a
+ * run that took 1.9. The expectation keeps some weight early on (see `expectationWeight`), so
+ * the first file does not swing the figure. Without one (a run picked up
+ * after a reload), the pace of the phase going on, or the run's average before that is known.
+ */
+export function secondsLeft(
+  run: LiveRun,
+  elapsed = run.seconds,
+  soFar: ExpectedSoFar | null = null,
+): number | null {
   const seconds = Math.max(run.seconds, elapsed);
   if (run.status !== 'running' || run.phase === 'recovery') return null;
   if (!run.totalBytes || run.bytesDone <= 0 || seconds <= 0) return null;
+  if (soFar) {
+    const { rates } = soFar.expected;
+    const work = Math.max(soFar.expected.seconds - rates.runSeconds, 0.001);
+    const done = Math.min(expectedSecondsDone(run, rates), work);
+    const weight = expectationWeight[soFar.expected.measured ? 'measured' : 'guess'];
+    const share = done / work;
+    const taken = Math.max(0, soFar.working);
+    const pace = done > 0 && taken > 0 ? (taken / done) ** (share / (share + weight)) : 1;
+    // The run's fixed part is half before its first byte (over by now), half after its last (the
+    // analysis and saving): on a machine that runs the files faster than expected, that too.
+    return (work - done + rates.runSeconds / 2) * pace;
+  }
   // On the run's own clock, as the phase's start was noted: the viewer's clock runs ahead of the
   // last sample, and a phase just begun would otherwise count as seconds old with few bytes
   // done ("11 min 7 s" left for a moment as a quick run turned to its read-back).

@@ -4,7 +4,14 @@
  */
 import type { RunningBench } from '../../../../app/contract/bench.js';
 import type { Finding } from '../../../../app/contract/bench-result.js';
-import { applyBenchEvent, fileDone, newLiveRun, withFinding, type LiveRun } from './live-run.js';
+import {
+  applyBenchEvent,
+  fileDone,
+  newLiveRun,
+  withFinding,
+  workWithFile,
+  type LiveRun,
+} from './live-run.js';
 
 /** A run going on elsewhere (or before a reload), as `bench.running` reports it, to follow on. */
 export function liveRunFromSnapshot(snapshot: RunningBench): LiveRun {
@@ -30,10 +37,15 @@ export function liveRunFromSnapshot(snapshot: RunningBench): LiveRun {
   }
   run.files.push(...snapshot.files);
   let rates = run.rates;
-  for (const file of snapshot.files) rates = fileDone(rates, file);
+  let work = run.work;
+  for (const file of snapshot.files) {
+    rates = fileDone(rates, file);
+    work = workWithFile(work, file);
+  }
   return {
     ...run,
     rates,
+    work,
     filesDone: snapshot.filesDone,
     fileBytesDone: snapshot.fileBytesDone,
     bytesDone: snapshot.bytesDone,

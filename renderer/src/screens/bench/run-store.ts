@@ -12,7 +12,7 @@ import type { Plan } from '../../../../app/contract/plan.js';
 import type { PlumbClient } from '../../client.js';
 import { newJobId } from '../../jobs/use-job.js';
 import { rememberFolder } from '../../session.js';
-import { applyBenchEvent, newLiveRun, type LiveRun } from './live-run.js';
+import { applyBenchEvent, newLiveRun, type LiveRun, type RunExpectation } from './live-run.js';
 import { liveRunFromSnapshot } from './live-snapshot.js';
 
 export interface RunSession {
@@ -25,9 +25,22 @@ export interface RunSession {
   /** The viewer's clock when the run started and ended (for elapsed time between samples). */
   startedAtMs: number;
   endedAtMs: number | null;
+  /** What the run was expected to take as it started (its time left follows from it); null for a run picked up. */
+  expected: RunExpectation | null;
+  /** The viewer's clock when the run's first write or read phase began, null before. */
+  workStartedAtMs: number | null;
 }
 
 const notifyEveryMs = 150;
+
+/** `session` with the viewer's clock noted when `event` starts its first write or read phase. */
+function withWorkStart(session: RunSession, event: BenchEvent): RunSession {
+  const working =
+    event.type === 'phase-started' && (event.phase === 'write' || event.phase === 'read');
+  return working && session.workStartedAtMs === null
+    ? { ...session, workStartedAtMs: Date.now() }
+    : session;
+}
 
 export class RunStore {
   private session: RunSession | null = null;
@@ -61,6 +74,8 @@ export class RunStore {
         request: snapshot.request,
         startedAtMs: Date.now() - snapshot.seconds * 1000,
         endedAtMs: null,
+        expected: null,
+        workStartedAtMs: null,
       };
     }
     this.notify(true);
@@ -78,7 +93,11 @@ export class RunStore {
   }
 
   /** Starts a run; rejects (with the engine's message) when the engine refuses it. */
-  async start(request: StartBenchInput, plan: Plan | null): Promise<void> {
+  async start(
+    request: StartBenchInput,
+    plan: Plan | null,
+    expected: RunExpectation | null = null,
+  ): Promise<void> {
     if (this.running)
       throw new Error('A test is already running. Cancel it or wait for it to end.');
     const jobId = newJobId();
@@ -90,6 +109,8 @@ export class RunStore {
       request,
       startedAtMs: Date.now(),
       endedAtMs: null,
+      expected,
+      workStartedAtMs: null,
     };
     this.starting = starting;
     this.session = null;
@@ -140,14 +161,14 @@ export class RunStore {
     const starting = this.starting;
     if (starting?.jobId === jobId) {
       const live = starting.live.runId ? starting.live : { ...starting.live, runId: event.runId };
-      this.starting = { ...starting, live: applyBenchEvent(live, event) };
+      this.starting = { ...withWorkStart(starting, event), live: applyBenchEvent(live, event) };
       return;
     }
     const session = this.session;
     if (!session || session.jobId !== jobId) return;
     const live = applyBenchEvent(session.live, event);
     const ended = live.status !== 'running';
-    this.session = { ...session, live, endedAtMs: ended ? Date.now() : null };
+    this.session = { ...withWorkStart(session, event), live, endedAtMs: ended ? Date.now() : null };
     this.notify(ended);
   }
 
