@@ -21,7 +21,7 @@ export function temporaryPathFor(file: string): string {
  */
 export async function writeFileAtomic(
   file: string,
-  data: string | Uint8Array | Iterable<string | Uint8Array>,
+  data: string | Uint8Array | Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
 ): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const temporary = temporaryPathFor(file);

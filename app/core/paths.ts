@@ -123,7 +123,7 @@ export async function privateFolder(folder: string): Promise<void> {
 /** Writes one of Plumb's own files atomically, readable by the user only (0600). */
 export async function writePrivateFile(
   file: string,
-  data: string | Uint8Array | Iterable<string>,
+  data: string | Uint8Array | Iterable<string> | AsyncIterable<string>,
 ): Promise<void> {
   await privateFolder(path.dirname(file));
   await writeFileAtomic(file, data);

@@ -182,7 +182,7 @@ async function writeKept(
   dir: string,
   root: string,
   savedAt: string,
-  pieces: (layout: Layout) => Iterable<string>,
+  pieces: (layout: Layout) => Iterable<string> | AsyncIterable<string>,
 ): Promise<string> {
   const file = path.join(dir, `${keyOf(root)}.json`);
   const layout: Layout = { groupsAt: [], tailAt: 0 };
@@ -222,6 +222,100 @@ export async function keepScanJson(
   const kept = await openIndexed(file);
   if (!kept) throw new Error('The kept scan could not be read back.');
   return kept;
+}
+
+/** A kept scan's groups as their text, in order, read from its document a megabyte at a time. */
+async function* keptGroupTexts(kept: KeptScan): AsyncGenerator<string> {
+  const handle = await open(kept.file, 'r');
+  try {
+    const now = await handle.stat();
+    if (now.size !== kept.bytes || now.mtimeMs !== kept.mtimeMs) throw replacedScan();
+    let index = 0;
+    const chunk = 1024 * 1024;
+    const end = kept.groupsAt[kept.groupCount]!;
+    for (let at = kept.groupsAt[0]!; at < end && index < kept.groupCount;) {
+      // Whole groups up to about a megabyte past `at` (one group larger than that alone).
+      let last = index + 1;
+      while (last < kept.groupCount && kept.groupsAt[last + 1]! - at <= chunk) last += 1;
+      const upTo = kept.groupsAt[last]!;
+      const buffer = Buffer.alloc(upTo - at);
+      let done = 0;
+      while (done < buffer.length) {
+        const { bytesRead } = await handle.read(buffer, done, buffer.length - done, at + done);
+        if (bytesRead === 0) throw new Error(`${kept.file} ended early`);
+        done += bytesRead;
+      }
+      for (; index < last; index += 1) {
+        // Each group's text ends with the comma before the next, but the last.
+        const text = buffer.toString(
+          'utf8',
+          kept.groupsAt[index]! - at,
+          kept.groupsAt[index + 1]! - at,
+        );
+        yield text.endsWith(',') ? text.slice(0, -1) : text;
+      }
+      at = upTo;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The id a group's text starts with (the addon and this file write it first). */
+function groupIdOf(text: string): string | null {
+  const literal = /^\{"id":("(?:[^"\\]|\\.)*")/.exec(text)?.[1];
+  return literal === undefined ? null : (JSON.parse(literal) as string);
+}
+
+/**
+ * The groups of a kept scan whose ids are in `ids` (every group without it), in the scan's order,
+ * read from its document without parsing the others (a group is told by the id its text starts
+ * with).
+ */
+export async function keptGroupsById(
+  kept: KeptScan,
+  ids?: ReadonlySet<string>,
+): Promise<DuplicateGroup[]> {
+  const { DuplicateGroup } = await import('../../contract/space.js');
+  const found: DuplicateGroup[] = [];
+  for await (const text of keptGroupTexts(kept)) {
+    const id = ids ? groupIdOf(text) : null;
+    if (ids && id !== null && !ids.has(id)) continue;
+    const group = DuplicateGroup.parse(JSON.parse(text));
+    if (!ids || ids.has(group.id)) found.push(group);
+  }
+  return found;
+}
+
+/**
+ * Keeps `kept` again with the groups named in `changed` replaced (null: dropped) and `figures`
+ * for its own: the other groups are copied as their text, never parsed, so an apply on a scan
+ * of millions of files costs one read and write of its document, not all of it in memory.
+ * Refused (ENOSCAN) when a newer scan of the folder replaced the document.
+ */
+export async function rewriteKept(
+  kept: KeptScan,
+  changed: ReadonlyMap<string, DuplicateGroup | null>,
+  figures: Omit<ScanResult, 'groups'>,
+): Promise<void> {
+  const { savedAt } = kept;
+  await writeKept(path.dirname(kept.file), figures.root, savedAt, async function* (layout) {
+    // The groups last, wherever the figures given have theirs (a kept scan's head has none).
+    const { groups: _none, ...rest } = figures as ScanResult;
+    const whole = JSON.stringify({ savedAt, result: { ...rest, groups: [] } });
+    const head = whole.slice(0, -']}}'.length);
+    const writer = groupWriter(layout, byteLength(head));
+    yield head;
+    for await (const text of keptGroupTexts(kept)) {
+      // Read from its start, or (a group written with its id elsewhere) parsed for it.
+      const id = groupIdOf(text) ?? (JSON.parse(text) as { id: string }).id;
+      const replaced = changed.get(id);
+      if (replaced === null) continue;
+      const batch = writer.add(replaced === undefined ? text : JSON.stringify(replaced));
+      if (batch) yield batch;
+    }
+    yield `${writer.end()}}}`;
+  });
 }
 
 /** Whether scans can be kept (the folder for them made, or already there and the user's). */
@@ -287,6 +381,12 @@ async function openIndexed(file: string): Promise<KeptScan | null> {
   }
 }
 
+const replacedScan = () =>
+  new PlumbError(
+    'ENOSCAN',
+    'That kept scan was replaced by a newer scan of its folder; open the Space view again.',
+  );
+
 /** Groups `start`…`end`-1 of a kept scan, read from its document and checked. */
 export async function keptGroups(
   kept: KeptScan,
@@ -297,12 +397,7 @@ export async function keptGroups(
   const to = Math.max(from, Math.min(end, kept.groupCount));
   if (to === from) return [];
   const now = await stat(kept.file).catch(() => null);
-  if (now?.size !== kept.bytes || now.mtimeMs !== kept.mtimeMs) {
-    throw new PlumbError(
-      'ENOSCAN',
-      'That kept scan was replaced by a newer scan of its folder; open the Space view again.',
-    );
-  }
+  if (now?.size !== kept.bytes || now.mtimeMs !== kept.mtimeMs) throw replacedScan();
   const text = await readRange(kept.file, kept.groupsAt[from]!, kept.groupsAt[to]!);
   const { DuplicateGroup } = await import('../../contract/space.js');
   // Between two groups is a comma: the range ends with one unless it reaches the last group.

@@ -18,7 +18,7 @@ import type {
 import type { CallContext, Handlers } from '../dispatch.js';
 import type { PlumbFolders } from '../paths.js';
 import { jobs } from '../jobs/service.js';
-import { scanAfterApply } from './after-apply.js';
+import { appliedChanges, rewriteKeptAfterApply, scanAfterApply } from './after-apply.js';
 import type { ApplyEachOptions } from './apply-steps.js';
 import { dedupeGroups } from './dedupe.js';
 import { recoverInterrupted, type RecoveryStep } from './journal.js';
@@ -26,6 +26,7 @@ import {
   canKeepScans,
   keepScanJson,
   keptGroups,
+  keptGroupsById,
   openLastScan,
   saveLastScan,
   type KeptScan,
@@ -173,9 +174,6 @@ async function groupsOf(scan: Finished, start: number, end: number): Promise<Dup
   return scan.result ? scan.result.groups.slice(start, end) : keptGroups(scan.kept, start, end);
 }
 
-/** Groups read at once from a kept scan when looking for some by id. */
-const readingPage = 1000;
-
 /**
  * The kept scan `scanId` brought up to date by an apply on it (the copies it changed), in memory
  * and on disk, so the view, a reopen, a page and the next apply all see the folder as it now is.
@@ -189,14 +187,20 @@ async function keepApplied(
   scan: Finished,
   applied: { action: 'clone'; report: DedupeReport } | { action: 'trash'; report: TrashReport },
 ): Promise<void> {
-  if (applied.report.dryRun) return;
   const entry = scans.get(scanId);
   if (!entry || (scan.result ? entry.result !== scan.result : entry.kept !== scan.kept)) return;
-  // The groups of a kept scan are read whole for this, once: an apply touches any of them.
+  const changes = appliedChanges(applied);
+  if (changes.groupIds.size === 0) return;
+  if (scan.kept && (await rewriteKeptAfterApply(scan.kept, changes))) {
+    const reopened = await openLastScan(scansDir, scan.kept.head.root).catch(() => null);
+    if (reopened?.head.scanId === scanId) {
+      entry.kept = reopened;
+      return;
+    }
+  }
+  // Held in memory (a kept scan read whole, once), and kept again whole.
   const scanned = scan.result ?? { ...scan.kept.head, groups: await chosenGroups(scan, undefined) };
-  const after = await scanAfterApply(scanned, applied);
-  if (after === scanned) return;
-  const updated = withRemovableTotal(after);
+  const updated = withRemovableTotal(await scanAfterApply(scanned, applied));
   const kept = await openLastScan(scansDir, scanned.root).catch(() => null);
   const savedAt = kept?.head.scanId === scanId ? new Date(kept.savedAt) : new Date();
   const saving = saveLastScan(scansDir, updated, savedAt);
@@ -205,7 +209,6 @@ async function keepApplied(
     await saving.catch(() => undefined);
     return;
   }
-  // Reopened from what was just written; held in memory when it could not be written.
   const reopened = await saving.then(
     () => openLastScan(scansDir, scanned.root),
     () => null,
@@ -226,13 +229,8 @@ async function chosenGroups(
   const wanted = groupIds ? new Set(groupIds) : null;
   if (scan.result)
     return wanted ? scan.result.groups.filter((g) => wanted.has(g.id)) : scan.result.groups;
-  const chosen: DuplicateGroup[] = [];
-  // Page by page: only the chosen groups of a kept scan are held.
-  for (let start = 0; start < scan.kept.groupCount; start += readingPage) {
-    const page = await keptGroups(scan.kept, start, start + readingPage);
-    chosen.push(...(wanted ? page.filter((g) => wanted.has(g.id)) : page));
-  }
-  return chosen;
+  // Of a kept scan only the chosen groups are read (all of them only for the whole scan).
+  return keptGroupsById(scan.kept, wanted ?? undefined);
 }
 
 export function spaceHandlers(folders: PlumbFolders): Pick<Handlers, SpaceOperation> {

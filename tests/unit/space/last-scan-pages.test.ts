@@ -29,6 +29,8 @@ import {
   saveLastScan,
 } from '../../../app/core/space/last-scan.js';
 import { spaceHandlers } from '../../../app/core/space/service.js';
+import { totalsOf } from '../../../app/core/space/after-apply.js';
+import { withRemovableTotal } from '../../../app/common/removable.js';
 
 let data: string;
 const scansDir = () => plumbFolders().spaceScans;
@@ -71,6 +73,7 @@ function groupOf(root: string, i: number): DuplicateGroup {
 }
 
 function scanOf(root: string, groupCount: number): ScanResult {
+  const groups = Array.from({ length: groupCount }, (_, i) => groupOf(root, i));
   const skipped = { symlinks: 1, otherVolumes: 0, extraHardLinks: 2, special: 0, excluded: 0 };
   return ScanResult.parse({
     scanId: `scan of ${root}`,
@@ -81,8 +84,8 @@ function scanOf(root: string, groupCount: number): ScanResult {
     bytes: 123_456_789,
     seconds: 1.5,
     skipped: { ...skipped, unreadable: 0 },
-    groups: Array.from({ length: groupCount }, (_, i) => groupOf(root, i)),
-    totals: { nominalBytes: 5, sharedBytes: 0, reclaimableBytes: null, unknownGroups: 3 },
+    groups,
+    totals: withRemovableTotal({ groups, totals: totalsOf(groups) }).totals,
     sparse: { files: 0, logicalBytes: 0, allocatedBytes: 0 },
     contentRead: { files: 7, bytes: 70 },
   });
@@ -229,7 +232,13 @@ test('an apply on a kept scan rewrites its file and index: a reopen or a page sh
     note: null,
   };
   const other = scanOf(folder, firstGroupsPage + 3);
-  const scan = { ...other, scanId: 'applied', groups: [...other.groups, copies] };
+  const groups = [...other.groups, copies];
+  const scan = withRemovableTotal({
+    ...other,
+    scanId: 'applied',
+    groups,
+    totals: totalsOf(groups),
+  });
   const savedAt = new Date('2026-11-02T08:00:00Z');
   await saveLastScan(scansDir(), scan, savedAt);
   const handlers = spaceHandlers(plumbFolders());
@@ -255,6 +264,11 @@ test('an apply on a kept scan rewrites its file and index: a reopen or a page sh
   assert.equal(kept.savedAt, savedAt.toISOString());
   assert.equal(kept.groupCount, other.groups.length);
   assert.equal(kept.head.files, scan.files - 2);
+  assert.deepEqual(
+    kept.head.totals,
+    withRemovableTotal({ groups: other.groups, totals: totalsOf(other.groups) }).totals,
+    'the totals without the group, counted from the old ones',
+  );
   const index = JSON.parse(readFileSync(kept.file.replace(/\.json$/, '.index.json'), 'utf8')) as {
     bytes: number;
   };
