@@ -527,6 +527,12 @@ export interface PlumbNative {
       onProgress?: (progress: NativeScanProgress) => void;
     },
   ): Promise<{ next(): Buffer | null }>;
+  /**
+   * When `fd` is a pipe (Linux), lets it hold 1 MiB instead of 64 KiB, so its reader takes a large
+   * output (scanFolderJson's) in fewer handoffs. Returns the pipe's size in bytes; 0 when `fd` is
+   * not a pipe or the OS has no say. Throws a TypeError when `fd` is not a whole number.
+   */
+  widenPipe(fd: number): number;
 }
 
 /** Storage facts of one member of a group of identical files, as groupSharing takes them. */

@@ -24,6 +24,11 @@ export class CutOffOutput extends Writable {
     return this.target.columns;
   }
 
+  /** The file descriptor written to. */
+  get fd(): number | undefined {
+    return (this.target as { fd?: number }).fd;
+  }
+
   /** True once some of what was written could not be delivered. */
   get cutOff(): boolean {
     return this.lost;

@@ -17,7 +17,13 @@ import { baseSeed } from '../helpers/synthetic-samples.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rounds = 12;
 // The functions that answer at once, on the calling thread: nothing to terminate in the middle of.
-const synchronous = new Set(['createCancel', 'clockOverheadNanos', 'hashBytes', 'groupSharing']);
+const synchronous = new Set([
+  'createCancel',
+  'clockOverheadNanos',
+  'hashBytes',
+  'groupSharing',
+  'widenPipe',
+]);
 
 test(`each async function survives ${String(rounds)} worker terminations at random instants`, () => {
   const seed = baseSeed();

@@ -8,7 +8,7 @@ import type {
   ScanResult,
 } from '../../contract/space.js';
 import { dedupeGroups } from '../../core/space/dedupe.js';
-import { scanFolder, scanFolderJson } from '../../core/space/scan.js';
+import { scanFolder, scanFolderJson, widenPipe } from '../../core/space/scan.js';
 import { recoverOnce } from '../../core/space/service.js';
 import { formatBytes } from '../../common/format.js';
 import { cancelledLine, cliApplyJob } from '../apply-job.js';
@@ -239,6 +239,8 @@ export const spaceCommand: Command = {
         onProgress: progressPrinter(io),
       });
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[K');
+      const { fd } = io.stdout as { fd?: unknown };
+      if (typeof fd === 'number') widenPipe(fd);
       await writePieces(io.stdout, pieces);
       await writePieces(io.stdout, ['\n']);
       return exitCode.ok;

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <iterator>
 #include <optional>
@@ -15,6 +16,77 @@ namespace scan {
 namespace {
 
 constexpr char kHex[] = "0123456789abcdef";
+
+// The most a number takes: JsonNumber's longest ("-1.2345678901234567e-308") and a count's.
+constexpr size_t kMaxNumberChars = 32;
+
+// Copies the literal `text` (without its NUL) to `at`; returns the end.
+template <size_t N>
+char* Literal(char* at, const char (&text)[N]) {
+  std::memcpy(at, text, N - 1);
+  return at + N - 1;
+}
+
+// ECMAScript's Number::toString: the shortest digits that read back as the value (std::to_chars
+// gives them), laid out in plain notation from 1e-6 up to below 1e21 and in exponent form beyond.
+// Written at `at` (room for kMaxNumberChars); returns the end.
+char* JsonNumber(double value, char* at) {
+  if (!std::isfinite(value)) return Literal(at, "null");
+  if (value == 0) {  // -0 too
+    *at = '0';
+    return at + 1;
+  }
+  char buf[40];
+  const char* end = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific).ptr;
+  const char* p = buf;
+  if (*p == '-') {
+    *at++ = '-';
+    ++p;
+  }
+  char digits[24];  // at most 17 significant digits
+  int k = 0;
+  for (; p < end && *p != 'e'; ++p)
+    if (*p != '.') digits[k++] = *p;
+  int exponent = 0;
+  std::from_chars(p + 1 + (p[1] == '+' ? 1 : 0), end, exponent);
+  const int n = exponent + 1;  // the decimal point's place after the first digit
+  const auto copy = [&at](const char* from, int count) {
+    std::memcpy(at, from, static_cast<size_t>(count));
+    at += count;
+  };
+  if (k <= n && n <= 21) {
+    copy(digits, k);
+    std::memset(at, '0', static_cast<size_t>(n - k));
+    at += n - k;
+  } else if (0 < n && n <= 21) {
+    copy(digits, n);
+    *at++ = '.';
+    copy(digits + n, k - n);
+  } else if (-6 < n && n <= 0) {
+    copy("0.", 2);
+    std::memset(at, '0', static_cast<size_t>(-n));
+    at += -n;
+    copy(digits, k);
+  } else {
+    *at++ = digits[0];
+    if (k > 1) {
+      *at++ = '.';
+      copy(digits + 1, k - 1);
+    }
+    *at++ = 'e';
+    *at++ = n - 1 < 0 ? '-' : '+';
+    const int magnitude = n - 1 < 0 ? 1 - n : n - 1;
+    at = std::to_chars(at, at + 8, magnitude).ptr;
+  }
+  return at;
+}
+
+// A count (what napi/scan_js.cc's Number() makes of it: a double) at `at`; returns the end.
+char* JsonCount(uint64_t value, char* at) {
+  // Exact as a double up to 2^53: printed as the integer it is.
+  if (value <= (uint64_t{1} << 53)) return std::to_chars(at, at + kMaxNumberChars, value).ptr;
+  return JsonNumber(static_cast<double>(value), at);
+}
 
 // A line break and the indent of `depth` levels (two spaces each).
 void Line(int depth, std::string* out) {
@@ -31,15 +103,9 @@ void Key(std::string_view key, int depth, bool first, std::string* out) {
   out->append("\": ");
 }
 
-// What napi/scan_js.cc's Number() makes of a count: a double.
 void AppendCount(uint64_t value, std::string* out) {
-  if (value <= (uint64_t{1} << 53)) {  // exact as a double, printed as the integer it is
-    char buf[24];
-    const auto end = std::to_chars(buf, buf + sizeof buf, value).ptr;
-    out->append(buf, end);
-    return;
-  }
-  AppendJsonNumber(static_cast<double>(value), out);
+  char buf[kMaxNumberChars];
+  out->append(buf, JsonCount(value, buf));
 }
 
 void AppendNull(std::string* out) { out->append("null"); }
@@ -162,6 +228,41 @@ void AppendCounts(
   out->push_back('}');
 }
 
+// A file of a group (four levels down), each key on a line of its own. The text after the path
+// is made in a buffer on the stack and appended at once: a rescan of a million files writes
+// 600,000 of these, and appending each key, indent and figure on its own took longer than the
+// walk's share of the scan.
+void AppendGroupFile(const GroupFile& f, bool first, std::string* out) {
+  if (first) {
+    out->append("\n        {\n          \"path\": ");
+  } else {
+    out->append(",\n        {\n          \"path\": ");
+  }
+  AppendJsonPath(f.path, out);
+  char buf[512];  // the keys (under 200 bytes) and five figures of at most kMaxNumberChars
+  char* at = buf;
+  at = Literal(at, ",\n          \"size\": ");
+  at = JsonCount(f.size, at);
+  at = Literal(at, ",\n          \"ino\": ");
+  at = JsonCount(f.ino, at);
+  at = Literal(at, ",\n          \"mtimeMs\": ");
+  at = JsonNumber(f.mtimeMs, at);
+  at = Literal(at, ",\n          \"ctimeMs\": ");
+  at = JsonNumber(f.ctimeMs, at);
+  at = Literal(at, ",\n          \"links\": ");
+  at = JsonCount(f.links, at);
+  at = Literal(at, ",\n          \"reclaimableBytes\": ");
+  at = f.reclaimableBytes ? JsonCount(*f.reclaimableBytes, at) : Literal(at, "null");
+  at = Literal(at, ",\n          \"alreadyClone\": ");
+  if (f.alreadyClone) {
+    at = *f.alreadyClone ? Literal(at, "true") : Literal(at, "false");
+  } else {
+    at = Literal(at, "null");
+  }
+  at = Literal(at, "\n        }");
+  out->append(buf, at);
+}
+
 // A group as the groups array holds it (two levels down).
 void AppendGroup(const Group& g, std::string* out) {
   out->push_back('{');
@@ -173,30 +274,7 @@ void AppendGroup(const Group& g, std::string* out) {
   AppendJsonPath(g.keeper(), out);
   Key("files", 3, false, out);
   out->push_back('[');
-  for (size_t i = 0; i < g.files.size(); ++i) {
-    const GroupFile& f = g.files[i];
-    if (i > 0) out->push_back(',');
-    Line(4, out);
-    out->push_back('{');
-    Key("path", 5, true, out);
-    AppendJsonPath(f.path, out);
-    Key("size", 5, false, out);
-    AppendCount(f.size, out);
-    Key("ino", 5, false, out);
-    AppendCount(f.ino, out);
-    Key("mtimeMs", 5, false, out);
-    AppendJsonNumber(f.mtimeMs, out);
-    Key("ctimeMs", 5, false, out);
-    AppendJsonNumber(f.ctimeMs, out);
-    Key("links", 5, false, out);
-    AppendCount(f.links, out);
-    Key("reclaimableBytes", 5, false, out);
-    AppendCountOrNull(f.reclaimableBytes, out);
-    Key("alreadyClone", 5, false, out);
-    AppendBoolOrNull(f.alreadyClone, out);
-    Line(4, out);
-    out->push_back('}');
-  }
+  for (size_t i = 0; i < g.files.size(); ++i) AppendGroupFile(g.files[i], i == 0, out);
   if (!g.files.empty()) Line(3, out);
   out->push_back(']');
   Key("nominalBytes", 3, false, out);
@@ -217,59 +295,26 @@ void AppendGroup(const Group& g, std::string* out) {
 
 }  // namespace
 
-// ECMAScript's Number::toString: the shortest digits that read back as the value (std::to_chars
-// gives them), laid out in plain notation from 1e-6 up to below 1e21 and in exponent form beyond.
 void AppendJsonNumber(double value, std::string* out) {
-  if (!std::isfinite(value)) {
-    AppendNull(out);
-    return;
-  }
-  if (value == 0) {  // -0 too
-    out->push_back('0');
-    return;
-  }
-  char buf[40];
-  const char* end = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific).ptr;
-  const char* p = buf;
-  if (*p == '-') {
-    out->push_back('-');
-    ++p;
-  }
-  std::string digits;
-  for (; p < end && *p != 'e'; ++p)
-    if (*p != '.') digits.push_back(*p);
-  int exponent = 0;
-  std::from_chars(p + 1 + (p[1] == '+' ? 1 : 0), end, exponent);
-  const int k = static_cast<int>(digits.size());
-  const int n = exponent + 1;  // the decimal point's place after the first digit
-  if (k <= n && n <= 21) {
-    out->append(digits);
-    out->append(static_cast<size_t>(n - k), '0');
-  } else if (0 < n && n <= 21) {
-    out->append(digits, 0, static_cast<size_t>(n));
-    out->push_back('.');
-    out->append(digits, static_cast<size_t>(n), std::string::npos);
-  } else if (-6 < n && n <= 0) {
-    out->append("0.");
-    out->append(static_cast<size_t>(-n), '0');
-    out->append(digits);
-  } else {
-    out->push_back(digits[0]);
-    if (k > 1) {
-      out->push_back('.');
-      out->append(digits, 1, std::string::npos);
-    }
-    out->push_back('e');
-    out->push_back(n - 1 < 0 ? '-' : '+');
-    char exp[8];
-    const int magnitude = n - 1 < 0 ? 1 - n : n - 1;
-    out->append(exp, std::to_chars(exp, exp + sizeof exp, magnitude).ptr);
-  }
+  char buf[kMaxNumberChars];
+  out->append(buf, JsonNumber(value, buf));
 }
 
 // A path as PathToJs makes it a JS string (bytes that are not UTF-8 kept as lone surrogates),
 // then as JSON.stringify writes that string: lone surrogates escaped as \udcXX.
 void AppendJsonPath(const std::string& text, std::string* out) {
+  // Most paths are printable ASCII with no quote or backslash: copied as they are.
+  bool plain = true;
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    plain &= u >= 0x20 && u < 0x80 && u != '"' && u != '\\';
+  }
+  if (plain) {
+    out->push_back('"');
+    out->append(text);
+    out->push_back('"');
+    return;
+  }
   if (PathIsUtf8(text)) {
     AppendText(text, out);
     return;
