@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
 #include "walk.h"
 
@@ -123,7 +124,11 @@ bool HashCache::Save(const std::string& file, uint64_t dev, SysError* err) {
     if (kept_[i]) old_[held++] = old_[i];
   old_.resize(held);
   kept_ = {};
-  old_.insert(old_.end(), next_.begin(), next_.end());
+  if (old_.empty()) {
+    old_ = std::move(next_);  // a first scan: its records, not a copy of them beside them
+  } else {
+    old_.insert(old_.end(), next_.begin(), next_.end());
+  }
   next_ = {};
   std::vector<Record>& records = old_;
   const auto byIno = [](const Record& a, const Record& b) { return a.ino < b.ino; };

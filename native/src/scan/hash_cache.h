@@ -45,6 +45,12 @@ class HashCache {
   // unchanged tree copies nothing (its new records and the old ones were 43 MB each at 1M files).
   void Keep(size_t cursor);
 
+  // Whether the last scan left no records to find (a first scan).
+  bool empty() const { return old_.empty(); }
+
+  // Makes room for `more` Remember calls at once.
+  void Reserve(size_t more) { next_.reserve(next_.size() + more); }
+
   // Keeps a digest this scan computed for the next one.
   void Remember(const FileIdentity& id, bool whole, const uint8_t* digest);
 
