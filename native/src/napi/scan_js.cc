@@ -311,6 +311,8 @@ Napi::Value StartScan(const Napi::CallbackInfo& info, bool json) {
   settings.skipCloudFolders = OptionalBool(input, "skipCloudFolders", true);
   settings.sparsePaths = OptionalBool(input, "sparsePaths", false);
   settings.largePaths = OptionalInteger(input, "largePaths", 0, uint64_t{1} << 53, 0);
+  settings.spillBytes =
+      OptionalInteger(input, "spillBytes", 0, uint64_t{1} << 53, scan::Settings{}.spillBytes);
   Napi::Value scanId = input.Get("scanId");
   if (!scanId.IsUndefined()) {
     if (!scanId.IsString()) {

@@ -878,6 +878,7 @@ bool Scanner::Run(Result* out, SysError* err) {
   if (!Walk(err)) return false;
   if (!settings_.hashCache.empty()) {
     cache_.Load(settings_.hashCache, rootDev_);
+    cache_.SpillBeyond(settings_.spillBytes);
   }
   // Same size first; small files are hashed whole, larger ones compared at both ends first.
   Groups toHash;

@@ -39,6 +39,9 @@ struct Settings {
   // Also name every file at least this large that is not sparse (Result::largePaths): the
   // candidates for punching their runs of zeros into holes. 0: none.
   uint64_t largePaths = 0;
+  // The digests remembered for the hash cache held in memory before they are written, sorted, to
+  // runs beside it (merged into it at the end): 72 bytes a hashed file. 0: all are held.
+  uint64_t spillBytes = 32 * 1024 * 1024;
 };
 
 enum class Phase { kWalk, kCompare, kHash, kSharing, kDone };
