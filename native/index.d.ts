@@ -424,6 +424,12 @@ export interface NativeScanSettings {
   hashCache?: string;
   /** Also name every file at least this large that is not sparse (the result's largePaths). */
   largePaths?: number;
+  /**
+   * Bytes of the digests remembered for the hash cache held in memory (72 a hashed file) before
+   * they are written, sorted, to runs beside it and merged into it at the end; 0: all are held.
+   * Default 32 MiB.
+   */
+  spillBytes?: number;
 }
 
 /** One copy in a group of identical files (the contract's DuplicateFile). */

@@ -4,21 +4,40 @@
 // and one `find` walk that stats every file, the floor a rescan is compared with.
 // Not a test: it gates nothing.
 //
-//   node scripts/bench-space.mjs [--files N] [--total SIZE] [--full] [--dir DIR] [--keep] [--runs N]
+//   node scripts/bench-space.mjs [--files N] [--total SIZE] [--full] [--dir DIR] [--keep] [--runs N] [--image]
 //
 // Default 20,000 files / 1 GB (this 2-core machine); --full is 100,000 files / 5 GB; --files
 // 1000000 is the million-file tree (the total stays 1 GB unless --total says otherwise).
+// More than 2,000,000 files (or any number with --image) are built in a loop-mounted ext4 image DIR.img mounted at DIR (small
+// files inline in their inodes: ten million take about 5 GB, not 43), which needs root; the run
+// refuses in one line without it, or when the disk would keep less than a tenth free. With --dir
+// (or --keep) the tree stays for the next run, which mounts a kept image again by itself:
+//   sudo node scripts/bench-space.mjs --files 10000000 --dir /work/bench10m --runs 1
+// (by hand: `mount -o loop,noatime /work/bench10m.img /work/bench10m`). The tree is in
+// scripts/bench-space-tree.mjs. For such a tree: --no-cold skips the cold runs, --no-warmup runs
+// only the first tool twice (its first run warms the page cache for all; the rescan row uses the
+// hash cache the first-scan row left), and --limit MIN stops a run after MIN minutes and reports
+// the tool as slower than that.
 // The Node entry keeps each folder's hash cache in its data folder: the first-scan rows run with
 // none (wiped before every run), and the rescan row times a scan of the same unchanged tree with
 // the cache its warm-up run left, printing the content it read (0 files when nothing changed).
 // Cold runs drop the page cache (`echo 3 > /proc/sys/vm/drop_caches`, needs root).
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { ensureTree } from './bench-space-tree.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -28,6 +47,10 @@ const { values } = parseArgs({
     full: { type: 'boolean' },
     dir: { type: 'string' },
     keep: { type: 'boolean' },
+    image: { type: 'boolean' },
+    'no-cold': { type: 'boolean' },
+    'no-warmup': { type: 'boolean' },
+    limit: { type: 'string' },
     runs: { type: 'string', default: '3' },
   },
 });
@@ -43,50 +66,6 @@ const totalBytes = parseSize(values.total ?? (values.full ? '5GB' : '1GB'));
 const runs = Math.max(1, Number(values.runs));
 const duplicateShare = 0.3;
 
-// ── The tree ────────────────────────────────────────────────────────────────────────────────
-/** Deterministic sizes: log-uniform from 1 KB to 16 MB, scaled so they add up to the total. */
-function fileSizes(count, total, seed = 12345) {
-  let state = seed;
-  const random = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-  const raw = Array.from({ length: count }, () =>
-    Math.exp(Math.log(1e3) + random() * Math.log(16e3)),
-  );
-  const scale = total / raw.reduce((a, b) => a + b, 0);
-  // At least the 4-byte stamp that keeps slices apart (a million files in 1 GB go below it).
-  return raw.map((s) => Math.max(4, Math.round(s * scale)));
-}
-
-function buildTree(dir) {
-  const pool = randomBytes(64 * 1024 * 1024); // incompressible, sliced at varying offsets
-  const sizes = fileSizes(fileCount, totalBytes);
-  const uniques = Math.round(fileCount * (1 - duplicateShare));
-  let offset = 0;
-  const contentOf = (size) => {
-    if (size <= pool.length) {
-      offset = (offset + 7919 * 64) % (pool.length - size + 1);
-      const chunk = Buffer.from(pool.subarray(offset, offset + size));
-      chunk.writeUInt32LE(offset, 0); // different slices of the pool never collide
-      return chunk;
-    }
-    return randomBytes(size);
-  };
-  const written = [];
-  for (let i = 0; i < fileCount; i += 1) {
-    const folder = path.join(dir, `d${i % 97}`, `e${i % 13}`);
-    mkdirSync(folder, { recursive: true });
-    const file = path.join(folder, `f${i}.bin`);
-    if (i < uniques) {
-      const data = contentOf(sizes[i]);
-      writeFileSync(file, data);
-      written.push(file);
-    } else {
-      // A copy of an earlier file, in another folder.
-      const source = written[(i * 31) % written.length];
-      writeFileSync(file, readFileSync(source)); // a real copy, never a reflink
-    }
-  }
-}
-
 // ── Timing ──────────────────────────────────────────────────────────────────────────────────
 function dropCaches() {
   spawnSync('sync');
@@ -98,18 +77,36 @@ function dropCaches() {
   }
 }
 
+const limitMinutes = values.limit === undefined ? null : Number(values.limit);
+if (limitMinutes !== null && !(limitMinutes > 0)) {
+  console.error(`bench:space: --limit takes minutes, more than 0 (not "${values.limit}")`);
+  process.exit(1);
+}
+class OverLimit extends Error {}
+
 /** Runs a command under /usr/bin/time: wall seconds and peak resident memory (bytes). */
 function measure(command, args, env = process.env) {
-  const result = spawnSync('/usr/bin/time', ['-f', 'TIME %e %M', command, ...args], {
-    encoding: 'utf8',
-    maxBuffer: 1024 * 1024 * 1024,
-    env,
-  });
+  const limited = limitMinutes === null ? [] : ['timeout', String(limitMinutes * 60)];
+  // Output to a file: ten million files' groups do not fit in a string.
+  const stdout = path.join(dataDir, 'stdout');
+  const out = openSync(stdout, 'w');
+  let result;
+  try {
+    result = spawnSync('/usr/bin/time', ['-f', 'TIME %e %M', ...limited, command, ...args], {
+      encoding: 'utf8',
+      stdio: ['ignore', out, 'pipe'],
+      maxBuffer: 64 * 1024 * 1024,
+      env,
+    });
+  } finally {
+    closeSync(out);
+  }
+  if (limited.length && result.status === 124) throw new OverLimit();
   const match = /TIME ([\d.]+) (\d+)/.exec(result.stderr);
   if (result.status !== 0 || !match) {
     throw new Error(`${command} failed (${result.status}): ${result.stderr.slice(-400)}`);
   }
-  return { seconds: Number(match[1]), peakBytes: Number(match[2]) * 1024, stdout: result.stdout };
+  return { seconds: Number(match[1]), peakBytes: Number(match[2]) * 1024, stdout };
 }
 
 function median(list) {
@@ -121,10 +118,56 @@ const which = (name) =>
   spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim() ||
   [path.join(process.env.HOME ?? '/root', '.cargo', 'bin', name)].find((p) => existsSync(p));
 
+/** Calls `each` with every line of a file, read 16 MB at a time (ten million files print GBs). */
+function eachLine(file, each) {
+  const fd = openSync(file, 'r');
+  const chunk = Buffer.alloc(16 * 1024 * 1024);
+  let rest = '';
+  try {
+    for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0;) {
+      const lines = (rest + chunk.toString('utf8', 0, n)).split('\n');
+      rest = lines.pop();
+      for (const line of lines) each(line);
+    }
+    if (rest) each(rest);
+  } finally {
+    closeSync(fd);
+  }
+}
+const countLines = (file, pattern) => {
+  let count = 0;
+  eachLine(file, (line) => (count += pattern.test(line) ? 1 : 0));
+  return count;
+};
+/** The first and last KiB of a file: Plumb's JSON has its figures there, its groups between. */
+function ends(file) {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const head = Buffer.alloc(Math.min(2048, size));
+    const tail = Buffer.alloc(Math.min(1024, size));
+    readSync(fd, head, 0, head.length, 0);
+    readSync(fd, tail, 0, tail.length, size - tail.length);
+    return { head: head.toString(), tail: tail.toString() };
+  } finally {
+    closeSync(fd);
+  }
+}
+const figure = (text, key) => Number(new RegExp(`"${key}": ([\\d.e+-]+)`).exec(text)?.[1]);
 const plumbJson = {
-  groups: (out) => JSON.parse(out).groups.length,
-  stages: (out) => JSON.parse(out).stageSeconds ?? null,
-  contentRead: (out) => JSON.parse(out).contentRead ?? null,
+  // Each group opens at four spaces' indent (JSON.stringify(result, null, 2)).
+  groups: (file) => countLines(file, /^ {4}\{$/),
+  stages: (file) => {
+    const { head } = ends(file);
+    return Object.fromEntries(
+      ['walk', 'compare', 'hash', 'sharing'].map((k) => [k, figure(head, k)]),
+    );
+  },
+  contentRead: (file) => {
+    const { tail } = ends(file);
+    const read = /"contentRead": \{\s*"files": (\d+),\s*"bytes": (\d+)/.exec(tail);
+    return read ? { files: Number(read[1]), bytes: Number(read[2]) } : null;
+  },
 };
 // The Node entry's data folder (its hash caches): emptied before every first-scan run.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'plumb-bench-space-data-'));
@@ -159,13 +202,21 @@ const findTools = () =>
       name: 'fclones group',
       command: which('fclones'),
       args: (dir) => ['group', dir],
-      groups: (out) => out.split('\n').filter((l) => /^[0-9a-f]+, \d+ B/.test(l)).length,
+      groups: (file) => countLines(file, /^[0-9a-f]+, \d+ B/),
     },
     {
       name: 'jdupes -r',
       command: which('jdupes'),
       args: (dir) => ['-r', '-q', dir],
-      groups: (out) => out.split(/\n\s*\n/).filter((block) => block.trim()).length,
+      groups: (file) => {
+        let count = 0;
+        let inBlock = false;
+        eachLine(file, (line) => {
+          if (line.trim() && !inBlock) count += 1;
+          inBlock = Boolean(line.trim());
+        });
+        return count;
+      },
     },
   ].filter((tool) => {
     if (tool.command) return true;
@@ -178,18 +229,20 @@ const findTools = () =>
 const dir = values.dir
   ? path.resolve(values.dir)
   : mkdtempSync(path.join(tmpdir(), 'plumb-bench-space-'));
+let tree = { cleanup: () => {} };
 try {
-  if (!existsSync(path.join(dir, 'd0'))) {
-    console.log(
-      `bench:space: building ${fileCount} files, ${(totalBytes / 1e9).toFixed(2)} GB, ${duplicateShare * 100} % copies, in ${dir}`,
-    );
-    const started = performance.now();
-    buildTree(dir);
-    console.log(`bench:space: built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  }
+  tree = await ensureTree({
+    dir,
+    fileCount,
+    totalBytes,
+    duplicateShare,
+    keep: values.keep || Boolean(values.dir),
+    image: values.image,
+  });
   const tools = findTools();
-  const canDrop = dropCaches();
-  if (!canDrop) console.log('bench:space: cannot drop caches (not root): cold runs are skipped.');
+  const canDrop = !values['no-cold'] && dropCaches();
+  if (!canDrop && !values['no-cold'])
+    console.log('bench:space: cannot drop caches (not root): cold runs are skipped.');
   const rows = [];
   for (const tool of tools) {
     const row = {
@@ -207,21 +260,28 @@ try {
       if (tool.contentRead) row.read.push(tool.contentRead(result.stdout));
       return result;
     };
-    run(); // warm the cache (and the tool; the rescan row's hash cache)
-    row.read = [];
-    for (let i = 0; i < runs; i += 1) {
-      const warm = run();
-      row.warm.push(warm.seconds);
-      row.peak = Math.max(row.peak, warm.peakBytes);
-      row.groups = tool.groups(warm.stdout);
-      if (tool.stages) row.stages.push({ cache: 'warm', ...tool.stages(warm.stdout) });
-      if (canDrop) {
-        dropCaches();
-        const cold = run();
-        row.cold.push(cold.seconds);
-        row.peak = Math.max(row.peak, cold.peakBytes);
-        if (tool.stages) row.stages.push({ cache: 'cold', ...tool.stages(cold.stdout) });
+    try {
+      // Warms the page cache (and the tool; the rescan row's hash cache).
+      if (!values['no-warmup'] || rows.length === 0) run();
+      row.read = [];
+      for (let i = 0; i < runs; i += 1) {
+        const warm = run();
+        row.warm.push(warm.seconds);
+        row.peak = Math.max(row.peak, warm.peakBytes);
+        row.groups = tool.groups(warm.stdout);
+        if (tool.stages) row.stages.push({ cache: 'warm', ...tool.stages(warm.stdout) });
+        if (canDrop) {
+          dropCaches();
+          const cold = run();
+          row.cold.push(cold.seconds);
+          row.peak = Math.max(row.peak, cold.peakBytes);
+          if (tool.stages) row.stages.push({ cache: 'cold', ...tool.stages(cold.stdout) });
+        }
       }
+    } catch (error) {
+      if (!(error instanceof OverLimit)) throw error;
+      console.log(`bench:space: ${row.name}: stopped after ${limitMinutes} min (slower than that)`);
+      continue;
     }
     rows.push(row);
     // Each row as soon as it is measured: a run stopped later (a 1M-file tree takes long) keeps it.
@@ -304,7 +364,15 @@ try {
       );
     }
   }
+} catch (error) {
+  // The tree's own refusals (no root, no room) are one line; anything else keeps its stack.
+  if (!String(error?.message).startsWith('bench:space:')) throw error;
+  console.error(error.message);
+  process.exitCode = 1;
 } finally {
-  if (!values.keep && !values.dir) rmSync(dir, { recursive: true, force: true });
+  if (!values.keep && !values.dir) {
+    tree.cleanup(); // unmounts and deletes an image
+    rmSync(dir, { recursive: true, force: true });
+  }
   rmSync(dataDir, { recursive: true, force: true });
 }

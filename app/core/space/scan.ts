@@ -10,6 +10,7 @@ import { chmod } from 'node:fs/promises';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
 import type { ScanOptions, ScanProgress, ScanResult } from '../../contract/space.js';
+import { parseSize } from '../../common/units.js';
 import { checkFolder } from '../folder.js';
 import { loadNative } from '../native/load.js';
 import { hostOs } from '../os/index.js';
@@ -168,11 +169,13 @@ async function runCheckedScan<T>(
       () => true,
       () => false,
     ));
+  const spillBytes = scanMemory();
   const result = await runNative(
     {
       ...settings,
       scanId: hooks.scanId ?? randomUUID(),
       ...(cacheUsable ? { hashCache } : {}),
+      ...(spillBytes === undefined ? {} : { spillBytes }),
     },
     hooks,
     scan,
@@ -180,6 +183,25 @@ async function runCheckedScan<T>(
   // The digests name every file scanned: the user's alone, like the rest of the data folder.
   if (cacheUsable && hostOs.ownerModes) await chmod(hashCache, 0o600).catch(() => {});
   return result;
+}
+
+/**
+ * PLUMB_SCAN_MEMORY (a size: 64MB, 1GiB; 0 for no limit): how much of the digests a scan keeps
+ * for the next scan of the folder it holds in memory (72 bytes a hashed file), beyond which they
+ * are written, sorted, to runs beside the hash cache in the data folder, merged into it at the end
+ * and deleted. Unset: 32 MiB. A run is written only while the disk keeps a tenth free.
+ */
+export function scanMemory(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const text = env.PLUMB_SCAN_MEMORY;
+  if (text === undefined || text.trim() === '') return undefined;
+  const bytes = parseSize(text);
+  if (bytes === null || !Number.isSafeInteger(bytes)) {
+    throw new PlumbError(
+      'EINVAL',
+      `PLUMB_SCAN_MEMORY must be a size such as 64MB or 1GiB (0 for no limit), not "${text}".`,
+    );
+  }
+  return bytes;
 }
 
 /** The addon's scan (scanFolder unless told) with cancel following the signal and errors as PlumbErrors. */

@@ -80,9 +80,9 @@ Napi::Object ProgressObject(Napi::Env env, const scan::Progress& p) {
 // scope, before the groups' own scopes open (Node 20 keeps no references to strings).
 class NoteStrings {
  public:
-  NoteStrings(Napi::Env env, const std::vector<scan::Group>& groups) : env_(env) {
-    for (const scan::Group& g : groups)
-      if (g.note && !Find(g.note)) made_.emplace_back(g.note, Napi::String::New(env, g.note));
+  NoteStrings(Napi::Env env, const scan::GroupList& groups) : env_(env) {
+    for (const char* note : groups.Notes())
+      if (!Find(note)) made_.emplace_back(note, Napi::String::New(env, note));
   }
   Napi::Value Of(const char* note) const {
     const Napi::String* made = note ? Find(note) : nullptr;
@@ -162,9 +162,9 @@ Napi::Object ResultObject(Napi::Env env, scan::Result& r, bool sparsePaths) {
     // (on a 1M-file tree, 16 of the rescan's 22 s were such scavenges).
     Napi::HandleScope scope(env);
     groups.Set(static_cast<uint32_t>(i), GroupObject(env, r.groups[i], notes));
-    r.groups[i] = scan::Group{};
     if ((i + 1) % kGroupsBetweenTrims == 0) ReturnFreedMemory();
   }
+  r.groups.Release();
   o.Set("groups", groups);
   Napi::Object totals = Napi::Object::New(env);
   totals.Set("nominalBytes", Number(env, r.totals.nominalBytes));
@@ -315,6 +315,8 @@ Napi::Value StartScan(const Napi::CallbackInfo& info, bool json) {
   settings.skipCloudFolders = OptionalBool(input, "skipCloudFolders", true);
   settings.sparsePaths = OptionalBool(input, "sparsePaths", false);
   settings.largePaths = OptionalInteger(input, "largePaths", 0, uint64_t{1} << 53, 0);
+  settings.spillBytes =
+      OptionalInteger(input, "spillBytes", 0, uint64_t{1} << 53, scan::Settings{}.spillBytes);
   Napi::Value scanId = input.Get("scanId");
   if (!scanId.IsUndefined()) {
     if (!scanId.IsString()) {

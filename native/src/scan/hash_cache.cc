@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
 #include "walk.h"
 
@@ -44,9 +45,126 @@ bool SameIdentity(const FileIdentity& id, uint64_t ino, uint64_t size, double mt
 
 }  // namespace
 
+HashCache::~HashCache() { DropRuns(); }
+
+void HashCache::DropRuns() {
+  for (const std::string& run : runs_) std::remove(run.c_str());
+  runs_.clear();
+}
+
+void HashCache::Reserve(size_t more) {
+  size_t want = next_.size() + more;
+  if (spillBytes_ > 0) want = std::min(want, static_cast<size_t>(spillBytes_ / sizeof(Record)) + 1);
+  next_.reserve(want);
+}
+
+void HashCache::Spill() {
+  const auto byIno = [](const Record& a, const Record& b) { return a.ino < b.ino; };
+  std::sort(next_.begin(), next_.end(), byIno);
+  const uint64_t bytes = next_.size() * sizeof(Record);
+  // The run, the cache file it is merged into and a tenth of the volume must stay free.
+  VolumeFacts volume;
+  SysError ignored;
+  const size_t slash = file_.find_last_of("/\\");
+  const std::string folder = slash == std::string::npos ? "." : file_.substr(0, slash + 1);
+  if (!QueryVolume(folder, &volume, &ignored) ||
+      volume.availableBytes < 2 * bytes + volume.totalBytes / 10)
+    return;  // held in memory instead: the scan goes on
+  const std::string run = file_ + ".run" + std::to_string(runs_.size());
+  FILE* out = OpenRegularFile(run, "wb");
+  if (!out) return;
+  bool ok = std::fwrite(next_.data(), sizeof(Record), next_.size(), out) == next_.size();
+  ok = std::fclose(out) == 0 && ok;
+  if (!ok) {
+    std::remove(run.c_str());
+    return;
+  }
+  runs_.push_back(run);
+  next_.clear();  // its room is kept for the next run
+}
+
+// Writes the records kept from the last scan, those in memory and those in runs, in inode order,
+// a file's records merged into one; `count` gets how many were written.
+bool HashCache::MergeRuns(FILE* out, uint64_t* count) {
+  const auto byIno = [](const Record& a, const Record& b) { return a.ino < b.ino; };
+  std::sort(next_.begin(), next_.end(), byIno);
+  struct Source {
+    FILE* in = nullptr;  // a run; else the records below
+    const Record* at = nullptr;
+    const Record* end = nullptr;
+    const std::vector<bool>* kept = nullptr;  // the last scan's: only those kept
+    size_t index = 0;
+    Record head{};
+    bool live = false;
+  };
+  std::vector<Source> sources(2 + runs_.size());
+  sources[0].at = old_.data();
+  sources[0].end = old_.data() + old_.size();
+  sources[0].kept = &kept_;
+  sources[1].at = next_.data();
+  sources[1].end = next_.data() + next_.size();
+  bool ok = true;
+  for (size_t r = 0; r < runs_.size(); ++r) {
+    sources[2 + r].in = OpenRegularFile(runs_[r], "rb");
+    ok = ok && sources[2 + r].in != nullptr;
+  }
+  const auto advance = [](Source& s) {
+    if (s.in) {
+      s.live = std::fread(&s.head, sizeof(Record), 1, s.in) == 1;
+      return;
+    }
+    while (s.at < s.end && s.kept && !(*s.kept)[s.index]) {
+      ++s.at;
+      ++s.index;
+    }
+    s.live = s.at < s.end;
+    if (s.live) {
+      s.head = *s.at++;
+      ++s.index;
+    }
+  };
+  if (ok)
+    for (Source& s : sources) advance(s);
+  Record pending{};
+  bool hasPending = false;
+  *count = 0;
+  while (ok) {
+    Source* next = nullptr;
+    for (Source& s : sources)
+      if (s.live && (!next || s.head.ino < next->head.ino)) next = &s;
+    if (!next) break;
+    if (hasPending && pending.ino == next->head.ino) {
+      // A file hashed at its edges and then whole has two records: merge them.
+      if (next->head.flags & kEdge) std::memcpy(pending.edge, next->head.edge, kDigestBytes);
+      if (next->head.flags & kWhole) std::memcpy(pending.whole, next->head.whole, kDigestBytes);
+      pending.flags |= next->head.flags;
+    } else {
+      if (hasPending) {
+        ok = std::fwrite(&pending, sizeof pending, 1, out) == 1;
+        ++*count;
+      }
+      pending = next->head;
+      hasPending = true;
+    }
+    advance(*next);
+  }
+  if (ok && hasPending) {
+    ok = std::fwrite(&pending, sizeof pending, 1, out) == 1;
+    ++*count;
+  }
+  for (Source& s : sources)
+    if (s.in) std::fclose(s.in);
+  DropRuns();
+  return ok;
+}
+
 void HashCache::Load(const std::string& file, uint64_t dev) {
   old_.clear();
   loaded_ = false;
+  file_ = file;
+  // Runs a stopped scan left (its process ended before it could delete them).
+  for (size_t n = 0; std::remove((file + ".run" + std::to_string(n)).c_str()) == 0; ++n) {
+  }
   FILE* in = OpenRegularFile(file, "rb");
   if (!in) return;
   // The count must match the file's length, so a damaged header never asks for a huge array.
@@ -110,42 +228,50 @@ void HashCache::Remember(const FileIdentity& id, bool whole, const uint8_t* dige
   r.flags = whole ? kWhole : kEdge;
   std::memcpy(whole ? r.whole : r.edge, digest, kDigestBytes);
   next_.push_back(r);
+  if (spillBytes_ > 0 && next_.size() * sizeof(Record) >= spillBytes_ && !file_.empty()) Spill();
 }
 
 bool HashCache::Save(const std::string& file, uint64_t dev, SysError* err) {
   // All the file held still holds and nothing was added: it stays as it is.
-  if (loaded_ && next_.empty() && keptCount_ == old_.size()) return true;
-  // The records kept, in place, then those added; sorted in place (a stable sort would borrow a
-  // copy of them all): a file's records are merged below whatever their order, as each sets its
-  // own digests.
-  size_t held = 0;
-  for (size_t i = 0; i < old_.size(); ++i)
-    if (kept_[i]) old_[held++] = old_[i];
-  old_.resize(held);
-  kept_ = {};
-  old_.insert(old_.end(), next_.begin(), next_.end());
-  next_ = {};
-  std::vector<Record>& records = old_;
-  const auto byIno = [](const Record& a, const Record& b) { return a.ino < b.ino; };
-  if (!std::is_sorted(records.begin(), records.end(), byIno))
-    std::sort(records.begin(), records.end(), byIno);
-  // A file hashed at its edges and then whole has two records: merge them.
-  size_t kept = 0;
-  for (size_t i = 0; i < records.size(); ++i) {
-    if (kept > 0 && records[kept - 1].ino == records[i].ino) {
-      Record& into = records[kept - 1];
-      if (records[i].flags & kEdge) std::memcpy(into.edge, records[i].edge, kDigestBytes);
-      if (records[i].flags & kWhole) std::memcpy(into.whole, records[i].whole, kDigestBytes);
-      into.flags |= records[i].flags;
+  if (loaded_ && next_.empty() && runs_.empty() && keptCount_ == old_.size()) return true;
+  if (runs_.empty()) {
+    // The records kept, in place, then those added; sorted in place (a stable sort would borrow a
+    // copy of them all): a file's records are merged below whatever their order, as each sets its
+    // own digests. (With runs on disk, MergeRuns merges them all as it writes them.)
+    size_t held = 0;
+    for (size_t i = 0; i < old_.size(); ++i)
+      if (kept_[i]) old_[held++] = old_[i];
+    old_.resize(held);
+    kept_ = {};
+    if (old_.empty()) {
+      old_ = std::move(next_);  // a first scan: its records, not a copy of them beside them
     } else {
-      records[kept++] = records[i];
+      old_.insert(old_.end(), next_.begin(), next_.end());
     }
+    next_ = {};
+    std::vector<Record>& records = old_;
+    const auto byIno = [](const Record& a, const Record& b) { return a.ino < b.ino; };
+    if (!std::is_sorted(records.begin(), records.end(), byIno))
+      std::sort(records.begin(), records.end(), byIno);
+    // A file hashed at its edges and then whole has two records: merge them.
+    size_t kept = 0;
+    for (size_t i = 0; i < records.size(); ++i) {
+      if (kept > 0 && records[kept - 1].ino == records[i].ino) {
+        Record& into = records[kept - 1];
+        if (records[i].flags & kEdge) std::memcpy(into.edge, records[i].edge, kDigestBytes);
+        if (records[i].flags & kWhole) std::memcpy(into.whole, records[i].whole, kDigestBytes);
+        into.flags |= records[i].flags;
+      } else {
+        records[kept++] = records[i];
+      }
+    }
+    records.resize(kept);
   }
-  records.resize(kept);
   // Only a cache file is replaced: anything else at its name (a FIFO, a folder) stays.
   FolderEntry existing;
   SysError absent;
   if (StatPath(file, &existing, &absent) && existing.kind != EntryKind::kFile) {
+    DropRuns();
     *err =
         SysError{"EFTYPE", "rename", file, file + " is not a file; the hash cache was not kept."};
     return false;
@@ -153,16 +279,24 @@ bool HashCache::Save(const std::string& file, uint64_t dev, SysError* err) {
   const std::string temp = file + ".tmp";
   FILE* out = OpenRegularFile(temp, "wb");
   if (!out) {
+    DropRuns();
     *err = SysError{"EIO", "fopen", temp, "Cannot write the scan's hash cache " + temp + "."};
     return false;
   }
   Header header{};
   std::memcpy(header.magic, kMagic, sizeof kMagic);
   header.dev = dev;
-  header.count = records.size();
-  bool ok = std::fwrite(&header, sizeof header, 1, out) == 1 &&
-            (records.empty() ||
-             std::fwrite(records.data(), sizeof(Record), records.size(), out) == records.size());
+  bool ok;
+  if (runs_.empty()) {
+    header.count = old_.size();
+    ok =
+        std::fwrite(&header, sizeof header, 1, out) == 1 &&
+        (old_.empty() || std::fwrite(old_.data(), sizeof(Record), old_.size(), out) == old_.size());
+  } else {
+    // The count is known once all are merged: written again then.
+    ok = std::fwrite(&header, sizeof header, 1, out) == 1 && MergeRuns(out, &header.count) &&
+         std::fseek(out, 0, SEEK_SET) == 0 && std::fwrite(&header, sizeof header, 1, out) == 1;
+  }
   ok = std::fclose(out) == 0 && ok;
   if (!ok || !Replace(temp, file)) {
     std::remove(temp.c_str());

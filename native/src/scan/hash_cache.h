@@ -32,6 +32,16 @@ class HashCache {
  public:
   static constexpr size_t kDigestBytes = LaneHash128::kDigestBytes;
 
+  HashCache() = default;
+  HashCache(HashCache&&) = default;
+  HashCache& operator=(HashCache&&) = default;  // (over a cache that Save merged: no runs left)
+  ~HashCache();  // deletes the runs of a scan that stopped before Save
+
+  // Records remembered beyond `bytes` are sorted and written as a run beside the cache file
+  // (FILE.run0, FILE.run1, ...), while the disk keeps room; Save merges them and deletes them.
+  // 0: all are held (ten million hashed files: 720 MB).
+  void SpillBeyond(uint64_t bytes) { spillBytes_ = bytes; }
+
   // Reads the cache at `file` for the volume `dev`; empty when it is missing or unusable.
   void Load(const std::string& file, uint64_t dev);
 
@@ -44,6 +54,12 @@ class HashCache {
   // Keeps the record Find just found (at `cursor`) for the next scan, as it is: a rescan of an
   // unchanged tree copies nothing (its new records and the old ones were 43 MB each at 1M files).
   void Keep(size_t cursor);
+
+  // Whether the last scan left no records to find (a first scan).
+  bool empty() const { return old_.empty(); }
+
+  // Makes room for `more` Remember calls at once (up to a run).
+  void Reserve(size_t more);
 
   // Keeps a digest this scan computed for the next one.
   void Remember(const FileIdentity& id, bool whole, const uint8_t* digest);
@@ -72,6 +88,14 @@ class HashCache {
   std::vector<bool> kept_;   // old_[i] still holds (Keep)
   size_t keptCount_ = 0;
   std::vector<Record> next_;  // added by this scan; merged with those kept by Save
+
+  // Sorts next_ and writes it as a run (kept in memory when the disk has no room for it).
+  void Spill();
+  bool MergeRuns(FILE* out, uint64_t* count);
+  void DropRuns();
+  std::string file_;  // the cache file (Load's), beside which runs are written
+  uint64_t spillBytes_ = 0;
+  std::vector<std::string> runs_;  // sorted by ino, each
 };
 
 }  // namespace scan

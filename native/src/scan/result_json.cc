@@ -350,15 +350,15 @@ bool ResultJson::Next(size_t bytes, std::string* out) {
     Head(out);
     stage_ = 1;
   }
-  std::vector<Group>& groups = result_.groups;
+  GroupList& groups = result_.groups;
   while (nextGroup_ < groups.size() && out->size() - start < bytes) {
     if (nextGroup_ > 0) out->push_back(',');
     Line(2, out);
-    AppendGroup(groups[nextGroup_], out);
-    groups[nextGroup_] = Group{};
+    AppendGroup(groups[nextGroup_], out);  // made now, let go once written
     ++nextGroup_;
   }
   if (nextGroup_ == groups.size()) {
+    groups.Release();
     Tail(out);
     stage_ = 2;
   }
@@ -411,7 +411,7 @@ void ResultJson::Head(std::string* out) {
 // Everything after the last group.
 void ResultJson::Tail(std::string* out) {
   const Result& r = result_;
-  if (!r.groups.empty()) Line(1, out);
+  if (nextGroup_ > 0) Line(1, out);
   out->push_back(']');
   AppendCounts("totals",
                {{"nominalBytes", r.totals.nominalBytes},

@@ -31,6 +31,7 @@ constexpr size_t kFoldersPerBatch = 256;  // folders listed at once, on kListThr
 constexpr uint32_t kListThreads = 4;
 constexpr uint32_t kHashThreads = 4;  // files read at once: keeps a disk busy, stays sequential
 constexpr size_t kHashReadBytes = 256 * 1024;    // per read; the OS reads ahead of sequential reads
+constexpr size_t kRefineBatch = 131072;          // members compared at once (about 8 MB)
 constexpr uint32_t kSharingThreads = 4;          // storage queries at once (metadata only)
 constexpr size_t kSharingChunk = 4096;           // files whose storage facts are held at once
 constexpr uint64_t kEdgeBytes = 4096;            // bytes from each end for the partial digest
@@ -125,21 +126,25 @@ std::string EntryPath(const std::string& dir, std::string_view name) {
 
 SysError Cancelled() { return SysError{"ECANCELED", "scanFolder", "", "The scan was cancelled."}; }
 
-// Names of the files kept by the walk, NUL-terminated, in blocks that never move (a growing
-// string would copy itself, briefly holding twice the names).
+// Names of the files kept by the walk, NUL-terminated, in 64 KiB blocks that never move (a
+// growing string would copy itself, briefly holding twice the names). A name is known by 4 bytes
+// (its block and its place there) rather than an 8-byte pointer: 65,536 blocks hold 4 GiB of
+// names, 300 million at 13 bytes (files are counted in 32 bits too). A name never passes 64 KiB
+// (file systems stop at 255 units).
 class NameArena {
  public:
-  const char* Add(const std::string& name) {
+  uint32_t Add(const std::string& name) {
     const size_t need = name.size() + 1;
     if (blocks_.empty() || used_ + need > kBlockBytes) {
-      blocks_.emplace_back(new char[std::max(kBlockBytes, need)]);
+      blocks_.emplace_back(new char[kBlockBytes]);
       used_ = 0;
     }
-    char* at = blocks_.back().get() + used_;
-    std::memcpy(at, name.c_str(), need);
+    std::memcpy(blocks_.back().get() + used_, name.c_str(), need);
+    const uint32_t handle = static_cast<uint32_t>(((blocks_.size() - 1) << 16) | used_);
     used_ += need;
-    return at;
+    return handle;
   }
+  const char* Of(uint32_t handle) const { return blocks_[handle >> 16].get() + (handle & 0xffff); }
 
  private:
   static constexpr size_t kBlockBytes = 64 * 1024;
@@ -147,17 +152,18 @@ class NameArena {
   size_t used_ = 0;
 };
 
-// A file kept by the walk: 48 bytes, its path built only when needed (a path string would be
-// three times that), in a deque, which grows in blocks and never copies what it holds.
+// A file kept by the walk: 40 bytes, its path built only when needed (a path string would be
+// three times that), in a deque, which grows in blocks and never copies what it holds. Its count
+// of names is kept aside (WalkTable::links), for the few files that have more than one.
 struct Kept {
-  uint32_t dir;  // index into WalkTable::dirs
-  uint32_t links;
-  const char* name;  // in WalkTable::names
+  uint32_t dir;   // index into WalkTable::dirs
+  uint32_t name;  // in WalkTable::names
   uint64_t size;
   uint64_t ino;
   double mtimeMs;
   double ctimeMs;
 };
+static_assert(sizeof(Kept) == 40, "ten million files take 400 MB");
 
 // What the walk found. Complete once the walk ends, then only read (by the pools' threads too,
 // which share it: after a cancel they may outlive the scan).
@@ -165,10 +171,15 @@ struct WalkTable {
   std::deque<std::string> dirs;
   NameArena names;
   std::deque<Kept> files;
+  std::unordered_map<uint32_t, uint32_t> links;  // files seen under more than one name: how many
 
   std::string PathOf(uint32_t file) const {
     const Kept& k = files[file];
-    return EntryPath(dirs[k.dir], k.name);
+    return EntryPath(dirs[k.dir], names.Of(k.name));
+  }
+  uint32_t LinksOf(uint32_t file) const {
+    const auto found = links.find(file);
+    return found == links.end() ? 1 : found->second;
   }
 };
 using WalkTablePtr = std::shared_ptr<const WalkTable>;
@@ -243,58 +254,139 @@ void StableSortFew(It first, It last, Less less) {
   }
 }
 
-std::string Hex(const uint8_t* bytes, size_t count) {
+// The first 16 hex digits of a group's digest, all its id takes: 16 bytes a group, where the
+// whole digest as a string took 80 (30 MB at a million files, 3 million groups at ten million).
+struct DigestStart {
+  char hex[16];
+};
+
+DigestStart DigestStartOf(const uint8_t* digest) {
   static const char kDigits[] = "0123456789abcdef";
-  std::string out(count * 2, '0');
-  for (size_t i = 0; i < count; ++i) {
-    out[i * 2] = kDigits[bytes[i] >> 4];
-    out[i * 2 + 1] = kDigits[bytes[i] & 15];
+  DigestStart out;
+  for (size_t i = 0; i < sizeof out.hex / 2; ++i) {
+    out.hex[i * 2] = kDigits[digest[i] >> 4];
+    out.hex[i * 2 + 1] = kDigits[digest[i] & 15];
   }
   return out;
 }
 
-// Sorts groups, stably: largest reclaimable first; groups whose savings are unknown after, by
-// nominal size. The figures compared are copied into one array (24 bytes a group) and sorted
-// there with the position as the last key (as stable as std::stable_sort, with no buffer to
-// borrow); comparing through the groups themselves, a cache miss each, cost a rescan of a million
-// files more than the sort. Then each group is moved once, in place.
-void SortGroups(std::vector<Group>* groups) {
-  std::vector<Group>& g = *groups;
-  struct SortKey {
-    uint64_t reclaimable;  // 0 when unknown
-    uint64_t nominal;
-    uint32_t unknown;  // 1 when the reclaimable bytes are unknown: after every known one
-    uint32_t index;
-  };
-  std::vector<SortKey> keys(g.size());
-  for (uint32_t i = 0; i < keys.size(); ++i) {
-    const bool known = g[i].reclaimableBytes.has_value();
-    keys[i] = {known ? *g[i].reclaimableBytes : 0, g[i].nominalBytes, known ? 0u : 1u, i};
+// What the sharing stage found for a group, compact (its files are the members of the described
+// Groups, with their own figures in DescribedGroups): 48 bytes, where a Group with its files and
+// their paths took about 170 bytes and 136 more a file.
+struct Described {
+  uint64_t sharedBytes;       // when hasShared
+  uint64_t reclaimableBytes;  // when hasReclaimable
+  const char* note;           // a fixed sentence, or null
+  uint32_t keeperIndex;
+  bool hasShared;
+  bool hasReclaimable;
+  DigestStart digest;
+};
+
+// A member's optional figures, compact: reclaimable bytes (kUnknown: null) and already a clone.
+constexpr uint64_t kUnknown = UINT64_MAX;
+constexpr uint8_t kCloneUnknown = 0, kCloneNo = 1, kCloneYes = 2;
+
+// The groups of a result, made when asked for (GroupList) from the walk's table, the described
+// groups and their members' figures; `order` is the result's order (largest reclaimable first).
+class DescribedGroups : public GroupList::Source {
+ public:
+  DescribedGroups(WalkTablePtr table, Groups groups)
+      : table_(std::move(table)), groups_(std::move(groups)) {
+    described_.reserve(groups_.count());
+    memberReclaimable_.reserve(groups_.members.size());
+    memberClone_.reserve(groups_.members.size());
   }
-  std::sort(keys.begin(), keys.end(), [](const SortKey& a, const SortKey& b) {
-    if (a.unknown != b.unknown) return a.unknown < b.unknown;
-    if (a.reclaimable != b.reclaimable) return a.reclaimable > b.reclaimable;
-    if (a.nominal != b.nominal) return a.nominal > b.nominal;
-    return a.index < b.index;
-  });
-  std::vector<uint32_t> order(g.size());
-  for (size_t i = 0; i < keys.size(); ++i) order[i] = keys[i].index;
-  keys = {};
-  // Position i takes group order[i]: follow each cycle of the permutation once.
-  for (size_t start = 0; start < order.size(); ++start) {
-    if (order[start] == start) continue;
-    Group held = std::move(g[start]);
-    size_t at = start;
-    while (order[at] != start) {
-      const size_t from = order[at];
-      g[at] = std::move(g[from]);
-      order[at] = static_cast<uint32_t>(at);
-      at = from;
+
+  size_t size() const override { return order_.size(); }
+
+  Group Make(size_t index) const override {
+    const WalkTable& table = *table_;
+    const size_t g = order_[index];
+    const Described& d = described_[g];
+    const size_t first = groups_.begin(g);
+    const size_t count = groups_.size(g);
+    const uint64_t size = table.files[groups_.members[first]].size;
+    Group group;
+    group.id = std::to_string(size) + "-";
+    group.id.append(d.digest.hex, sizeof d.digest.hex);
+    group.size = size;
+    group.nominalBytes = size * (count - 1);
+    if (d.hasShared) group.sharedBytes = d.sharedBytes;
+    if (d.hasReclaimable) group.reclaimableBytes = d.reclaimableBytes;
+    group.note = d.note;
+    group.files.reserve(count);
+    for (size_t i = first; i < first + count; ++i) {
+      const uint32_t file = groups_.members[i];
+      const Kept& k = table.files[file];
+      std::optional<uint64_t> reclaimable;
+      if (memberReclaimable_[i] != kUnknown) reclaimable = memberReclaimable_[i];
+      std::optional<bool> clone;
+      if (memberClone_[i] != kCloneUnknown) clone = memberClone_[i] == kCloneYes;
+      group.files.push_back(GroupFile{table.PathOf(file), k.size, k.ino, k.mtimeMs, k.ctimeMs,
+                                      table.LinksOf(file), clone, reclaimable});
     }
-    g[at] = std::move(held);
-    order[at] = static_cast<uint32_t>(at);
+    group.keeperIndex = d.keeperIndex;
+    return group;
   }
-}
+
+  std::vector<const char*> Notes() const override {
+    std::vector<const char*> notes;
+    for (const Described& d : described_)
+      if (d.note && std::find(notes.begin(), notes.end(), d.note) == notes.end())
+        notes.push_back(d.note);
+    return notes;
+  }
+
+  const Groups& groups() const { return groups_; }
+  const std::vector<Described>& described() const { return described_; }
+
+  // The next group's facts (groups are described in their order), its members' figures in order.
+  void Add(const Described& d, const GroupSharing& sharing) {
+    described_.push_back(d);
+    for (const std::optional<uint64_t>& r : sharing.memberReclaimable)
+      memberReclaimable_.push_back(r ? *r : kUnknown);
+    for (const std::optional<bool>& c : sharing.memberAlreadyClone)
+      memberClone_.push_back(c ? (*c ? kCloneYes : kCloneNo) : kCloneUnknown);
+  }
+
+  // Puts the groups in the result's order, stably: largest reclaimable first; groups whose
+  // savings are unknown after, by nominal size. The figures compared are copied into one array
+  // (24 bytes a group) and sorted there with the position as the last key (as stable as
+  // std::stable_sort, with no buffer to borrow).
+  void Sort() {
+    struct SortKey {
+      uint64_t reclaimable;  // 0 when unknown
+      uint64_t nominal;
+      uint32_t unknown;  // 1 when the reclaimable bytes are unknown: after every known one
+      uint32_t index;
+    };
+    const WalkTable& table = *table_;
+    std::vector<SortKey> keys(described_.size());
+    for (uint32_t i = 0; i < keys.size(); ++i) {
+      const Described& d = described_[i];
+      const uint64_t nominal =
+          table.files[groups_.members[groups_.begin(i)]].size * (groups_.size(i) - 1);
+      keys[i] = {d.hasReclaimable ? d.reclaimableBytes : 0, nominal, d.hasReclaimable ? 0u : 1u, i};
+    }
+    std::sort(keys.begin(), keys.end(), [](const SortKey& a, const SortKey& b) {
+      if (a.unknown != b.unknown) return a.unknown < b.unknown;
+      if (a.reclaimable != b.reclaimable) return a.reclaimable > b.reclaimable;
+      if (a.nominal != b.nominal) return a.nominal > b.nominal;
+      return a.index < b.index;
+    });
+    order_.resize(keys.size());
+    for (size_t i = 0; i < keys.size(); ++i) order_[i] = keys[i].index;
+  }
+
+ private:
+  const WalkTablePtr table_;
+  const Groups groups_;
+  std::vector<Described> described_;
+  std::vector<uint64_t> memberReclaimable_;  // per member of groups_
+  std::vector<uint8_t> memberClone_;         // per member of groups_
+  std::vector<uint32_t> order_;
+};
 
 class Scanner {
  public:
@@ -322,13 +414,17 @@ class Scanner {
   Groups SameSizeGroups() const;
   // Splits groups by content digest (edgeBytes from each end, or whole files when 0) into
   // `refined`, sub-groups in first-seen order, members in order; members that cannot be read are
-  // dropped and counted. `digests` gets each kept group's digest (hex).
+  // dropped and counted. `digests` gets the start of each kept group's digest (the group's id).
   bool Refine(const Groups& groups, uint64_t edgeBytes, bool reportBytes, Groups* refined,
-              std::vector<std::string>* digests, SysError* err);
-  bool Describe(Groups groups, const std::vector<std::string>& digests, Result* out, SysError* err);
-  Group DescribeGroup(const Groups& groups, size_t g, const std::string& digest,
-                      std::optional<bool> supported, const SharingAnswers* answers,
-                      size_t firstAnswer) const;
+              std::vector<DigestStart>* digests, SysError* err);
+  // Refine for a batch of groups: what it holds for each member (about 60 bytes: digests, marks,
+  // orders) is held for one batch at a time.
+  bool RefineBatch(const Groups& groups, uint64_t edgeBytes, bool reportBytes, Groups* refined,
+                   std::vector<DigestStart>* digests, SysError* err);
+  bool Describe(Groups groups, const std::vector<DigestStart>& digests, Result* out, SysError* err);
+  void DescribeGroup(const Groups& groups, size_t g, const DigestStart& digest,
+                     std::optional<bool> supported, const SharingAnswers* answers,
+                     size_t firstAnswer, DescribedGroups* into) const;
 
   const Settings& settings_;
   CancelPtr cancel_;
@@ -353,6 +449,7 @@ class Scanner {
   HashCache cache_;
   uint64_t filesRead_ = 0;
   uint64_t bytesRead_ = 0;
+  uint64_t hashedBefore_ = 0;  // content hashed (or found in the cache) by Refine's earlier batches
 };
 
 void Scanner::Emit(bool force) {
@@ -406,7 +503,10 @@ void Scanner::Place(uint32_t dir, FolderEntry& entry) {
     auto& byIno = linked_[entry.dev];
     auto found = byIno.find(entry.ino);
     if (found != byIno.end()) {
-      if (found->second >= 0) table.files[static_cast<size_t>(found->second)].links += 1;
+      if (found->second >= 0) {
+        auto [count, added] = table.links.emplace(static_cast<uint32_t>(found->second), 1);
+        count->second += 1;
+      }
       skipped_.extraHardLinks += 1;
       return;
     }
@@ -424,8 +524,8 @@ void Scanner::Place(uint32_t dir, FolderEntry& entry) {
     largePaths_.push_back(EntryPath(table.dirs[dir], entry.name));
   }
   if (entry.size < settings_.minBytes) return;
-  table.files.push_back(Kept{dir, 1, table.names.Add(entry.name), entry.size, entry.ino,
-                             entry.mtimeMs, entry.ctimeMs});
+  table.files.push_back(
+      Kept{dir, table.names.Add(entry.name), entry.size, entry.ino, entry.mtimeMs, entry.ctimeMs});
 }
 
 bool Scanner::Walk(SysError* err) {
@@ -532,7 +632,30 @@ Groups Scanner::SameSizeGroups() const {
 }
 
 bool Scanner::Refine(const Groups& groups, uint64_t edgeBytes, bool reportBytes, Groups* refined,
-                     std::vector<std::string>* digests, SysError* err) {
+                     std::vector<DigestStart>* digests, SysError* err) {
+  // A first scan remembers a digest for (nearly) every member: room for them all at once, as
+  // grown by doubling ten million records (72 bytes each) briefly took 1.8 GB. A rescan remembers
+  // only the files that changed, and grows as it needs.
+  if (!settings_.hashCache.empty() && cache_.empty()) cache_.Reserve(groups.members.size());
+  hashedBefore_ = 0;
+  Groups batch;
+  for (size_t g = 0; g < groups.count();) {
+    batch.members.clear();
+    batch.starts.assign(1, 0);
+    for (; g < groups.count(); ++g) {
+      if (!batch.members.empty() && batch.members.size() + groups.size(g) > kRefineBatch) break;
+      batch.members.insert(batch.members.end(),
+                           groups.members.begin() + static_cast<ptrdiff_t>(groups.begin(g)),
+                           groups.members.begin() + static_cast<ptrdiff_t>(groups.end(g)));
+      batch.Close();
+    }
+    if (!RefineBatch(batch, edgeBytes, reportBytes, refined, digests, err)) return false;
+  }
+  return true;
+}
+
+bool Scanner::RefineBatch(const Groups& groups, uint64_t edgeBytes, bool reportBytes,
+                          Groups* refined, std::vector<DigestStart>* digests, SysError* err) {
   if (groups.members.empty()) return true;
   const bool whole = edgeBytes == 0;
   const std::deque<Kept>& files = table_->files;
@@ -588,7 +711,7 @@ bool Scanner::Refine(const Groups& groups, uint64_t edgeBytes, bool reportBytes,
     std::function<void(const HashProgress&)> report;
     if (reportBytes) {
       report = [this, cachedBytes](const HashProgress& p) {
-        state_.bytesHashed = cachedBytes + p.bytes;
+        state_.bytesHashed = hashedBefore_ + cachedBytes + p.bytes;
         Emit(false);
       };
     }
@@ -597,6 +720,7 @@ bool Scanner::Refine(const Groups& groups, uint64_t edgeBytes, bool reportBytes,
       return false;
     }
     const HashOutcome& outcome = engine->outcome();
+    hashedBefore_ += outcome.bytesRead;
     filesRead_ += toRead.size();
     bytesRead_ += outcome.bytesRead;
     for (size_t j = 0; j < toRead.size(); ++j)
@@ -604,9 +728,15 @@ bool Scanner::Refine(const Groups& groups, uint64_t edgeBytes, bool reportBytes,
     for (const FileFailure& failure : outcome.failures) unreadable[toRead[failure.index]] = 1;
     unreadableContent_ += outcome.failures.size();
   }
-  for (const uint32_t i : byIno)
-    if (!cached[i] && !unreadable[i])
-      cache_.Remember(identity(groups.members[i]), whole, &digest[i * kBytes]);
+  hashedBefore_ += cachedBytes;
+  if (!byIno.empty()) {
+    toRead = {};
+    for (const uint32_t i : byIno)
+      if (!cached[i] && !unreadable[i])
+        cache_.Remember(identity(groups.members[i]), whole, &digest[i * kBytes]);
+    byIno = {};
+    cached = {};
+  }
   auto digestOf = [&](size_t i) { return &digest[i * kBytes]; };
   auto compare = [&](size_t a, size_t b) { return std::memcmp(digestOf(a), digestOf(b), kBytes); };
   std::vector<size_t> readable;
@@ -631,15 +761,15 @@ bool Scanner::Refine(const Groups& groups, uint64_t edgeBytes, bool reportBytes,
     for (const auto& [start, end] : runs) {
       for (size_t k = start; k < end; ++k) refined->members.push_back(groups.members[readable[k]]);
       refined->Close();
-      digests->push_back(Hex(digestOf(readable[start]), kBytes));
+      digests->push_back(DigestStartOf(digestOf(readable[start])));
     }
   }
   return true;
 }
 
-Group Scanner::DescribeGroup(const Groups& groups, size_t g, const std::string& digest,
-                             std::optional<bool> supported, const SharingAnswers* answers,
-                             size_t firstAnswer) const {
+void Scanner::DescribeGroup(const Groups& groups, size_t g, const DigestStart& digest,
+                            std::optional<bool> supported, const SharingAnswers* answers,
+                            size_t firstAnswer, DescribedGroups* into) const {
   const WalkTable& table = *table_;
   const size_t count = groups.size(g);
   const uint64_t size = table.files[groups.members[groups.begin(g)]].size;
@@ -666,27 +796,19 @@ Group Scanner::DescribeGroup(const Groups& groups, size_t g, const std::string& 
     }
     sharing = SharingOfGroup(facts);
   }
-  Group group;
-  group.id = std::to_string(size) + "-" + digest.substr(0, 16);
-  group.size = size;
-  group.nominalBytes = nominal;
+  Described d{};
   // Block-rounded storage can exceed the nominal (logical) bytes; never claim more than nominal.
-  if (sharing.sharedBytes) group.sharedBytes = std::min(*sharing.sharedBytes, nominal);
-  group.reclaimableBytes = sharing.reclaimableBytes;
-  group.note = compressed ? kCompressedNote : sharing.note;
-  group.files.reserve(count);
-  for (size_t i = 0; i < count; ++i) {
-    const uint32_t file = groups.members[groups.begin(g) + i];
-    const Kept& k = table.files[file];
-    group.files.push_back(GroupFile{table.PathOf(file), k.size, k.ino, k.mtimeMs, k.ctimeMs,
-                                    k.links, sharing.memberAlreadyClone[i],
-                                    sharing.memberReclaimable[i]});
-  }
-  group.keeperIndex = sharing.keeperIndex;
-  return group;
+  d.hasShared = sharing.sharedBytes.has_value();
+  if (d.hasShared) d.sharedBytes = std::min(*sharing.sharedBytes, nominal);
+  d.hasReclaimable = sharing.reclaimableBytes.has_value();
+  if (d.hasReclaimable) d.reclaimableBytes = *sharing.reclaimableBytes;
+  d.note = compressed ? kCompressedNote : sharing.note;
+  d.keeperIndex = static_cast<uint32_t>(sharing.keeperIndex);
+  d.digest = digest;
+  into->Add(d, sharing);
 }
 
-bool Scanner::Describe(Groups groups, const std::vector<std::string>& digests, Result* out,
+bool Scanner::Describe(Groups groups, const std::vector<DigestStart>& digests, Result* out,
                        SysError* err) {
   const WalkTable& table = *table_;
   // Older files first (the likely original), then by path, so the keeper is predictable.
@@ -708,18 +830,19 @@ bool Scanner::Describe(Groups groups, const std::vector<std::string>& digests, R
     }
   }
   out->sharingSupported = supported;
-  out->groups.reserve(groups.count());
+  auto described = std::make_shared<DescribedGroups>(table_, std::move(groups));
+  const Groups& kept = described->groups();
   // Storage facts are asked for a chunk of groups at a time and dropped once described, so they
   // are never all held at once.
-  for (size_t g = 0; g < groups.count();) {
+  for (size_t g = 0; g < kept.count();) {
     size_t last = g;
-    while (last < groups.count() && groups.end(last) - groups.begin(g) < kSharingChunk) ++last;
+    while (last < kept.count() && kept.end(last) - kept.begin(g) < kSharingChunk) ++last;
     if (last == g) ++last;  // one group larger than a chunk
     std::shared_ptr<SharingEngine> storage;
     if (supported != false) {
       std::vector<uint32_t> files(
-          groups.members.begin() + static_cast<ptrdiff_t>(groups.begin(g)),
-          groups.members.begin() + static_cast<ptrdiff_t>(groups.end(last - 1)));
+          kept.members.begin() + static_cast<ptrdiff_t>(kept.begin(g)),
+          kept.members.begin() + static_cast<ptrdiff_t>(kept.end(last - 1)));
       storage = std::make_shared<SharingEngine>(
           std::make_shared<WalkPaths>(table_, std::move(files)), cancel_);
       if (!storage->Run(kSharingThreads, kCancelPoll)) {
@@ -728,20 +851,42 @@ bool Scanner::Describe(Groups groups, const std::vector<std::string>& digests, R
       }
     }
     for (size_t k = g; k < last; ++k) {
-      out->groups.push_back(DescribeGroup(groups, k, digests[k], supported,
-                                          storage ? &storage->answers() : nullptr,
-                                          groups.begin(k) - groups.begin(g)));
+      DescribeGroup(kept, k, digests[k], supported, storage ? &storage->answers() : nullptr,
+                    kept.begin(k) - kept.begin(g), described.get());
     }
     g = last;
   }
-  SortGroups(&out->groups);
+  described->Sort();
+  // The totals, from the compact groups (making each Group would write out every path).
+  Totals& totals = out->totals;
+  totals.sharedBytes = 0;
+  totals.reclaimableBytes = 0;
+  for (size_t g = 0; g < kept.count(); ++g) {
+    const Described& d = described->described()[g];
+    totals.nominalBytes += table.files[kept.members[kept.begin(g)]].size * (kept.size(g) - 1);
+    if (!d.hasReclaimable) totals.unknownGroups += 1;
+    if (totals.sharedBytes && d.hasShared) {
+      *totals.sharedBytes += d.sharedBytes;
+    } else {
+      totals.sharedBytes.reset();
+    }
+    if (totals.reclaimableBytes && d.hasReclaimable) {
+      *totals.reclaimableBytes += d.reclaimableBytes;
+    } else {
+      totals.reclaimableBytes.reset();
+    }
+  }
+  out->groups = GroupList(std::move(described));
   return true;
 }
 
 bool Scanner::Run(Result* out, SysError* err) {
   Emit(true);
   if (!Walk(err)) return false;
-  if (!settings_.hashCache.empty()) cache_.Load(settings_.hashCache, rootDev_);
+  if (!settings_.hashCache.empty()) {
+    cache_.Load(settings_.hashCache, rootDev_);
+    cache_.SpillBeyond(settings_.spillBytes);
+  }
   // Same size first; small files are hashed whole, larger ones compared at both ends first.
   Groups toHash;
   Groups large;
@@ -757,7 +902,7 @@ bool Scanner::Run(Result* out, SysError* err) {
     }
   }
   SetPhase(Phase::kCompare);
-  std::vector<std::string> edgeDigests;
+  std::vector<DigestStart> edgeDigests;
   if (!Refine(large, kEdgeBytes, false, &toHash, &edgeDigests, err)) return false;
   large = {};
   for (size_t g = 0; g < toHash.count(); ++g) {
@@ -766,7 +911,7 @@ bool Scanner::Run(Result* out, SysError* err) {
   hashStarted_ = Clock::now();
   SetPhase(Phase::kHash);
   Groups hashed;
-  std::vector<std::string> digests;
+  std::vector<DigestStart> digests;
   if (!Refine(toHash, 0, true, &hashed, &digests, err)) return false;
   toHash = {};
   state_.bytesHashed = state_.bytesToHash;
@@ -799,23 +944,6 @@ bool Scanner::Run(Result* out, SysError* err) {
   out->sparse = sparse_;
   out->sparsePaths = std::move(sparsePaths_);
   out->largePaths = std::move(largePaths_);
-  Totals& totals = out->totals;
-  totals.sharedBytes = 0;
-  totals.reclaimableBytes = 0;
-  for (const Group& g : out->groups) {
-    totals.nominalBytes += g.nominalBytes;
-    if (!g.reclaimableBytes) totals.unknownGroups += 1;
-    if (totals.sharedBytes && g.sharedBytes) {
-      *totals.sharedBytes += *g.sharedBytes;
-    } else {
-      totals.sharedBytes.reset();
-    }
-    if (totals.reclaimableBytes && g.reclaimableBytes) {
-      *totals.reclaimableBytes += *g.reclaimableBytes;
-    } else {
-      totals.reclaimableBytes.reset();
-    }
-  }
   return true;
 }
 
