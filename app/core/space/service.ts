@@ -192,11 +192,11 @@ async function keepApplied(
   const changes = appliedChanges(applied);
   if (changes.groupIds.size === 0) return;
   if (scan.kept && (await rewriteKeptAfterApply(scan.kept, changes))) {
+    // Written: reopened from its new index. Replaced meanwhile by a newer scan of the folder, its
+    // pages are refused as such (the old offsets are never read).
     const reopened = await openLastScan(scansDir, scan.kept.head.root).catch(() => null);
-    if (reopened?.head.scanId === scanId) {
-      entry.kept = reopened;
-      return;
-    }
+    if (reopened?.head.scanId === scanId) entry.kept = reopened;
+    return;
   }
   // Held in memory (a kept scan read whole, once), and kept again whole.
   const scanned = scan.result ?? { ...scan.kept.head, groups: await chosenGroups(scan, undefined) };

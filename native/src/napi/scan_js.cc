@@ -417,9 +417,6 @@ Napi::Value GroupSharingJs(const Napi::CallbackInfo& info) {
   return o;
 }
 
-// What widenPipe asks a pipe to hold: Linux's limit for a process without privileges.
-constexpr int kPipeBytes = 1 << 20;
-
 // widenPipe(fd): when `fd` is a pipe (on Linux), lets it hold 1 MiB instead of 64 KiB, so whoever
 // reads `plumb space scan --json` takes its text in fewer, larger handoffs: the 276 MB of a rescan
 // of a million files went through a 64 KiB pipe in 0.46-0.63 s, through a 1 MiB one in
@@ -434,6 +431,8 @@ Napi::Value WidenPipe(const Napi::CallbackInfo& info) {
   }
   int size = 0;
 #ifdef __linux__
+  // What widenPipe asks a pipe to hold: Linux's limit for a process without privileges.
+  constexpr int kPipeBytes = 1 << 20;
   const int handle = static_cast<int>(fd);
   struct stat st;
   if (fstat(handle, &st) == 0 && S_ISFIFO(st.st_mode)) {
