@@ -114,7 +114,8 @@ interface Changed {
   predictedBytes: number | null;
 }
 
-type Applied = { action: 'clone'; report: DedupeReport } | { action: 'trash'; report: TrashReport };
+export type Applied =
+  { action: 'clone'; report: DedupeReport } | { action: 'trash'; report: TrashReport };
 
 /**
  * What an apply changed, by group: the ids of the groups it touched (a dry run, or one that did
@@ -155,17 +156,17 @@ export function appliedChanges(applied: Applied): AppliedChanges {
 }
 
 /**
- * The scan's figures after some of its groups changed from `before` to `after` (null: dropped),
+ * The scan's figures after some of its groups changed from `before` to `group` (null: dropped),
  * its other groups as they were: counted from the old figures, not from every group. Undefined
  * where that cannot be told without every group: a sum that was unknown (some group's figure
  * unknown) and no unknown group is left, or old figures less than the groups they counted.
  */
 export function figuresAfter(
   result: Pick<ScanResult, 'files' | 'bytes' | 'totals'>,
-  changes: readonly { before: DuplicateGroup; after: DuplicateGroup | null; removed: number }[],
+  changes: readonly { before: DuplicateGroup; group: DuplicateGroup | null; removed: number }[],
 ): Pick<ScanResult, 'files' | 'bytes' | 'totals'> | undefined {
   const olds = changes.map((c) => c.before);
-  const news = changes.flatMap((c) => (c.after ? [c.after] : []));
+  const news = changes.flatMap((c) => (c.group ? [c.group] : []));
   const [was, now] = [totalsOf(olds), totalsOf(news)];
   const unknownGroups = result.totals.unknownGroups - was.unknownGroups + now.unknownGroups;
   const moved = (pick: (t: SpaceTotals) => number | null): number | null | undefined => {
@@ -242,10 +243,7 @@ export async function rewriteKeptAfterApply(
     const changed = await Promise.all(
       touched.map(async (before) => ({ before, ...(await changes.after(before)) })),
     );
-    const figures = figuresAfter(
-      kept.head,
-      changed.map(({ before, group, removed }) => ({ before, after: group, removed })),
-    );
+    const figures = figuresAfter(kept.head, changed);
     if (!figures) return false;
     await rewriteKept(
       kept,

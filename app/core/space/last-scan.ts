@@ -6,7 +6,7 @@
  * its absolute path.
  */
 import { createHash } from 'node:crypto';
-import { open, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { open, readdir, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { PlumbError } from '../../contract/errors.js';
 import type { DuplicateGroup, SavedScan, ScanResult } from '../../contract/space.js';
@@ -238,13 +238,7 @@ async function* keptGroupTexts(kept: KeptScan): AsyncGenerator<string> {
       let last = index + 1;
       while (last < kept.groupCount && kept.groupsAt[last + 1]! - at <= chunk) last += 1;
       const upTo = kept.groupsAt[last]!;
-      const buffer = Buffer.alloc(upTo - at);
-      let done = 0;
-      while (done < buffer.length) {
-        const { bytesRead } = await handle.read(buffer, done, buffer.length - done, at + done);
-        if (bytesRead === 0) throw new Error(`${kept.file} ended early`);
-        done += bytesRead;
-      }
+      const buffer = await readBytes(handle, kept.file, at, upTo);
       for (; index < last; index += 1) {
         // Each group's text ends with the comma before the next, but the last.
         const text = buffer.toString(
@@ -335,18 +329,28 @@ export async function saveLastScan(
   await keep(dir, { savedAt: now.toISOString(), result });
 }
 
+/** Bytes `start`…`end`-1 of an open file. */
+async function readBytes(
+  handle: FileHandle,
+  file: string,
+  start: number,
+  end: number,
+): Promise<Buffer> {
+  const buffer = Buffer.alloc(end - start);
+  let done = 0;
+  while (done < buffer.length) {
+    const { bytesRead } = await handle.read(buffer, done, buffer.length - done, start + done);
+    if (bytesRead === 0) throw new Error(`${file} ended early`);
+    done += bytesRead;
+  }
+  return buffer;
+}
+
 /** Bytes `start`…`end`-1 of a file as text. */
 async function readRange(file: string, start: number, end: number): Promise<string> {
   const handle = await open(file, 'r');
   try {
-    const buffer = Buffer.alloc(end - start);
-    let done = 0;
-    while (done < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, done, buffer.length - done, start + done);
-      if (bytesRead === 0) throw new Error(`${file} ended early`);
-      done += bytesRead;
-    }
-    return buffer.toString('utf8');
+    return (await readBytes(handle, file, start, end)).toString('utf8');
   } finally {
     await handle.close();
   }

@@ -8,17 +8,20 @@ import { firstGroupsPage } from '../../common/groups-page.js';
 import { withRemovableTotal } from '../../common/removable.js';
 import type { JobKind } from '../../contract/jobs.js';
 import type {
-  DedupeReport,
   DuplicateGroup,
   ScanOptions,
   ScanProgress,
   ScanResult,
-  TrashReport,
 } from '../../contract/space.js';
 import type { CallContext, Handlers } from '../dispatch.js';
 import type { PlumbFolders } from '../paths.js';
 import { jobs } from '../jobs/service.js';
-import { appliedChanges, rewriteKeptAfterApply, scanAfterApply } from './after-apply.js';
+import {
+  appliedChanges,
+  rewriteKeptAfterApply,
+  scanAfterApply,
+  type Applied,
+} from './after-apply.js';
 import type { ApplyEachOptions } from './apply-steps.js';
 import { dedupeGroups } from './dedupe.js';
 import { recoverInterrupted, type RecoveryStep } from './journal.js';
@@ -185,7 +188,7 @@ async function keepApplied(
   scansDir: string,
   scanId: string,
   scan: Finished,
-  applied: { action: 'clone'; report: DedupeReport } | { action: 'trash'; report: TrashReport },
+  applied: Applied,
 ): Promise<void> {
   const entry = scans.get(scanId);
   if (!entry || (scan.result ? entry.result !== scan.result : entry.kept !== scan.kept)) return;

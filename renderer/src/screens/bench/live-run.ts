@@ -59,11 +59,8 @@ export interface LiveRun {
   recoveryWait: (RecoveryWait & { bytesBefore: number }) | null;
   /** Where the phase going on began: the run's seconds and bytes then (for its own pace). */
   phaseStart: { seconds: number; bytes: number };
-  /**
-   * Work of the write and read phases so far: files finished and their bytes, each direction,
-   * and the bytes of the file going on (for the time left: see `secondsLeft`).
-   */
-  work: Record<Direction, { files: number; bytes: number }> & { current: number };
+  /** Work of the write and read phases so far: files finished and their bytes, each direction. */
+  work: Record<Direction, { files: number; bytes: number }>;
   /** Bumped on every change, so views can tell a new state from an old one cheaply. */
   version: number;
 }
@@ -93,7 +90,7 @@ export function newLiveRun(runId: string, planName: string, target: string): Liv
     queueOffset: 0,
     recoveryWait: null,
     phaseStart: { seconds: 0, bytes: 0 },
-    work: { write: { files: 0, bytes: 0 }, read: { files: 0, bytes: 0 }, current: 0 },
+    work: { write: { files: 0, bytes: 0 }, read: { files: 0, bytes: 0 } },
     version: 0,
   };
 }
@@ -102,11 +99,7 @@ export function newLiveRun(runId: string, planName: string, target: string): Liv
 export function workWithFile(work: LiveRun['work'], file: FileRecord): LiveRun['work'] {
   if (file.phase !== 'write' && file.phase !== 'read') return work;
   const done = work[file.phase];
-  return {
-    ...work,
-    [file.phase]: { files: done.files + 1, bytes: done.bytes + file.bytes },
-    current: 0,
-  };
+  return { ...work, [file.phase]: { files: done.files + 1, bytes: done.bytes + file.bytes } };
 }
 
 function queueSample(run: LiveRun, name: string, seconds: number, rate: number): Partial<LiveRun> {
@@ -217,10 +210,8 @@ export function applyBenchEvent(run: LiveRun, event: BenchEvent): LiveRun {
         if (event.totalBytes !== null) changes.totalBytes = event.totalBytes;
         if (event.bytesPerSecond !== null)
           run.throughput.push({ x: event.seconds, y: event.bytesPerSecond });
-        if (event.phase === 'write' || event.phase === 'read') {
+        if (event.phase === 'write' || event.phase === 'read')
           run.rates[event.phase]?.sample(event.bytesDone - run.fileBytesDone, event.bytesPerSecond);
-          changes.work = { ...run.work, current: Math.max(0, event.bytesDone - run.fileBytesDone) };
-        }
       }
       return next(changes);
     }
@@ -288,7 +279,12 @@ const expectationWeight = { measured: 0.25, guess: 0.05 };
  * bytes of the file going on) at the expected rates and costs per file.
  */
 function expectedSecondsDone(run: LiveRun, rates: RunRates): number {
-  const { write, read, current } = run.work;
+  const { write, read } = run.work;
+  // The file going on: the run's bytes past those of its finished files.
+  const current =
+    run.phase === 'write' || run.phase === 'read'
+      ? Math.max(0, run.bytesDone - run.fileBytesDone)
+      : 0;
   const currentRate = run.phase === 'read' ? rates.readRate : rates.writeRate;
   return (
     write.files * rates.writeFileSeconds +
