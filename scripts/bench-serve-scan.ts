@@ -2,7 +2,8 @@
 // the time until the page has the result and the time to reopen the kept scan, for a tree the
 // user names (bench:space builds one: `node scripts/bench-space.mjs --files 1000000 --dir DIR
 // --keep`). Linux only (reads /proc).
-// A script, not a test: `node --import tsx scripts/bench-serve-scan.ts DIR`.
+// A script, not a test: `node --import tsx scripts/bench-serve-scan.ts DIR [--json]` (--json: one
+// line of JSON instead, {seconds, peakBytes, reopenSeconds, resultBytes}, as bench:space reads it).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -13,7 +14,8 @@ import { signIn } from '../tests/helpers/web.js';
 
 async function main(): Promise<void> {
   const tree = process.argv[2];
-  if (!tree) throw new Error('Give the folder to scan: bench-serve-scan.ts DIR');
+  if (!tree) throw new Error('Give the folder to scan: bench-serve-scan.ts DIR [--json]');
+  const json = process.argv.includes('--json');
   // A data folder of its own: no hash cache from an earlier scan, so every file is read.
   const data = mkdtempSync(path.join(os.tmpdir(), 'plumb-bench-serve-'));
   const server = await startServe([], { env: { PLUMB_DATA_DIR: data } });
@@ -71,10 +73,13 @@ async function main(): Promise<void> {
     const reopenBytes = await answered(3);
     const reopenSeconds = (performance.now() - reopening) / 1000;
     const peak = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1];
+    const peakBytes = Number(peak) * 1024;
     console.log(
-      `bench:serve-scan: result ${(bytes / 1e6).toFixed(1)} MB at the page after ${seconds.toFixed(1)} s; ` +
-        `reopened (space.lastScan) in ${reopenSeconds.toFixed(2)} s, ${(reopenBytes / 1e6).toFixed(1)} MB; ` +
-        `server peak ${(Number(peak) / 1024).toFixed(0)} MB (pid ${pid})`,
+      json
+        ? JSON.stringify({ seconds, peakBytes, reopenSeconds, resultBytes: bytes })
+        : `bench:serve-scan: result ${(bytes / 1e6).toFixed(1)} MB at the page after ${seconds.toFixed(1)} s; ` +
+            `reopened (space.lastScan) in ${reopenSeconds.toFixed(2)} s, ${(reopenBytes / 1e6).toFixed(1)} MB; ` +
+            `server peak ${(peakBytes / 1e6).toFixed(0)} MB (pid ${pid})`,
     );
     socket.close();
   } finally {

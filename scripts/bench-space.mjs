@@ -1,7 +1,9 @@
 // `npm run bench:space`: builds a tree with duplicates of varied sizes, then times
 // `plumb space scan` (`node bin/plumb.js`, the command npm installs) against
 // `fclones group` and `jdupes -r` on it, warm and cold cache, with peak memory, and prints ratios;
-// and one `find` walk that stats every file, the floor a rescan is compared with.
+// one `find` walk that stats every file, the floor a rescan is compared with; and `plumb serve`
+// scanning it for a page (scripts/bench-serve-scan.ts): the server's peak until the page shows
+// the result.
 // Not a test: it gates nothing.
 //
 //   node scripts/bench-space.mjs [--files N] [--total SIZE] [--full] [--dir DIR] [--keep] [--runs N] [--image]
@@ -109,6 +111,23 @@ function measure(command, args, env = process.env) {
   return { seconds: Number(match[1]), peakBytes: Number(match[2]) * 1024, stdout };
 }
 
+/** bench:serve-scan's run (a server, a page's calls over its WebSocket): its time and peak. */
+function serveScan(dir) {
+  const script = path.join(root, 'scripts', 'bench-serve-scan.ts');
+  const result = spawnSync(process.execPath, ['--import', 'tsx', script, dir, '--json'], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: limitMinutes === null ? undefined : limitMinutes * 60_000,
+  });
+  if (result.error?.code === 'ETIMEDOUT') throw new OverLimit();
+  const line = result.stdout.trim().split('\n').pop();
+  if (result.status !== 0 || !line?.startsWith('{')) {
+    throw new Error(`bench-serve-scan failed (${result.status}): ${result.stderr.slice(-400)}`);
+  }
+  const { seconds, peakBytes } = JSON.parse(line);
+  return { seconds, peakBytes, stdout: null };
+}
+
 function median(list) {
   const sorted = [...list].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
@@ -192,6 +211,15 @@ const findTools = () =>
       ...plumbJson,
     },
     {
+      // The server's peak (VmHWM) from the scan's start until the page shows its first groups and
+      // the kept scan is reopened; the time is the time to the page. Its own data folder: no hash
+      // cache, a first scan.
+      name: 'plumb serve, the page shows the result',
+      command: process.execPath,
+      measure: serveScan,
+      groups: () => null,
+    },
+    {
       // The floor a rescan is held to: one walk that reads every file's size, time and inode.
       name: 'find walk (-type f, stat)',
       command: which('find'),
@@ -256,7 +284,9 @@ try {
     };
     const run = () => {
       tool.prepare?.();
-      const result = measure(tool.command, tool.args(dir), tool.env);
+      const result = tool.measure
+        ? tool.measure(dir)
+        : measure(tool.command, tool.args(dir), tool.env);
       if (tool.contentRead) row.read.push(tool.contentRead(result.stdout));
       return result;
     };
@@ -296,15 +326,20 @@ try {
   }
   console.log('');
   const width = Math.max(...rows.map((row) => row.name.length));
-  console.log(`${'tool'.padEnd(width)}   warm s   cold s   peak MB   groups`);
+  // Content read: the last run's (a rescan of an unchanged tree reads none); every run's below.
+  const read = (row) => {
+    const last = row.read.at(-1);
+    return last ? `${last.files} files, ${(last.bytes / 1e6).toFixed(0)} MB` : '—';
+  };
+  console.log(`${'tool'.padEnd(width)}   warm s   cold s   peak MB   groups   content read`);
   for (const row of rows) {
     console.log(
       `${row.name.padEnd(width)}   ${median(row.warm).toFixed(2).padStart(6)}   ${
         row.cold.length ? median(row.cold).toFixed(2).padStart(6) : '     —'
-      }   ${(row.peak / 1e6).toFixed(0).padStart(7)}   ${String(row.groups ?? '—').padStart(6)}`,
+      }   ${(row.peak / 1e6).toFixed(0).padStart(7)}   ${String(row.groups ?? '—').padStart(6)}   ${read(row)}`,
     );
   }
-  for (const row of rows.filter((r) => r.read.length)) {
+  for (const row of rows.filter((r) => r.read.length > 1)) {
     const files = row.read.map((r) => r?.files ?? '?').join(', ');
     const bytes = row.read.map((r) => (r ? `${(r.bytes / 1e6).toFixed(0)} MB` : '?')).join(', ');
     console.log(`${row.name}: content read per run: ${files} files (${bytes})`);

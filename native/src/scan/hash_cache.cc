@@ -38,6 +38,9 @@ struct Header {
   uint64_t count;
 };
 
+// Mapped pages of the last scan's file are let go in steps of this many bytes behind a reader.
+constexpr uint64_t kResidentBytes = 1u << 20;
+
 bool SameIdentity(const FileIdentity& id, uint64_t ino, uint64_t size, double mtimeMs,
                   double ctimeMs) {
   return id.ino == ino && id.size == size && id.mtimeMs == mtimeMs && id.ctimeMs == ctimeMs;
@@ -98,8 +101,8 @@ bool HashCache::MergeRuns(FILE* out, uint64_t* count) {
     bool live = false;
   };
   std::vector<Source> sources(2 + runs_.size());
-  sources[0].at = old_.data();
-  sources[0].end = old_.data() + old_.size();
+  sources[0].at = old_;
+  sources[0].end = old_ + oldCount_;
   sources[0].kept = &kept_;
   sources[1].at = next_.data();
   sources[1].end = next_.data() + next_.size();
@@ -108,7 +111,8 @@ bool HashCache::MergeRuns(FILE* out, uint64_t* count) {
     sources[2 + r].in = OpenRegularFile(runs_[r], "rb");
     ok = ok && sources[2 + r].in != nullptr;
   }
-  const auto advance = [](Source& s) {
+  const auto advance = [this](Source& s) {
+    if (s.kept) LetGoBefore(s.index);  // the last scan's records: read once, in order
     if (s.in) {
       s.live = std::fread(&s.head, sizeof(Record), 1, s.in) == 1;
       return;
@@ -159,62 +163,78 @@ bool HashCache::MergeRuns(FILE* out, uint64_t* count) {
 }
 
 void HashCache::Load(const std::string& file, uint64_t dev) {
-  old_.clear();
-  loaded_ = false;
+  map_.Close();
+  old_ = nullptr;
+  oldCount_ = 0;
+  residentFrom_ = 0;
+  lastCursor_ = 0;
   file_ = file;
   // Runs a stopped scan left (its process ended before it could delete them).
   for (size_t n = 0; std::remove((file + ".run" + std::to_string(n)).c_str()) == 0; ++n) {
   }
-  FILE* in = OpenRegularFile(file, "rb");
-  if (!in) return;
-  // The count must match the file's length, so a damaged header never asks for a huge array.
-  long length = -1;
-  if (std::fseek(in, 0, SEEK_END) == 0) length = std::ftell(in);
-  std::rewind(in);
+  // The count must match the file's length, so a damaged header never reads past its end.
   Header header{};
-  const bool ok =
-      length >= static_cast<long>(sizeof header) &&
-      std::fread(&header, sizeof header, 1, in) == 1 &&
-      std::memcmp(header.magic, kMagic, sizeof kMagic) == 0 && header.dev == dev &&
-      header.count == (static_cast<uint64_t>(length) - sizeof header) / sizeof(Record) &&
-      (static_cast<uint64_t>(length) - sizeof header) % sizeof(Record) == 0;
-  if (ok) {
-    old_.resize(static_cast<size_t>(header.count));
-    if (!old_.empty() && std::fread(old_.data(), sizeof(Record), old_.size(), in) != old_.size())
-      old_.clear();
-    if (!std::is_sorted(old_.begin(), old_.end(),
-                        [](const Record& a, const Record& b) { return a.ino < b.ino; }))
-      old_.clear();
-    loaded_ = old_.size() == header.count;
+  if (map_.Open(file) && map_.size() >= sizeof header) {
+    std::memcpy(&header, map_.data(), sizeof header);
+    const uint64_t body = map_.size() - sizeof header;
+    if (std::memcmp(header.magic, kMagic, sizeof kMagic) == 0 && header.dev == dev &&
+        body % sizeof(Record) == 0 && header.count == body / sizeof(Record)) {
+      old_ = reinterpret_cast<const Record*>(map_.data() + sizeof header);
+      oldCount_ = static_cast<size_t>(header.count);
+    }
   }
-  std::fclose(in);
-  kept_.assign(old_.size(), false);
+  // Sorted, or unusable; looked at once, letting go of its pages as it goes.
+  for (size_t i = 1; i < oldCount_; ++i) {
+    if (old_[i].ino < old_[i - 1].ino) {
+      oldCount_ = 0;
+      break;
+    }
+    LetGoBefore(i);
+  }
+  LetGoBefore(0);
+  if (oldCount_ == 0) {
+    old_ = nullptr;
+    map_.Close();
+  }
+  kept_.assign(oldCount_, false);
   keptCount_ = 0;
 }
 
-const uint8_t* HashCache::Find(const FileIdentity& id, bool whole, size_t* cursor) const {
+void HashCache::LetGoBefore(size_t cursor) {
+  if (!map_.mapped()) return;
+  const uint64_t at = sizeof(Header) + static_cast<uint64_t>(cursor) * sizeof(Record);
+  if (cursor < lastCursor_) {
+    map_.Forget(0, map_.size());
+    residentFrom_ = 0;
+  } else if (at >= residentFrom_ + kResidentBytes) {
+    map_.Forget(residentFrom_, at);
+    residentFrom_ = at;
+  }
+  lastCursor_ = cursor;
+}
+
+const uint8_t* HashCache::Find(const FileIdentity& id, bool whole, size_t* cursor) {
   // Forward from the cursor: a step at a time while the records are near (dense inodes), then in
   // doubling strides, then a binary search within the last stride.
   const auto before = [](const Record& r, uint64_t ino) { return r.ino < ino; };
-  size_t from = std::min(*cursor, old_.size());
+  size_t from = std::min(*cursor, oldCount_);
   size_t stride = 1;
-  while (from + stride < old_.size() && old_[from + stride].ino < id.ino) {
+  while (from + stride < oldCount_ && old_[from + stride].ino < id.ino) {
     from += stride;
     stride *= 2;
   }
-  const auto at = std::lower_bound(
-      old_.begin() + static_cast<ptrdiff_t>(from),
-      old_.begin() + static_cast<ptrdiff_t>(std::min(from + stride + 1, old_.size())), id.ino,
-      before);
-  *cursor = static_cast<size_t>(at - old_.begin());
-  if (at == old_.end() || !SameIdentity(id, at->ino, at->size, at->mtimeMs, at->ctimeMs))
+  const Record* at =
+      std::lower_bound(old_ + from, old_ + std::min(from + stride + 1, oldCount_), id.ino, before);
+  *cursor = static_cast<size_t>(at - old_);
+  LetGoBefore(*cursor);
+  if (at == old_ + oldCount_ || !SameIdentity(id, at->ino, at->size, at->mtimeMs, at->ctimeMs))
     return nullptr;
   if (whole) return (at->flags & kWhole) ? at->whole : nullptr;
   return (at->flags & kEdge) ? at->edge : nullptr;
 }
 
 void HashCache::Keep(size_t cursor) {
-  if (cursor >= old_.size() || kept_[cursor]) return;
+  if (cursor >= oldCount_ || kept_[cursor]) return;
   kept_[cursor] = true;
   ++keptCount_;
 }
@@ -233,45 +253,19 @@ void HashCache::Remember(const FileIdentity& id, bool whole, const uint8_t* dige
 
 bool HashCache::Save(const std::string& file, uint64_t dev, SysError* err) {
   // All the file held still holds and nothing was added: it stays as it is.
-  if (loaded_ && next_.empty() && runs_.empty() && keptCount_ == old_.size()) return true;
-  if (runs_.empty()) {
-    // The records kept, in place, then those added; sorted in place (a stable sort would borrow a
-    // copy of them all): a file's records are merged below whatever their order, as each sets its
-    // own digests. (With runs on disk, MergeRuns merges them all as it writes them.)
-    size_t held = 0;
-    for (size_t i = 0; i < old_.size(); ++i)
-      if (kept_[i]) old_[held++] = old_[i];
-    old_.resize(held);
-    kept_ = {};
-    if (old_.empty()) {
-      old_ = std::move(next_);  // a first scan: its records, not a copy of them beside them
-    } else {
-      old_.insert(old_.end(), next_.begin(), next_.end());
-    }
-    next_ = {};
-    std::vector<Record>& records = old_;
-    const auto byIno = [](const Record& a, const Record& b) { return a.ino < b.ino; };
-    if (!std::is_sorted(records.begin(), records.end(), byIno))
-      std::sort(records.begin(), records.end(), byIno);
-    // A file hashed at its edges and then whole has two records: merge them.
-    size_t kept = 0;
-    for (size_t i = 0; i < records.size(); ++i) {
-      if (kept > 0 && records[kept - 1].ino == records[i].ino) {
-        Record& into = records[kept - 1];
-        if (records[i].flags & kEdge) std::memcpy(into.edge, records[i].edge, kDigestBytes);
-        if (records[i].flags & kWhole) std::memcpy(into.whole, records[i].whole, kDigestBytes);
-        into.flags |= records[i].flags;
-      } else {
-        records[kept++] = records[i];
-      }
-    }
-    records.resize(kept);
+  if (oldCount_ > 0 && next_.empty() && runs_.empty() && keptCount_ == oldCount_) {
+    map_.Close();
+    return true;
   }
+  const auto letGo = [this] {
+    DropRuns();
+    map_.Close();
+  };
   // Only a cache file is replaced: anything else at its name (a FIFO, a folder) stays.
   FolderEntry existing;
   SysError absent;
   if (StatPath(file, &existing, &absent) && existing.kind != EntryKind::kFile) {
-    DropRuns();
+    letGo();
     *err =
         SysError{"EFTYPE", "rename", file, file + " is not a file; the hash cache was not kept."};
     return false;
@@ -279,25 +273,19 @@ bool HashCache::Save(const std::string& file, uint64_t dev, SysError* err) {
   const std::string temp = file + ".tmp";
   FILE* out = OpenRegularFile(temp, "wb");
   if (!out) {
-    DropRuns();
+    letGo();
     *err = SysError{"EIO", "fopen", temp, "Cannot write the scan's hash cache " + temp + "."};
     return false;
   }
+  std::setvbuf(out, nullptr, _IOFBF, 1 << 20);  // written a record at a time
   Header header{};
   std::memcpy(header.magic, kMagic, sizeof kMagic);
   header.dev = dev;
-  bool ok;
-  if (runs_.empty()) {
-    header.count = old_.size();
-    ok =
-        std::fwrite(&header, sizeof header, 1, out) == 1 &&
-        (old_.empty() || std::fwrite(old_.data(), sizeof(Record), old_.size(), out) == old_.size());
-  } else {
-    // The count is known once all are merged: written again then.
-    ok = std::fwrite(&header, sizeof header, 1, out) == 1 && MergeRuns(out, &header.count) &&
-         std::fseek(out, 0, SEEK_SET) == 0 && std::fwrite(&header, sizeof header, 1, out) == 1;
-  }
+  // The count is known once all are merged: written again then.
+  bool ok = std::fwrite(&header, sizeof header, 1, out) == 1 && MergeRuns(out, &header.count) &&
+            std::fseek(out, 0, SEEK_SET) == 0 && std::fwrite(&header, sizeof header, 1, out) == 1;
   ok = std::fclose(out) == 0 && ok;
+  letGo();  // before the rename: Windows cannot replace a mapped file
   if (!ok || !Replace(temp, file)) {
     std::remove(temp.c_str());
     *err = SysError{"EIO", "rename", file, "Cannot write the scan's hash cache " + file + "."};

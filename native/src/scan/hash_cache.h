@@ -2,12 +2,15 @@
 // size, modification and change times, on the same device) has not changed, so an unchanged tree
 // is scanned without reading any file's content.
 //
-// Only files the scan hashed are kept (same-size candidates), 72 bytes each in a sorted array:
-// the cache of a million hashed files is 72 MB on disk and while a scan runs; a rescan marks the
-// old records it still vouches for and adds records only for the files it read, until its digests
-// are known (then the cache is written and let go, before the groups are described). The file is
-// written whole to a temporary name and renamed, so a crash leaves the old cache or the new one; a
-// missing, foreign or damaged file is an empty cache.
+// Only files the scan hashed are kept (same-size candidates), 72 bytes each, sorted by inode: the
+// cache of a million hashed files is 72 MB on disk. A rescan maps the last scan's file rather than
+// reading it into memory, and keeps resident only the part its lookups are at (they go through it
+// in inode order; mapped_file.h), so it holds no more than a first scan: read whole, ten million
+// files' records were 720 MB beside the walk's table. It marks the old records it still vouches
+// for and adds records only for the files it read, until its digests are known; then the kept
+// and the new records are merged, in one pass, into a new file written to a temporary name and
+// renamed, so a crash leaves the old cache or the new one; a missing, foreign or damaged file is
+// an empty cache.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +18,7 @@
 #include <vector>
 
 #include "content_hash.h"
+#include "mapped_file.h"
 #include "plumb.h"
 
 namespace plumb {
@@ -49,14 +53,15 @@ class HashCache {
   // changed or was not hashed that way. Files asked for in increasing inode order, each with the
   // same `cursor` (0 at first), are found by walking the cache forward once: a rescan of a million
   // files spent more on a binary search per file (a cache miss per step) than on the rest of it.
-  const uint8_t* Find(const FileIdentity& id, bool whole, size_t* cursor) const;
+  // The pages of the file behind the cursor are let go as it moves on.
+  const uint8_t* Find(const FileIdentity& id, bool whole, size_t* cursor);
 
   // Keeps the record Find just found (at `cursor`) for the next scan, as it is: a rescan of an
   // unchanged tree copies nothing (its new records and the old ones were 43 MB each at 1M files).
   void Keep(size_t cursor);
 
   // Whether the last scan left no records to find (a first scan).
-  bool empty() const { return old_.empty(); }
+  bool empty() const { return oldCount_ == 0; }
 
   // Makes room for `more` Remember calls at once (up to a run).
   void Reserve(size_t more);
@@ -66,6 +71,7 @@ class HashCache {
 
   // Writes what this scan kept and remembered (only that: files gone or changed are forgotten),
   // unless that is all the file holds already (an unchanged tree): the file is then left as it is.
+  // The last scan's file is let go either way.
   bool Save(const std::string& file, uint64_t dev, SysError* err);
 
  private:
@@ -83,11 +89,18 @@ class HashCache {
   static constexpr uint32_t kEdge = 1;
   static constexpr uint32_t kWhole = 2;
 
-  std::vector<Record> old_;  // sorted by ino
-  bool loaded_ = false;      // old_ is the whole of a cache file read
-  std::vector<bool> kept_;   // old_[i] still holds (Keep)
+  MappedFile map_;               // the last scan's file
+  const Record* old_ = nullptr;  // its records, sorted by ino, in map_
+  size_t oldCount_ = 0;
+  std::vector<bool> kept_;  // old_[i] still holds (Keep)
   size_t keptCount_ = 0;
   std::vector<Record> next_;  // added by this scan; merged with those kept by Save
+
+  // Lets go of the mapped pages before old_[cursor] once they are more than a few MB; all of them
+  // when the cursor went back (the next batch's lookups start again from the lowest inode).
+  void LetGoBefore(size_t cursor);
+  uint64_t residentFrom_ = 0;  // bytes of map_ before this are let go
+  size_t lastCursor_ = 0;
 
   // Sorts next_ and writes it as a run (kept in memory when the disk has no room for it).
   void Spill();

@@ -1,0 +1,55 @@
+// MappedFile on POSIX: mmap, and madvise(MADV_DONTNEED) to forget. For a shared file mapping that
+// only drops this process's page-table entries (Linux: at once; the pages stay in the page cache).
+#include "mapped_file.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "posix/fd.h"
+
+namespace plumb {
+
+MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
+  if (this != &other) {
+    Close();
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+    mapping_ = std::exchange(other.mapping_, 0);
+  }
+  return *this;
+}
+
+bool MappedFile::Open(const std::string& path) {
+  Close();
+  SysError ignored;
+  const Fd fd(OpenChecked(path, O_RDONLY, PathKind::kFile, &ignored));
+  if (fd.fd < 0) return false;
+  struct stat st;
+  if (fstat(fd.fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    void* map = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_SHARED, fd.fd, 0);
+    if (map != MAP_FAILED) {
+      data_ = static_cast<const uint8_t*>(map);
+      size_ = static_cast<uint64_t>(st.st_size);
+    }
+  }
+  return data_ != nullptr;
+}
+
+void MappedFile::Close() {
+  if (data_) munmap(const_cast<uint8_t*>(data_), static_cast<size_t>(size_));
+  data_ = nullptr;
+  size_ = 0;
+}
+
+void MappedFile::Forget(uint64_t from, uint64_t to) {
+  if (!data_) return;
+  const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  from = (from + page - 1) / page * page;
+  to = to >= size_ ? (size_ + page - 1) / page * page : to / page * page;
+  if (from >= to) return;
+  madvise(const_cast<uint8_t*>(data_) + from, static_cast<size_t>(to - from), MADV_DONTNEED);
+}
+
+}  // namespace plumb
