@@ -917,8 +917,8 @@ bool Scanner::Run(Result* out, SysError* err) {
   state_.bytesHashed = state_.bytesToHash;
   state_.secondsLeft = 0.0;
   if (!settings_.hashCache.empty()) {
-    // Saved now, with every digest known, and let go before the groups are described: the last
-    // scan's records and this one's (72 bytes a hashed file each) need not sit beside the result.
+    // Saved now, with every digest known, and let go before the groups are described: this scan's
+    // records (72 bytes a hashed file) and the last scan's mapping need not sit beside the result.
     // A cache that cannot be written costs the next scan time, not this scan its result.
     SysError ignored;
     cache_.Save(settings_.hashCache, rootDev_, &ignored);
