@@ -21,7 +21,15 @@ class MappedFile {
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
   MappedFile(MappedFile&& other) noexcept { *this = std::move(other); }
-  MappedFile& operator=(MappedFile&& other) noexcept;
+  MappedFile& operator=(MappedFile&& other) noexcept {
+    if (this != &other) {
+      Close();
+      data_ = std::exchange(other.data_, nullptr);
+      size_ = std::exchange(other.size_, 0);
+      mapping_ = std::exchange(other.mapping_, 0);
+    }
+    return *this;
+  }
   ~MappedFile() { Close(); }
 
   // Maps the regular file at `path` whole; false when it is missing, empty, not a regular file or

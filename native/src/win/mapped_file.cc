@@ -9,16 +9,6 @@
 
 namespace plumb {
 
-MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
-  if (this != &other) {
-    Close();
-    data_ = std::exchange(other.data_, nullptr);
-    size_ = std::exchange(other.size_, 0);
-    mapping_ = std::exchange(other.mapping_, 0);
-  }
-  return *this;
-}
-
 bool MappedFile::Open(const std::string& path) {
   Close();
   // Others may read it, and rename or delete it (the next scan's cache replaces it by a rename).
