@@ -41,10 +41,19 @@ class MappedFile {
   uint64_t size() const { return size_; }
   bool mapped() const { return data_ != nullptr; }
 
-  // Takes the whole pages within [from, to) (byte offsets) out of the process's resident memory.
-  void Forget(uint64_t from, uint64_t to);
+  // Takes the whole pages within [from, to) (byte offsets; `to` at or past the end: through the
+  // last page) out of the process's resident memory.
+  void Forget(uint64_t from, uint64_t to) {
+    if (!data_) return;
+    const uint64_t page = PageBytes();
+    from = (from + page - 1) / page * page;
+    to = to >= size_ ? (size_ + page - 1) / page * page : to / page * page;
+    if (from < to) Release(from, to - from);
+  }
 
  private:
+  static uint64_t PageBytes();
+  void Release(uint64_t offset, uint64_t bytes);  // whole pages
   const uint8_t* data_ = nullptr;
   uint64_t size_ = 0;
   intptr_t mapping_ = 0;  // Windows: the file mapping's handle

@@ -33,13 +33,10 @@ void MappedFile::Close() {
   size_ = 0;
 }
 
-void MappedFile::Forget(uint64_t from, uint64_t to) {
-  if (!data_) return;
-  const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-  from = (from + page - 1) / page * page;
-  to = to >= size_ ? (size_ + page - 1) / page * page : to / page * page;
-  if (from >= to) return;
-  madvise(const_cast<uint8_t*>(data_) + from, static_cast<size_t>(to - from), MADV_DONTNEED);
+uint64_t MappedFile::PageBytes() { return static_cast<uint64_t>(sysconf(_SC_PAGESIZE)); }
+
+void MappedFile::Release(uint64_t offset, uint64_t bytes) {
+  madvise(const_cast<uint8_t*>(data_) + offset, static_cast<size_t>(bytes), MADV_DONTNEED);
 }
 
 }  // namespace plumb

@@ -38,6 +38,9 @@ struct Header {
   uint64_t count;
 };
 
+// Records (and runs of them) are kept in inode order.
+constexpr auto kByIno = [](const auto& a, const auto& b) { return a.ino < b.ino; };
+
 // Mapped pages of the last scan's file are let go in steps of this many bytes behind a reader.
 constexpr uint64_t kResidentBytes = 1u << 20;
 
@@ -62,8 +65,7 @@ void HashCache::Reserve(size_t more) {
 }
 
 void HashCache::Spill() {
-  const auto byIno = [](const Record& a, const Record& b) { return a.ino < b.ino; };
-  std::sort(next_.begin(), next_.end(), byIno);
+  std::sort(next_.begin(), next_.end(), kByIno);
   const uint64_t bytes = next_.size() * sizeof(Record);
   // The run, the cache file it is merged into and a tenth of the volume must stay free.
   VolumeFacts volume;
@@ -88,9 +90,8 @@ void HashCache::Spill() {
 
 // Writes the records kept from the last scan, those in memory and those in runs, in inode order,
 // a file's records merged into one; `count` gets how many were written.
-bool HashCache::MergeRuns(FILE* out, uint64_t* count) {
-  const auto byIno = [](const Record& a, const Record& b) { return a.ino < b.ino; };
-  std::sort(next_.begin(), next_.end(), byIno);
+bool HashCache::WriteMerged(FILE* out, uint64_t* count) {
+  std::sort(next_.begin(), next_.end(), kByIno);
   struct Source {
     FILE* in = nullptr;  // a run; else the records below
     const Record* at = nullptr;
@@ -185,7 +186,7 @@ void HashCache::Load(const std::string& file, uint64_t dev) {
   }
   // Sorted, or unusable; looked at once, letting go of its pages as it goes.
   for (size_t i = 1; i < oldCount_; ++i) {
-    if (old_[i].ino < old_[i - 1].ino) {
+    if (kByIno(old_[i], old_[i - 1])) {
       oldCount_ = 0;
       break;
     }
@@ -282,7 +283,7 @@ bool HashCache::Save(const std::string& file, uint64_t dev, SysError* err) {
   std::memcpy(header.magic, kMagic, sizeof kMagic);
   header.dev = dev;
   // The count is known once all are merged: written again then.
-  bool ok = std::fwrite(&header, sizeof header, 1, out) == 1 && MergeRuns(out, &header.count) &&
+  bool ok = std::fwrite(&header, sizeof header, 1, out) == 1 && WriteMerged(out, &header.count) &&
             std::fseek(out, 0, SEEK_SET) == 0 && std::fwrite(&header, sizeof header, 1, out) == 1;
   ok = std::fclose(out) == 0 && ok;
   letGo();  // before the rename: Windows cannot replace a mapped file

@@ -38,7 +38,7 @@ class HashCache {
 
   HashCache() = default;
   HashCache(HashCache&&) = default;
-  HashCache& operator=(HashCache&&) = default;  // (over a cache that Save merged: no runs left)
+  HashCache& operator=(HashCache&&) = default;  // (over a cache Save wrote: no runs left)
   ~HashCache();  // deletes the runs of a scan that stopped before Save
 
   // Records remembered beyond `bytes` are sorted and written as a run beside the cache file
@@ -104,7 +104,7 @@ class HashCache {
 
   // Sorts next_ and writes it as a run (kept in memory when the disk has no room for it).
   void Spill();
-  bool MergeRuns(FILE* out, uint64_t* count);
+  bool WriteMerged(FILE* out, uint64_t* count);
   void DropRuns();
   std::string file_;  // the cache file (Load's), beside which runs are written
   uint64_t spillBytes_ = 0;

@@ -300,6 +300,11 @@ class DescribedGroups : public GroupList::Source {
 
   size_t size() const override { return order_.size(); }
 
+  // The bytes of group g's copies beyond one (what removing them all would free, nominally).
+  uint64_t Nominal(size_t g) const {
+    return table_->files[groups_.members[groups_.begin(g)]].size * (groups_.size(g) - 1);
+  }
+
   Group Make(size_t index) const override {
     const WalkTable& table = *table_;
     const size_t g = order_[index];
@@ -311,7 +316,7 @@ class DescribedGroups : public GroupList::Source {
     group.id = std::to_string(size) + "-";
     group.id.append(d.digest.hex, sizeof d.digest.hex);
     group.size = size;
-    group.nominalBytes = size * (count - 1);
+    group.nominalBytes = Nominal(g);
     if (d.hasShared) group.sharedBytes = d.sharedBytes;
     if (d.hasReclaimable) group.reclaimableBytes = d.reclaimableBytes;
     group.note = d.note;
@@ -361,13 +366,11 @@ class DescribedGroups : public GroupList::Source {
       uint32_t unknown;  // 1 when the reclaimable bytes are unknown: after every known one
       uint32_t index;
     };
-    const WalkTable& table = *table_;
     std::vector<SortKey> keys(described_.size());
     for (uint32_t i = 0; i < keys.size(); ++i) {
       const Described& d = described_[i];
-      const uint64_t nominal =
-          table.files[groups_.members[groups_.begin(i)]].size * (groups_.size(i) - 1);
-      keys[i] = {d.hasReclaimable ? d.reclaimableBytes : 0, nominal, d.hasReclaimable ? 0u : 1u, i};
+      keys[i] = {d.hasReclaimable ? d.reclaimableBytes : 0, Nominal(i), d.hasReclaimable ? 0u : 1u,
+                 i};
     }
     std::sort(keys.begin(), keys.end(), [](const SortKey& a, const SortKey& b) {
       if (a.unknown != b.unknown) return a.unknown < b.unknown;
@@ -770,10 +773,8 @@ bool Scanner::RefineBatch(const Groups& groups, uint64_t edgeBytes, bool reportB
 void Scanner::DescribeGroup(const Groups& groups, size_t g, const DigestStart& digest,
                             std::optional<bool> supported, const SharingAnswers* answers,
                             size_t firstAnswer, DescribedGroups* into) const {
-  const WalkTable& table = *table_;
   const size_t count = groups.size(g);
-  const uint64_t size = table.files[groups.members[groups.begin(g)]].size;
-  const uint64_t nominal = size * (count - 1);
+  const uint64_t nominal = into->Nominal(g);
   GroupSharing sharing;
   bool compressed = false;
   if (supported == false) {
@@ -863,7 +864,7 @@ bool Scanner::Describe(Groups groups, const std::vector<DigestStart>& digests, R
   totals.reclaimableBytes = 0;
   for (size_t g = 0; g < kept.count(); ++g) {
     const Described& d = described->described()[g];
-    totals.nominalBytes += table.files[kept.members[kept.begin(g)]].size * (kept.size(g) - 1);
+    totals.nominalBytes += described->Nominal(g);
     if (!d.hasReclaimable) totals.unknownGroups += 1;
     if (totals.sharedBytes && d.hasShared) {
       *totals.sharedBytes += d.sharedBytes;

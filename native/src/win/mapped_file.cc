@@ -41,15 +41,14 @@ void MappedFile::Close() {
   mapping_ = 0;
 }
 
-void MappedFile::Forget(uint64_t from, uint64_t to) {
-  if (!data_) return;
+uint64_t MappedFile::PageBytes() {
   SYSTEM_INFO info;
   GetSystemInfo(&info);
-  const uint64_t page = info.dwPageSize;
-  from = (from + page - 1) / page * page;
-  to = to >= size_ ? (size_ + page - 1) / page * page : to / page * page;
-  if (from >= to) return;
-  VirtualUnlock(const_cast<uint8_t*>(data_) + from, static_cast<SIZE_T>(to - from));
+  return info.dwPageSize;
+}
+
+void MappedFile::Release(uint64_t offset, uint64_t bytes) {
+  VirtualUnlock(const_cast<uint8_t*>(data_) + offset, static_cast<SIZE_T>(bytes));
 }
 
 }  // namespace plumb
