@@ -54,6 +54,9 @@ class ContentReader {
  private:
   intptr_t handle_ = -1;
   std::string path_;
+#ifndef _WIN32
+  uint64_t size_ = 0;  // the descriptor's, at the open (Windows asks the handle)
+#endif
 };
 
 }  // namespace plumb

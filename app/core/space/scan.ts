@@ -189,7 +189,7 @@ async function runCheckedScan<T>(
  * PLUMB_SCAN_MEMORY (a size: 64MB, 1GiB; 0 for no limit): how much of the digests a scan keeps
  * for the next scan of the folder it holds in memory (72 bytes a hashed file), beyond which they
  * are written, sorted, to runs beside the hash cache in the data folder, merged into it at the end
- * and deleted. Unset: 32 MiB. A run is written only while the disk keeps a tenth free.
+ * and deleted. Unset: 16 MiB. A run is written only while the disk keeps a tenth free.
  */
 export function scanMemory(env: NodeJS.ProcessEnv = process.env): number | undefined {
   const text = env.PLUMB_SCAN_MEMORY;

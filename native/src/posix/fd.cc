@@ -61,7 +61,7 @@ int OpenOnce(const std::string& path, int flags, mode_t mode, bool noAtime) {
 }  // namespace
 
 int OpenChecked(const std::string& path, int flags, PathKind kind, SysError* err, mode_t mode,
-                bool noAtime) {
+                bool noAtime, struct stat* st) {
   const int openFlags = flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
   const auto deadline = std::chrono::steady_clock::now() + kLeaseWait;
   int fd = OpenOnce(path, openFlags, mode, noAtime);
@@ -73,24 +73,25 @@ int OpenChecked(const std::string& path, int flags, PathKind kind, SysError* err
   if (fd < 0) {
     const int cause = errno;
     // A FIFO opened for writing with no reader, or a socket: no descriptor to ask, so name it.
-    struct stat st;
-    if ((cause == ENXIO || cause == EOPNOTSUPP) && lstat(path.c_str(), &st) == 0 &&
-        !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-      *err = WrongKind(st.st_mode, kind, "open", path);
+    struct stat named;
+    if ((cause == ENXIO || cause == EOPNOTSUPP) && lstat(path.c_str(), &named) == 0 &&
+        !S_ISREG(named.st_mode) && !S_ISDIR(named.st_mode)) {
+      *err = WrongKind(named.st_mode, kind, "open", path);
     } else {
       *err = MakeSysError(cause, "open", path);
     }
     errno = cause;
     return -1;
   }
-  struct stat st;
-  if (fstat(fd, &st) != 0) {
+  struct stat own;
+  if (!st) st = &own;
+  if (fstat(fd, st) != 0) {
     *err = MakeSysError(errno, "fstat", path);
     close(fd);
     return -1;
   }
-  if (!Allowed(st.st_mode, kind)) {
-    *err = WrongKind(st.st_mode, kind, "open", path);
+  if (!Allowed(st->st_mode, kind)) {
+    *err = WrongKind(st->st_mode, kind, "open", path);
     close(fd);
     return -1;
   }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -34,9 +35,9 @@ enum class PathKind { kFile, kFolder, kFileOrFolder };
 // before the open could be raced by a swap), and O_NONBLOCK is cleared only for what `kind`
 // allows. -1 with `err` when it fails: code EFTYPE for a FIFO, socket or device, EISDIR or
 // ENOTDIR for a folder or a file where the other was wanted. `noAtime`: O_NOATIME where the OS has
-// it and allows it (the file's owner or CAP_FOWNER).
+// it and allows it (the file's owner or CAP_FOWNER). `st`, when given, gets the descriptor's fstat.
 int OpenChecked(const std::string& path, int flags, PathKind kind, SysError* err, mode_t mode = 0,
-                bool noAtime = false);
+                bool noAtime = false, struct stat* st = nullptr);
 
 // A regular file opened for reading (by default) without following a last symbolic link or
 // touching its access time.
