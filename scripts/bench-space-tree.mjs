@@ -39,11 +39,22 @@ export function fileSizes(count, total, seed = 12345) {
 
 const folderOf = (dir, i) => path.join(dir, `d${i % 97}`, `e${i % 13}`);
 
+/** Where file `i` of a tree in `dir` is. */
+export const filePath = (dir, i) => path.join(folderOf(dir, i), `f${i}.bin`);
+
+/**
+ * The file whose content file `i` holds: itself for the first (1 − duplicateShare) of them, the
+ * uniques; a copy holds a unique's (two uniques never hold the same bytes).
+ */
+export function sourceOf(i, fileCount, duplicateShare) {
+  const uniques = Math.round(fileCount * (1 - duplicateShare));
+  return i < uniques ? i : (i * 31) % uniques;
+}
+
 /** Writes this worker's share of the tree: the files of the folders `(i % 97) % workers == index`. */
 function writeShare({ dir, fileCount, totalBytes, duplicateShare, pool, index, workers }) {
   const bytes = new Uint8Array(pool);
   const sizes = fileSizes(fileCount, totalBytes);
-  const uniques = Math.round(fileCount * (1 - duplicateShare));
   const content = (unique) => {
     const size = sizes[unique];
     const chunk = Buffer.alloc(size);
@@ -59,8 +70,7 @@ function writeShare({ dir, fileCount, totalBytes, duplicateShare, pool, index, w
   for (let i = 0; i < fileCount; i += 1) {
     if ((i % 97) % workers !== index) continue;
     // A copy is of an earlier file, in another folder; written afresh, never a reflink.
-    const data = content(i < uniques ? i : (i * 31) % uniques);
-    writeFileSync(path.join(folderOf(dir, i), `f${i}.bin`), data);
+    writeFileSync(filePath(dir, i), content(sourceOf(i, fileCount, duplicateShare)));
   }
 }
 
@@ -238,7 +248,7 @@ export async function ensureTree({
     const fs = statfsSync(dir);
     const used = (fs.blocks - fs.bfree) * fs.bsize;
     console.log(
-      `bench:space: the image holds ${(used / 1e9).toFixed(1)} GB; remount it later with: mount -o loop,noatime ${image} ${dir}`,
+      `bench:space: the image holds ${(used / 1e9).toFixed(1)} GB${keep ? `; remount it later with: mount -o loop,noatime ${image} ${dir}` : ''}`,
     );
   }
   return { cleanup };
