@@ -25,6 +25,7 @@ export function StartArea({
   warnings,
   message,
   summary,
+  estimate,
   confirmBytes,
   onNotNow,
   blocked,
@@ -35,6 +36,11 @@ export function StartArea({
   message: SetupMessage | null;
   /** What the run will do, in a sentence. */
   summary: string;
+  /**
+   * The estimate the sentence rounds ("about 0.3 s"), kept on it as data-seconds (and each cache
+   * check's as data-check-seconds) for the end-to-end test that judges the estimate itself.
+   */
+  estimate: Pick<PlanEstimate, 'seconds' | 'recoveryChecks'> | null;
   /** The bytes the user is asked to confirm writing, while asked. */
   confirmBytes: number | null;
   onNotNow: () => void;
@@ -65,7 +71,13 @@ export function StartArea({
         </div>
       ) : null}
       <div className="start-row">
-        <p className="start-summary">{summary}</p>
+        <p
+          className="start-summary"
+          data-seconds={estimate?.seconds}
+          data-check-seconds={estimate?.recoveryChecks?.seconds}
+        >
+          {summary}
+        </p>
         {confirmBytes !== null ? (
           <>
             <span className="confirm-text">Write {formatBytes(confirmBytes)} to this disk?</span>
