@@ -142,7 +142,7 @@ test(
     const first = await timedRun(page, 'Standard');
     const guessError = (first.announced - first.measured) / first.measured;
     console.log(
-      `# first run, no history: announced ${first.announced} s, took ${first.measured.toFixed(2)} s, ${(100 * guessError).toFixed(0)} % (${first.basis})`,
+      `# first run, no history: announced ${first.announced.toFixed(2)} s, took ${first.measured.toFixed(2)} s, ${(100 * guessError).toFixed(0)} % (${first.basis})`,
     );
     assert.match(first.text, /a first guess; it improves as the run goes\./);
     assert.match(first.basis, /^Times are a first guess/);
