@@ -1,4 +1,4 @@
-// ContentReader on Linux and macOS: regular files only (OpenChecked: never waits on a FIFO or
+// ContentReader on Linux and macOS: regular files only (OpenQuietly: never waits on a FIFO or
 // device), without following links, O_NOATIME where permitted, and posix_fadvise SEQUENTIAL |
 // NOREUSE for files past one read-ahead where the OS has it (Linux; macOS reads ahead anyway).
 #include <fcntl.h>
@@ -19,7 +19,7 @@ ContentReader::~ContentReader() {
 bool ContentReader::Open(const std::string& path, SysError* err) {
   path_ = path;
   struct stat st;
-  const int fd = OpenChecked(path, O_RDONLY | O_NOFOLLOW, PathKind::kFile, err, 0, true, &st);
+  const int fd = OpenQuietly(path, err, O_RDONLY | O_NOFOLLOW, &st);
   if (fd < 0) return false;
   size_ = static_cast<uint64_t>(st.st_size);
 #if defined(POSIX_FADV_SEQUENTIAL) && defined(POSIX_FADV_NOREUSE)

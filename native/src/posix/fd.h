@@ -40,9 +40,10 @@ int OpenChecked(const std::string& path, int flags, PathKind kind, SysError* err
                 bool noAtime = false, struct stat* st = nullptr);
 
 // A regular file opened for reading (by default) without following a last symbolic link or
-// touching its access time.
-inline int OpenQuietly(const std::string& path, SysError* err, int flags = O_RDONLY | O_NOFOLLOW) {
-  return OpenChecked(path, flags, PathKind::kFile, err, 0, true);
+// touching its access time; `st`, when given, gets its fstat.
+inline int OpenQuietly(const std::string& path, SysError* err, int flags = O_RDONLY | O_NOFOLLOW,
+                       struct stat* st = nullptr) {
+  return OpenChecked(path, flags, PathKind::kFile, err, 0, true, st);
 }
 
 }  // namespace plumb
