@@ -427,9 +427,14 @@ export interface NativeScanSettings {
   /**
    * Bytes of the digests remembered for the hash cache held in memory (72 a hashed file) before
    * they are written, sorted, to runs beside it and merged into it at the end; 0: all are held.
-   * Default 32 MiB.
+   * Default 16 MiB.
    */
   spillBytes?: number;
+  /**
+   * scanFolder makes only the first this many groups (the largest) as objects, and says in
+   * groupCount how many there are: a summary without an object for every file in a group.
+   */
+  groupsShown?: number;
 }
 
 /** One copy in a group of identical files (the contract's DuplicateFile). */
@@ -480,8 +485,10 @@ export interface NativeScanResult {
     excluded: number;
     unreadable: number;
   };
-  /** Largest reclaimable first, unknown after known. */
+  /** Largest reclaimable first, unknown after known; only the first `groupsShown` when given. */
   groups: NativeDuplicateGroup[];
+  /** How many groups the scan found, when `groupsShown` was given. */
+  groupCount?: number;
   totals: {
     nominalBytes: number;
     sharedBytes: number | null;

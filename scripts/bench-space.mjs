@@ -31,6 +31,7 @@ import {
   fstatSync,
   mkdtempSync,
   openSync,
+  readFileSync,
   readSync,
   rmSync,
   writeFileSync,
@@ -209,6 +210,17 @@ const findTools = () =>
       args: (dir) => [path.join(root, 'bin', 'plumb.js'), 'space', 'scan', dir, '--json'],
       env: dataEnv,
       ...plumbJson,
+    },
+    {
+      // What `plumb space scan DIR` prints without --json: the figures and the largest groups
+      // (a first scan, like the first row).
+      name: 'plumb space scan, the summary (node bin/plumb.js)',
+      command: process.execPath,
+      args: (dir) => [path.join(root, 'bin', 'plumb.js'), 'space', 'scan', dir],
+      env: dataEnv,
+      prepare: noCache,
+      groups: (file) =>
+        Number(/^Duplicate groups: (\d+)$/m.exec(readFileSync(file, 'utf8'))?.[1] ?? NaN),
     },
     {
       // The server's peak (VmHWM) from the scan's start until the page shows its first groups and

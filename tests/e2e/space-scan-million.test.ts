@@ -4,8 +4,9 @@
  * loop-mounted ext4 image (root). Through the shipped CLI with its defaults (`plumb space scan
  * --json`, the hash cache in the data folder, digests spilled past PLUMB_SCAN_MEMORY's default):
  * the first scan finds exactly the copies the tree was written with, no group more or less, and
- * the rescan of the unchanged tree reads no file's content and finds the same groups. Times and
- * peaks are bench:space's business, not asserted here.
+ * the rescan of the unchanged tree reads no file's content and finds the same groups; the summary
+ * `plumb space scan` prints without --json counts them all and lists the largest the same way.
+ * Times and peaks are bench:space's business, not asserted here.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -67,6 +68,31 @@ async function scan(dir: string, dataDir: string, out: string): Promise<Scan> {
   return { groups, contentFiles };
 }
 
+/** `plumb space scan DIR`'s summary: the groups it counts, and those it lists as file numbers. */
+function summary(
+  dir: string,
+  dataDir: string,
+): { count: number; listed: number[][]; more: number } {
+  const result = spawnSync(process.execPath, [plumbBin, 'space', 'scan', dir], {
+    env: { ...process.env, PLUMB_DATA_DIR: dataDir, PLUMB_SCAN_MEMORY: '' },
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
+  assert.equal(result.status, 0, result.stderr);
+  const lines = result.stdout.split('\n');
+  const count = /^Duplicate groups: (\d+)$/m.exec(result.stdout);
+  assert.ok(count, result.stdout);
+  const more = /^ {2}… and (\d+) more groups \(--json lists all\)$/m.exec(result.stdout);
+  const listed: number[][] = [];
+  const number = (line: string) => Number(/\/f(\d+)\.bin$/.exec(line)?.[1] ?? NaN);
+  for (const line of lines.slice(lines.indexOf('Largest groups:') + 1)) {
+    if (line.startsWith('      = ')) listed.at(-1)!.push(number(line));
+    else if (/^ +\S+ \S+ reclaimable {2}\d+ × /.test(line)) listed.push([number(line)]);
+    else break;
+  }
+  return { count: Number(count[1]), listed, more: Number(more?.[1] ?? 0) };
+}
+
 test(
   'a million files: the first scan finds exactly the copies written; the rescan reads nothing',
   { skip: skipReason(), timeout: 1_800_000 },
@@ -93,6 +119,16 @@ test(
       const again = await scan(dir, data, path.join(base, 'rescan.json'));
       assert.equal(again.contentFiles, 0, 'a rescan of an unchanged tree reads no content');
       assert.deepEqual(again.groups, first.groups);
+      // The summary, from the same scan without an object for each file in a group.
+      const text = summary(dir, data);
+      assert.equal(text.count, first.groups.length);
+      assert.equal(text.listed.length, 20);
+      assert.equal(text.more, first.groups.length - 20);
+      text.listed.forEach((files, i) => {
+        const group = first.groups[i]!;
+        assert.ok(group.includes(files[0]!), `the keeper f${files[0]}.bin is of group ${i}`);
+        assert.deepEqual([...files].sort(), [...group].sort(), `group ${i}`);
+      });
       console.log(
         `${fileCount} files: ${first.groups.length} groups, ${first.contentFiles} files read, then 0`,
       );

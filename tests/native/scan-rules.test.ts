@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import type { ScanOptions } from '../../app/contract/space.js';
 import { tempPrefix } from '../../app/core/space/journal.js';
-import { pathsUnder, scanFolder } from '../../app/core/space/scan.js';
+import { pathsUnder, scanFolder, scanFolderSummary } from '../../app/core/space/scan.js';
 import { describeSparse, listSparse } from '../../app/core/space/sparse.js';
 import { holeFile } from '../helpers/space-files.js';
 
@@ -150,4 +150,25 @@ test('groups come largest reclaimable first, and the totals add the groups up', 
     reclaimableBytes: sum((g) => g.reclaimableBytes),
     unknownGroups: 0,
   });
+});
+
+test('a summary is the scan with only its largest groups made', async () => {
+  const whole = await scanFolder({ path: root });
+  assert.ok(whole.groups.length > 5);
+  for (const shown of [0, 3, whole.groups.length + 10]) {
+    const summary = await scanFolderSummary({ path: root }, {}, shown);
+    const { groupCount, largestGroups, ...figures } = summary;
+    const { groups, ...wholeFigures } = whole;
+    assert.equal(groupCount, groups.length);
+    // The same groups in the same order (ids and times are each scan's own).
+    const plain = (list: typeof groups) =>
+      list.map(({ id: _id, files, ...g }) => ({
+        ...g,
+        files: files.map(({ path: file, size }) => ({ file, size })),
+      }));
+    assert.deepEqual(plain(largestGroups), plain(groups.slice(0, shown)));
+    const { scanId: _a, seconds: _b, stageSeconds: _c, ...sameFigures } = figures;
+    const { scanId: _d, seconds: _e, stageSeconds: _f, ...sameWhole } = wholeFigures;
+    assert.deepEqual(sameFigures, sameWhole);
+  }
 });

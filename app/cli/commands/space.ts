@@ -8,7 +8,14 @@ import type {
   ScanResult,
 } from '../../contract/space.js';
 import { dedupeGroups } from '../../core/space/dedupe.js';
-import { scanFolder, scanFolderJson, widenPipe } from '../../core/space/scan.js';
+import {
+  scanFolder,
+  scanFolderJson,
+  scanFolderSummary,
+  widenPipe,
+  type ScanHooks,
+  type ScanSummary,
+} from '../../core/space/scan.js';
 import { recoverOnce } from '../../core/space/service.js';
 import { formatBytes } from '../../common/format.js';
 import { cancelledLine, cliApplyJob } from '../apply-job.js';
@@ -71,22 +78,25 @@ function scanOptions(dir: string, values: ScanValues): ScanOptions {
   };
 }
 
-async function runScan(dir: string, values: ScanValues, io: CommandIO): Promise<ScanResult> {
-  return scanFolder(scanOptions(dir, values), {
-    scansDir: io.folders.spaceScans,
-    signal: io.signal,
-    onProgress: progressPrinter(io),
-  });
+function scanHooks(io: CommandIO): ScanHooks {
+  return { scansDir: io.folders.spaceScans, signal: io.signal, onProgress: progressPrinter(io) };
 }
 
-function printScan(result: ScanResult, io: CommandIO): void {
+async function runScan(dir: string, values: ScanValues, io: CommandIO): Promise<ScanResult> {
+  return scanFolder(scanOptions(dir, values), scanHooks(io));
+}
+
+/** Groups `plumb space scan` lists (--json lists all). */
+const groupsListed = 20;
+
+function printScan(result: ScanSummary, io: CommandIO): void {
   const out = (line = '') => io.stdout.write(`${printableLine(line)}\n`);
   out(
     `Scanned ${result.root} (${result.fsType ?? 'unknown file system'}): ${result.files} files, ` +
       `${formatBytes(result.bytes)} in ${result.seconds.toFixed(1)} s`,
   );
   const t = result.totals;
-  out(`Duplicate groups: ${result.groups.length}`);
+  out(`Duplicate groups: ${result.groupCount}`);
   out(
     `  Nominal duplicates  ${formatBytes(t.nominalBytes).padStart(9)}  what summing the copies' sizes claims`,
   );
@@ -104,7 +114,7 @@ function printScan(result: ScanResult, io: CommandIO): void {
   if (result.sharingSupported === false) {
     out('  This file system cannot share storage between files, so cloning frees nothing here.');
   }
-  const shown = result.groups.slice(0, 20);
+  const shown = result.largestGroups;
   if (shown.length > 0) out('Largest groups:');
   for (const group of shown) {
     out(
@@ -113,8 +123,8 @@ function printScan(result: ScanResult, io: CommandIO): void {
     );
     for (const file of group.files) if (file.path !== group.keeper) out(`      = ${file.path}`);
   }
-  if (result.groups.length > shown.length)
-    out(`  … and ${result.groups.length - shown.length} more groups (--json lists all)`);
+  if (result.groupCount > shown.length)
+    out(`  … and ${result.groupCount - shown.length} more groups (--json lists all)`);
   const s = result.skipped;
   out(
     `Skipped: ${s.symlinks} symbolic links, ${s.otherVolumes} on other volumes, ${s.extraHardLinks} extra hard links, ` +
@@ -233,11 +243,7 @@ export const spaceCommand: Command = {
     await printRecovery(io);
     if (sub === 'scan' && values.json) {
       // The addon writes the text itself: no JS object per file (scanFolderJson).
-      const pieces = await scanFolderJson(scanOptions(positionals[0]!, values), {
-        scansDir: io.folders.spaceScans,
-        signal: io.signal,
-        onProgress: progressPrinter(io),
-      });
+      const pieces = await scanFolderJson(scanOptions(positionals[0]!, values), scanHooks(io));
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[K');
       const { fd } = io.stdout as { fd?: unknown };
       if (typeof fd === 'number') widenPipe(fd);
@@ -245,12 +251,18 @@ export const spaceCommand: Command = {
       await writePieces(io.stdout, ['\n']);
       return exitCode.ok;
     }
-    const result = await runScan(positionals[0]!, values, io);
-    if (io.stderr.isTTY) io.stderr.write('\r\x1b[K');
     if (sub === 'scan') {
-      printScan(result, io);
+      const summary = await scanFolderSummary(
+        scanOptions(positionals[0]!, values),
+        scanHooks(io),
+        groupsListed,
+      );
+      if (io.stderr.isTTY) io.stderr.write('\r\x1b[K');
+      printScan(summary, io);
       return exitCode.ok;
     }
+    const result = await runScan(positionals[0]!, values, io);
+    if (io.stderr.isTTY) io.stderr.write('\r\x1b[K');
     if (sub === 'trash') return (await import('./space-trash.js')).trashCommand(result, values, io);
     // Applied actions are printed as each file is done, so an interrupted run shows how far it got.
     const { report, cancelled, streamed } = await cliApplyJob(

@@ -1,5 +1,6 @@
 // scanFolder(settings, options): the whole space scan (scan/scan.h) off the JS thread; settings may
-// name a hashCache file (scan/hash_cache.h). Resolves with the contract's ScanResult object;
+// name a hashCache file (scan/hash_cache.h). Resolves with the contract's ScanResult object (with
+// settings.groupsShown, only that many of its groups, the largest, and their number in groupCount);
 // rejects with an Error carrying `code` (ENOENT, ENOTDIR, ECANCELED, ...) and a message for people.
 // options: { cancel, onProgress(ScanProgress) }. scanFolderJson(settings, options) runs the same
 // scan and resolves with { next() }, the result's JSON text in Buffers (scan/result_json.h).
@@ -131,7 +132,10 @@ Napi::Object GroupObject(Napi::Env env, const scan::Group& g, const NoteStrings&
 
 // The contract's ScanResult, keys in its order; and the sparse files' paths when asked for them.
 // Each group's native copy is let go once it is made in JS, so the two are not held whole at once.
-Napi::Object ResultObject(Napi::Env env, scan::Result& r, bool sparsePaths) {
+// With `shown`, only the first `shown` groups (the largest) are made, and groupCount says how many
+// there are: what a summary needs, without an object for each of a million files.
+Napi::Object ResultObject(Napi::Env env, scan::Result& r, bool sparsePaths,
+                          std::optional<size_t> shown) {
   Napi::Object o = Napi::Object::New(env);
   o.Set("scanId", r.scanId);
   o.Set("root", PathToJs(env, r.root));
@@ -154,9 +158,10 @@ Napi::Object ResultObject(Napi::Env env, scan::Result& r, bool sparsePaths) {
   skipped.Set("excluded", Number(env, r.skipped.excluded));
   skipped.Set("unreadable", Number(env, r.skipped.unreadable));
   o.Set("skipped", skipped);
-  Napi::Array groups = Napi::Array::New(env, r.groups.size());
+  const size_t made = std::min(r.groups.size(), shown.value_or(r.groups.size()));
+  Napi::Array groups = Napi::Array::New(env, made);
   const NoteStrings notes(env, r.groups);
-  for (size_t i = 0; i < r.groups.size(); ++i) {
+  for (size_t i = 0; i < made; ++i) {
     // A scope per item, here and in every list built below: the array holds what is made, and
     // the handles go. In one scope, a million of them are roots every young-generation GC scans
     // (on a 1M-file tree, 16 of the rescan's 22 s were such scavenges).
@@ -164,6 +169,7 @@ Napi::Object ResultObject(Napi::Env env, scan::Result& r, bool sparsePaths) {
     groups.Set(static_cast<uint32_t>(i), GroupObject(env, r.groups[i], notes));
     if ((i + 1) % kGroupsBetweenTrims == 0) ReturnFreedMemory();
   }
+  if (shown) o.Set("groupCount", Number(env, r.groups.size()));
   r.groups.Release();
   o.Set("groups", groups);
   Napi::Object totals = Napi::Object::New(env);
@@ -245,10 +251,11 @@ Napi::Object JsonReader(Napi::Env env, std::shared_ptr<scan::ResultJson> json) {
 class ScanWorker : public ProgressWorker<scan::Progress> {
  public:
   ScanWorker(Napi::Env env, scan::Settings settings, CancelPtr cancel, Napi::Function onProgress,
-             bool json)
+             bool json, std::optional<size_t> groupsShown)
       : ProgressWorker<scan::Progress>(env, onProgress, std::move(cancel)),
         settings_(std::move(settings)),
-        json_(json) {}
+        json_(json),
+        groupsShown_(groupsShown) {}
 
   void Execute(const ExecutionProgress& progress) override {
     const scan::ProgressFn report = [&progress](const scan::Progress& p) { progress.Send(&p, 1); };
@@ -267,7 +274,7 @@ class ScanWorker : public ProgressWorker<scan::Progress> {
           env, std::make_shared<scan::ResultJson>(std::move(result_), settings_.sparsePaths,
                                                   settings_.largePaths > 0)));
     } else if (ok_) {
-      Napi::Object result = ResultObject(env, result_, settings_.sparsePaths);
+      Napi::Object result = ResultObject(env, result_, settings_.sparsePaths, groupsShown_);
       if (settings_.largePaths > 0) {
         Napi::Array paths = Napi::Array::New(env, result_.largePaths.size());
         for (size_t i = 0; i < result_.largePaths.size(); ++i) {
@@ -291,6 +298,7 @@ class ScanWorker : public ProgressWorker<scan::Progress> {
 
   scan::Settings settings_;
   const bool json_;
+  const std::optional<size_t> groupsShown_;
   scan::Result result_;
   SysError err_;
   bool ok_ = false;
@@ -332,9 +340,13 @@ Napi::Value StartScan(const Napi::CallbackInfo& info, bool json) {
     }
     settings.hashCache = PathFromJs(hashCache.As<Napi::String>());
   }
+  std::optional<size_t> groupsShown;
+  if (!input.Get("groupsShown").IsUndefined())
+    groupsShown =
+        static_cast<size_t>(OptionalInteger(input, "groupsShown", 0, uint64_t{1} << 32, 0));
   Napi::Object options = OptionalObject(info, 1, "options");
   auto* worker = new ScanWorker(env, std::move(settings), OptionalCancel(options, "cancel"),
-                                OptionalFunction(options, "onProgress"), json);
+                                OptionalFunction(options, "onProgress"), json, groupsShown);
   Napi::Promise promise = worker->Promise();
   worker->Queue();
   return promise;
