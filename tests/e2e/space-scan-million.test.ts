@@ -28,6 +28,11 @@ function skipReason(): string | undefined {
   return undefined;
 }
 
+/** The CLI's environment: its data folder (for the hash cache) and the default spill. */
+function cliEnv(dataDir: string): NodeJS.ProcessEnv {
+  return { ...process.env, PLUMB_DATA_DIR: dataDir, PLUMB_SCAN_MEMORY: '' };
+}
+
 interface Scan {
   /** Each group's files by their number in the tree (f<i>.bin), in the scan's order. */
   groups: number[][];
@@ -39,7 +44,7 @@ async function scan(dir: string, dataDir: string, out: string): Promise<Scan> {
   const fd = openSync(out, 'w');
   try {
     const result = spawnSync(process.execPath, [plumbBin, 'space', 'scan', dir, '--json'], {
-      env: { ...process.env, PLUMB_DATA_DIR: dataDir, PLUMB_SCAN_MEMORY: '' },
+      env: cliEnv(dataDir),
       stdio: ['ignore', fd, 'pipe'],
       encoding: 'utf8',
       timeout: 600_000,
@@ -74,7 +79,7 @@ function summary(
   dataDir: string,
 ): { count: number; listed: number[][]; more: number } {
   const result = spawnSync(process.execPath, [plumbBin, 'space', 'scan', dir], {
-    env: { ...process.env, PLUMB_DATA_DIR: dataDir, PLUMB_SCAN_MEMORY: '' },
+    env: cliEnv(dataDir),
     encoding: 'utf8',
     timeout: 600_000,
   });

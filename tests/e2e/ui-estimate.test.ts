@@ -107,7 +107,8 @@ async function timedRun(page: Page, planTitle: string) {
   await page.getByText(planTitle, { exact: true }).click();
   const summary = page.locator('.start-summary');
   const text = (await summary.textContent()) ?? '';
-  // The estimate the sentence rounds to a tenth of a second: a quick sustained run takes 0.3 s.
+  // The estimate the sentence rounds to a tenth of a second (a quick sustained run on a fuller
+  // disk takes a tenth of a second).
   const exact = Number(await summary.getAttribute('data-seconds'));
   const exactCheck = await summary.getAttribute('data-check-seconds');
   const basis = (await page.locator('.estimate-basis').textContent()) ?? '';

@@ -305,7 +305,6 @@ export function TestSetup({
         warnings={warnings}
         message={message}
         summary={startSummary(target, readFolder, plan, estimate)}
-        estimate={target && plan && !readFolder ? estimate : null}
         confirmBytes={confirming && estimate ? estimate.writeBytes : null}
         onNotNow={() => setConfirming(false)}
         blocked={blocked}

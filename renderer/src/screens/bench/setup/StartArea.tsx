@@ -25,7 +25,6 @@ export function StartArea({
   warnings,
   message,
   summary,
-  estimate,
   confirmBytes,
   onNotNow,
   blocked,
@@ -34,13 +33,8 @@ export function StartArea({
 }: {
   warnings: TargetWarning[];
   message: SetupMessage | null;
-  /** What the run will do, in a sentence. */
-  summary: string;
-  /**
-   * The estimate the sentence rounds ("about 0.3 s"), kept on it as data-seconds (and each cache
-   * check's as data-check-seconds) for the end-to-end test that judges the estimate itself.
-   */
-  estimate: Pick<PlanEstimate, 'seconds' | 'recoveryChecks'> | null;
+  /** What the run will do, in a sentence, and the estimate it states (startSummary). */
+  summary: StartSummary;
   /** The bytes the user is asked to confirm writing, while asked. */
   confirmBytes: number | null;
   onNotNow: () => void;
@@ -73,10 +67,10 @@ export function StartArea({
       <div className="start-row">
         <p
           className="start-summary"
-          data-seconds={estimate?.seconds}
-          data-check-seconds={estimate?.recoveryChecks?.seconds}
+          data-seconds={summary.estimate?.seconds}
+          data-check-seconds={summary.estimate?.recoveryChecks?.seconds}
         >
-          {summary}
+          {summary.text}
         </p>
         {confirmBytes !== null ? (
           <>
@@ -102,15 +96,28 @@ export function StartArea({
   );
 }
 
+export interface StartSummary {
+  text: string;
+  /**
+   * The estimate the sentence rounds ("about 0.3 s"), null when it states none; kept on the
+   * sentence as data-seconds (and each cache check's as data-check-seconds) for the end-to-end
+   * test that judges the estimate itself.
+   */
+  estimate: PlanEstimate | null;
+}
+
 /** The sentence above the start button. */
 export function startSummary(
   target: { path: string } | null,
   readFolder: boolean,
   plan: Plan | undefined,
   estimate: PlanEstimate | null,
-): string {
+): StartSummary {
   if (target && readFolder)
-    return `${readFolderStory.title} ${target.path}: every file under it is read once, uncached; nothing is written.`;
+    return {
+      text: `${readFolderStory.title} ${target.path}: every file under it is read once, uncached; nothing is written.`,
+      estimate: null,
+    };
   if (target && plan && estimate) {
     const checks = estimate.recoveryChecks;
     // Only a cliff starts them, so they are said apart rather than added to the time.
@@ -118,7 +125,10 @@ export function startSummary(
       ? ` If it finds a cache cliff, it then waits for the cache to empty: ${aboutDuration(checks.seconds)} for each check, at most ${checks.most}.`
       : '';
     const note = estimate.recoveryNote ? ` ${estimate.recoveryNote}` : '';
-    return `${planStory(plan).title} on ${target.path}: ${formatBytes(estimate.writeBytes)} written, ${estimatedTime(estimate)}.${after}${note}`;
+    return {
+      text: `${planStory(plan).title} on ${target.path}: ${formatBytes(estimate.writeBytes)} written, ${estimatedTime(estimate)}.${after}${note}`,
+      estimate,
+    };
   }
-  return 'Choose where to test, then a test.';
+  return { text: 'Choose where to test, then a test.', estimate: null };
 }
