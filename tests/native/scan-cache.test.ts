@@ -59,14 +59,17 @@ function groupsOf(result: ScanResult): string[][] {
 function buildTree(): { large: string; small: string } {
   let large = '';
   let small = '';
-  for (let g = 0; g < randomInt(3, 7); g += 1) {
+  // The counts drawn once (a bound drawn again each time round stopped early more often).
+  const smallGroups = randomInt(3, 7);
+  for (let g = 0; g < smallGroups; g += 1) {
     const size = randomInt(100, 60_000);
     const first = randomFile(path.join(root, `small-${g}`, 'a.txt'), size);
     for (let c = 0; c < randomInt(1, 4); c += 1)
       plainCopy(first, path.join(root, `small-${g}`, `copy-${c}.txt`));
     small = first;
   }
-  for (let g = 0; g < randomInt(2, 5); g += 1) {
+  const largeGroups = randomInt(2, 5);
+  for (let g = 0; g < largeGroups; g += 1) {
     const size = randomInt(200_000, 2_000_000);
     const first = randomFile(path.join(root, `large-${g}`, 'a.bin'), size);
     plainCopy(first, path.join(root, `large-${g}`, 'b.bin'));
@@ -208,7 +211,8 @@ test('a scan its data folder cannot keep is shown from memory, and can be acted 
     };
     await handlers['space.scan'](input, context as never);
     const { result, groupCount } = await done;
-    assert.ok(groupCount >= 5);
+    // At least 3 small groups and 2 large ones, less the large one the first test broke up.
+    assert.ok(groupCount >= 4, `${groupCount} groups`);
     const whole = await handlers['space.result']({ scanId: result.scanId }, context as never);
     assert.equal(whole?.groups.length, groupCount);
     assert.deepEqual(groupsOf(whole!), groupsOf(await scanFolder({ path: root })));
