@@ -66,12 +66,35 @@ async function shoot(page: Page, name: string): Promise<void> {
   await ui!.shoot(page, `ui-${name}`);
 }
 
-/** Chooses `folder` and a plan on the "Test a disk" screen. */
-async function setUp(page: Page, folder: string, planTitle: string): Promise<void> {
+/**
+ * Chooses `folder` and a plan on the "Test a disk" screen. When the folder is not confirmed in
+ * time, the error says what the picker showed instead and what `server` (if given) printed.
+ */
+async function setUp(
+  page: Page,
+  folder: string,
+  planTitle: string,
+  server?: ServeProcess,
+): Promise<void> {
   await page.getByRole('heading', { name: 'Test a disk' }).waitFor();
   await page.getByLabel('Test files go in').fill(folder);
-  await page.getByRole('button', { name: 'Use this folder' }).click();
-  await page.getByText(`Plumb writes into a new folder inside`).waitFor();
+  const use = page.getByRole('button', { name: 'Use this folder' });
+  await use.click();
+  try {
+    await page.getByText(`Plumb writes into a new folder inside`).waitFor();
+  } catch (cause) {
+    const picker =
+      (await page
+        .locator('.volume-picker')
+        .textContent()
+        .catch(() => null)) ?? '';
+    throw new Error(
+      `${folder} was not confirmed: the picker showed "${picker}"; "Use this folder" ` +
+        `${(await use.isEnabled()) ? 'enabled' : 'disabled (still checking)'}` +
+        `${server ? `; the server printed: ${server.output()}` : ''}`,
+      { cause },
+    );
+  }
   await page.getByText(planTitle, { exact: true }).click();
 }
 
@@ -314,7 +337,7 @@ test(
       const lowered = throttle.lowerAfter(cliffBytes, 8e6);
       serving = await startServe([], { cgroupProcsFile: throttle.procsFile });
       const page = await openPage('dark', '#/bench', serving);
-      await setUp(page, fs.dir, 'Sustained write');
+      await setUp(page, fs.dir, 'Sustained write', serving);
       await page.getByLabel('Write in all').fill('240MB');
       await page.getByLabel('Time the recovery after a cliff').uncheck();
       await page.getByRole('button', { name: 'Start test' }).click();

@@ -6,11 +6,12 @@
  * turn: the times announced added up against the times taken, as this VM's disk drifts by 2×
  * within minutes and one short run can take twice another's time. The first run, from the
  * defaults (nothing run on the volume yet), is said to be a first guess, and the end its live view
- * says at half way is near the truth, and nearer than the guess when the guess was far off.
+ * says around half way is near the truth, and nearer than the guess when the guess was far off.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { median } from 'simple-statistics';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { chromiumMissingReason } from '../helpers/chromium.js';
@@ -162,11 +163,24 @@ test(
     console.log(
       `# first run, time left shown: ${first.left.map(([at, text]) => `${at.toFixed(1)} s: ${text}`).join('; ')}`,
     );
-    const late = lefts.filter(({ at }) => at >= first.measured / 2);
-    assert.ok(late.length > 0, "a time left is shown in the run's second half");
-    const lateError = (late[0]!.end - first.measured) / first.measured;
-    console.log(`# first run, its end as said at half way: ${(100 * lateError).toFixed(0)} % off`);
-    assert.ok(Math.abs(lateError) <= 0.5, 'the end said at half way is within 50 % of the truth');
+    // Around half way (40 to 60 % of the run), the median of the ends said: between two files the
+    // time left rises as the clock runs and falls when the next file lands (2.0, 2.3, 1.6 s
+    // within 0.1 s as a run turned from writing to reading), so one reading is that tooth, not
+    // what the view says (its first past half way was 56 % off there, the median of those around
+    // it 31-38 %, as the last falls in or out).
+    const around = lefts
+      .filter(({ at }) => at >= 0.4 * first.measured && at <= 0.6 * first.measured)
+      .map(({ end }) => end);
+    assert.ok(around.length > 0, 'a time left is shown around half way');
+    const saidEnd = median(around);
+    const lateError = (saidEnd - first.measured) / first.measured;
+    console.log(
+      `# first run, its end as said around half way: ${(100 * lateError).toFixed(0)} % off (the median of ${around.length} readings)`,
+    );
+    assert.ok(
+      Math.abs(lateError) <= 0.5,
+      'the end said around half way is within 50 % of the truth',
+    );
     if (Math.abs(guessError) > 0.4)
       assert.ok(Math.abs(lateError) < Math.abs(guessError), 'and nearer it than the first guess');
     // Each plan three times in turn, each run announced from the runs before it; the grid's
