@@ -83,15 +83,17 @@ async function setUp(
   try {
     await page.getByText(`Plumb writes into a new folder inside`).waitFor();
   } catch (cause) {
-    const picker =
-      (await page
-        .locator('.volume-picker')
-        .textContent()
-        .catch(() => null)) ?? '';
+    // Read with a short wait each: a page gone by now must not add a timeout of its own.
+    const quick = { timeout: 1000 };
+    const picker = await page
+      .locator('.volume-picker')
+      .textContent(quick)
+      .catch(() => '');
+    const checking = await use.isDisabled(quick).catch(() => null);
+    const button = checking === null ? 'gone' : checking ? 'disabled (still checking)' : 'enabled';
+    const printed = server ? `; the server printed: ${server.output()}` : '';
     throw new Error(
-      `${folder} was not confirmed: the picker showed "${picker}"; "Use this folder" ` +
-        `${(await use.isEnabled()) ? 'enabled' : 'disabled (still checking)'}` +
-        `${server ? `; the server printed: ${server.output()}` : ''}`,
+      `${folder} was not confirmed: the picker showed "${picker}"; "Use this folder" ${button}${printed}`,
       { cause },
     );
   }

@@ -174,9 +174,10 @@ test(
       lefts.some(({ at }) => at >= half),
       "a time left is shown in the run's second half",
     );
-    const inWindow = lefts.filter(({ at }) => Math.abs(at - half) <= 0.1 * first.measured);
-    const nearest = [...lefts].sort((a, b) => Math.abs(a.at - half) - Math.abs(b.at - half));
-    const around = (inWindow.length > 0 ? inWindow : nearest.slice(0, 1)).map(({ end }) => end);
+    const fromHalf = ({ at }: { at: number }) => Math.abs(at - half);
+    const inWindow = lefts.filter((left) => fromHalf(left) <= 0.1 * first.measured);
+    const nearest = () => lefts.reduce((a, b) => (fromHalf(b) < fromHalf(a) ? b : a));
+    const around = (inWindow.length > 0 ? inWindow : [nearest()]).map(({ end }) => end);
     const saidEnd = median(around);
     const lateError = (saidEnd - first.measured) / first.measured;
     console.log(
