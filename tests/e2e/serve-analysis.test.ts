@@ -3,6 +3,12 @@
  * a page's other requests are answered within 100 ms meanwhile (a behaviour: before, one 425 KB
  * CSV held every request for 15.7 s), and jobs.cancel stops it. The rows are drawn at
  * random; PLUMB_TEST_SEED replays a draw.
+ *
+ * The first request after the CSV travels behind it on the same socket, so it waits for the
+ * upload itself: the page's encoding of 1 MB, its transfer, the server's parse and the worker's
+ * start. Measured beside two busy processes on 2 cores that took 35–73 ms (and 144 ms once in
+ * CI), against at most 38 ms for any request after it; it must come back before the analysis
+ * does, and the 100 ms bound is kept for the requests the analysis itself could hold.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -49,10 +55,14 @@ describe('plumb serve while it analyses a CSV', () => {
     }
     const reply = await analysis;
     assert.equal(reply.ok, true, JSON.stringify(reply.error));
-    assert.ok(waits.length >= 3, `only ${waits.length} request(s) answered during the analysis`);
-    const slowest = Math.max(...waits);
+    // An analysis on the event loop would answer the first request only after itself.
+    const [behindUpload, ...during] = waits;
+    assert.ok(behindUpload !== undefined, 'the request sent behind the CSV came back after it');
+    assert.ok(during.length >= 3, `only ${during.length} request(s) answered during the analysis`);
+    const slowest = Math.max(...during);
     console.log(
-      `# ${waits.length} requests answered during the analysis, the slowest in ${slowest.toFixed(1)} ms`,
+      `# the request behind the upload waited ${behindUpload.toFixed(1)} ms; ` +
+        `${during.length} more answered during the analysis, the slowest in ${slowest.toFixed(1)} ms`,
     );
     assert.ok(slowest < 100, `a request waited ${slowest.toFixed(0)} ms during the analysis`);
   });
