@@ -37,8 +37,17 @@ class LaneHash128 {
   uint64_t totalBytes_ = 0;
 };
 
+// Whether reading `bytes` of file content plainly would flood the page cache: more than half of
+// what it can keep for this process (Linux: the lesser of MemAvailable and the memory cgroup's
+// room, linux/cache_room.cc). Such reads cannot stay cached for a next pass; they only push out
+// the user's cached files and the inodes a scan needs, so they are better read with
+// ContentReader's dropPages. False where Plumb has no such reads (macOS and Windows read plainly).
+bool ReadsWouldFloodCache(uint64_t bytes);
+
 // A file opened to read its content: no access-time update where the OS allows it, symbolic links
-// not followed, the OS told reads will be sequential and used once.
+// not followed, the OS told reads will be sequential and used once. With `dropPages` (Linux) the
+// pages a read brings into the cache are dropped once copied out (RWF_DONTCACHE) and pages
+// already cached are left alone: the read leaves the cache as it found it.
 class ContentReader {
  public:
   ContentReader() = default;
@@ -46,7 +55,7 @@ class ContentReader {
   ContentReader& operator=(const ContentReader&) = delete;
   ~ContentReader();
 
-  bool Open(const std::string& path, SysError* err);
+  bool Open(const std::string& path, SysError* err, bool dropPages = false);
   bool Size(uint64_t* bytes, SysError* err);
   // Reads up to `bytes` at `offset`; *done < bytes only at end of file.
   bool ReadAt(void* data, size_t bytes, uint64_t offset, size_t* done, SysError* err);
@@ -56,6 +65,10 @@ class ContentReader {
   std::string path_;
 #ifndef _WIN32
   uint64_t size_ = 0;  // the descriptor's, at the open (Windows asks the handle)
+#endif
+#ifdef __linux__
+  uint64_t device_ = 0;     // the file system's (st_dev), remembered if it refuses RWF_DONTCACHE
+  bool dontCache_ = false;  // reads ask for RWF_DONTCACHE
 #endif
 };
 

@@ -7,8 +7,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
-import { plumbBin } from './cli.js';
+import { runPlumbInCgroup } from './cgroup.js';
 import { mountLoopFs, type MountedFs } from './loopfs.js';
 
 const v1Root = '/sys/fs/cgroup/blkio';
@@ -67,25 +66,7 @@ export function runPlumbThrottled(
   args: string[],
   env: NodeJS.ProcessEnv = {},
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'sh',
-      [
-        '-c',
-        `echo $$ > '${throttle.procsFile}' && exec "$0" "$@"`,
-        process.execPath,
-        plumbBin,
-        ...args,
-      ],
-      { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (status) => resolve({ status, stdout, stderr }));
-  });
+  return runPlumbInCgroup(throttle.procsFile, args, env);
 }
 
 /** Sectors the device has written (field 7 of /sys/block/NAME/stat, 512-byte units). */

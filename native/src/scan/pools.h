@@ -53,6 +53,7 @@ struct HashRequest {
   size_t readBytes = 1 << 20;  // bytes per read: one buffer of this size per thread, reused
   uint64_t edgeBytes = 0;      // 0: hash the whole file
   uint32_t threads = 4;
+  bool dropPages = false;  // leave the page cache as it was (ContentReader::Open)
   CancelPtr cancel;
 };
 
@@ -128,7 +129,7 @@ class HashEngine : public DetachedPool {
 
   bool HashOne(size_t index, const AlignedBuffer& buffer, SysError* err) {
     ContentReader file;
-    if (!file.Open(request_.paths->Path(index), err)) return false;
+    if (!file.Open(request_.paths->Path(index), err, request_.dropPages)) return false;
     LaneHash128 hash;
     const uint64_t edge = request_.edgeBytes;
     if (edge == 0) {

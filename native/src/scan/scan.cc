@@ -37,6 +37,7 @@ constexpr uint32_t kSharingThreads = 4;          // storage queries at once (met
 constexpr size_t kSharingChunk = 4096;           // files whose storage facts are held at once
 constexpr uint64_t kEdgeBytes = 4096;            // bytes from each end for the partial digest
 constexpr uint64_t kSmallFileBytes = 64 * 1024;  // hashed whole at once: an edge key reads most
+constexpr uint64_t kPageBytes = 4096;  // a page of the cache, for the bytes a scan brings in
 constexpr uint64_t kSparseGapBytes = 64 * 1024;  // allocated this far below size: sparse
 constexpr auto kProgressInterval = std::chrono::milliseconds(100);
 constexpr auto kCancelPoll = std::chrono::milliseconds(50);
@@ -450,6 +451,7 @@ class Scanner {
   HashCache cache_;
   uint64_t filesRead_ = 0;
   uint64_t bytesRead_ = 0;
+  bool dropPages_ = false;  // content is read leaving the page cache alone (ReadsWouldFloodCache)
 };
 
 void Scanner::Emit(bool force) {
@@ -691,6 +693,7 @@ bool Scanner::Refine(const Groups& groups, uint64_t edgeBytes, bool reportBytes,
     request.edgeBytes = edgeBytes;
     request.threads = kHashThreads;
     request.readBytes = kHashReadBytes;
+    request.dropPages = dropPages_;
     request.cancel = cancel_;
     auto engine = std::make_shared<HashEngine>(std::move(request));
     std::function<void(const HashProgress&)> report;
@@ -873,6 +876,14 @@ bool Scanner::Run(Result* out, SysError* err) {
   Groups large;
   {
     const Groups bySize = SameSizeGroups();
+    // The pages the scan would bring into the cache, at most (each file read whole, its read
+    // ending in a whole page). More than the cache can keep and they only push out the user's
+    // cached files and the inodes the scan needs next (ten million small files: 40 GB of pages),
+    // so such a scan leaves the cache alone; less, and they stay cached for the next scan.
+    uint64_t candidateBytes = 0;
+    for (const uint32_t file : bySize.members)
+      candidateBytes += (table_->files[file].size + kPageBytes - 1) / kPageBytes * kPageBytes;
+    dropPages_ = ReadsWouldFloodCache(candidateBytes);
     for (size_t g = 0; g < bySize.count(); ++g) {
       const uint64_t size = table_->files[bySize.members[bySize.begin(g)]].size;
       Groups& into = size <= kSmallFileBytes ? toHash : large;
