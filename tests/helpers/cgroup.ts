@@ -8,16 +8,26 @@ import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'n
 import path from 'node:path';
 import { plumbBin } from './cli.js';
 
-const v1Memory = '/sys/fs/cgroup/memory';
-const v2Root = '/sys/fs/cgroup';
+/** Where cgroup v2 is mounted (and the v1 controllers' folders beneath, on a v1 machine). */
+export const cgroupRoot = '/sys/fs/cgroup';
+const v1Memory = path.join(cgroupRoot, 'memory');
 
-function memoryFlavour(): 'v1' | 'v2' | undefined {
-  if (existsSync(path.join(v1Memory, 'memory.limit_in_bytes'))) return 'v1';
-  const controllers = path.join(v2Root, 'cgroup.controllers');
-  if (existsSync(controllers) && readFileSync(controllers, 'utf8').split(/\s+/).includes('memory'))
+/**
+ * Which cgroup version offers a controller here: v1 where its file `v1File` exists (e.g.
+ * memory/memory.limit_in_bytes), v2 where the root lists `v2Controller` (e.g. memory), or neither.
+ */
+export function cgroupFlavour(v1File: string, v2Controller: string): 'v1' | 'v2' | undefined {
+  if (existsSync(path.join(cgroupRoot, v1File))) return 'v1';
+  const controllers = path.join(cgroupRoot, 'cgroup.controllers');
+  if (
+    existsSync(controllers) &&
+    readFileSync(controllers, 'utf8').split(/\s+/).includes(v2Controller)
+  )
     return 'v2';
   return undefined;
 }
+
+const memoryFlavour = () => cgroupFlavour('memory/memory.limit_in_bytes', 'memory');
 
 export function memoryLimitSkipReason(): string | undefined {
   if (process.platform !== 'linux') return 'memory cgroups are a Linux facility';
@@ -37,11 +47,11 @@ export interface MemoryLimit {
 export function createMemoryLimit(bytes: number): MemoryLimit {
   const kind = memoryFlavour();
   if (!kind) throw new Error(`cannot limit memory: ${memoryLimitSkipReason()}`);
-  const dir = path.join(kind === 'v1' ? v1Memory : v2Root, `plumb-memory-${process.pid}`);
+  const dir = path.join(kind === 'v1' ? v1Memory : cgroupRoot, `plumb-memory-${process.pid}`);
   mkdirSync(dir);
   if (kind === 'v1') writeFileSync(path.join(dir, 'memory.limit_in_bytes'), String(bytes));
   else {
-    writeFileSync(path.join(v2Root, 'cgroup.subtree_control'), '+memory');
+    writeFileSync(path.join(cgroupRoot, 'cgroup.subtree_control'), '+memory');
     writeFileSync(path.join(dir, 'memory.max'), String(bytes));
   }
   return {

@@ -5,23 +5,15 @@
  * sectors written). Direct writes are throttled by the kernel, so the benchmark sees a real cliff.
  * Needs root. `throttleSkipReason()` says why a test must skip; undefined where it can run.
  */
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runPlumbInCgroup } from './cgroup.js';
+import { cgroupFlavour, cgroupRoot, runPlumbInCgroup } from './cgroup.js';
 import { mountLoopFs, type MountedFs } from './loopfs.js';
 
-const v1Root = '/sys/fs/cgroup/blkio';
-const v2Root = '/sys/fs/cgroup';
+const v1Root = path.join(cgroupRoot, 'blkio');
+const v2Root = cgroupRoot;
 
-type Flavour = 'v1' | 'v2';
-
-function flavour(): Flavour | undefined {
-  if (existsSync(path.join(v1Root, 'blkio.throttle.write_bps_device'))) return 'v1';
-  const controllers = path.join(v2Root, 'cgroup.controllers');
-  if (existsSync(controllers) && readFileSync(controllers, 'utf8').split(/\s+/).includes('io'))
-    return 'v2';
-  return undefined;
-}
+const flavour = () => cgroupFlavour('blkio/blkio.throttle.write_bps_device', 'io');
 
 export function throttleSkipReason(): string | undefined {
   if (process.platform !== 'linux') return 'block throttling is a Linux cgroup facility';
