@@ -30,8 +30,13 @@ using Clock = std::chrono::steady_clock;
 constexpr size_t kFoldersPerBatch = 256;  // folders listed at once, on kListThreads threads
 constexpr uint32_t kListThreads = 4;
 constexpr uint32_t kHashThreads = 4;  // files read at once: keeps a disk busy, stays sequential
-constexpr size_t kHashReadBytes = 256 * 1024;    // per read; the OS reads ahead of sequential reads
-constexpr size_t kLookupBatch = 131072;          // members looked up in the cache at once
+constexpr size_t kHashReadBytes = 256 * 1024;  // per read; the OS reads ahead of sequential reads
+// A rescan looks its members up in the cache in at most this many batches (of at least
+// kMinLookupBatch members, 16 bytes each): each batch walks the cache from its lowest inode again,
+// mapping again the pages the last let go, so the passes must not grow with the tree. Ten million
+// files' lookups took 10.2 to 11.4 s in 76 batches of 131,072, 6.2 to 6.3 s in 8.
+constexpr size_t kLookupPasses = 8;
+constexpr size_t kMinLookupBatch = 131072;
 constexpr size_t kReadBatch = 131072;            // files handed to the readers at once (2 MB)
 constexpr uint32_t kSharingThreads = 4;          // storage queries at once (metadata only)
 constexpr size_t kSharingChunk = 4096;           // files whose storage facts are held at once
@@ -657,8 +662,9 @@ bool Scanner::Refine(const Groups& groups, uint64_t edgeBytes, bool reportBytes,
   // order (one walk through it, hash_cache.h), a batch of members at a time.
   if (!cache_.empty()) {
     std::vector<std::pair<uint64_t, uint32_t>> inos;
-    for (size_t from = 0; from < count; from += kLookupBatch) {
-      const size_t to = std::min(count, from + kLookupBatch);
+    const size_t batch = std::max(kMinLookupBatch, (count + kLookupPasses - 1) / kLookupPasses);
+    for (size_t from = 0; from < count; from += batch) {
+      const size_t to = std::min(count, from + batch);
       inos.clear();
       for (size_t i = from; i < to; ++i)
         inos.emplace_back(files[groups.members[i]].ino, static_cast<uint32_t>(i));
