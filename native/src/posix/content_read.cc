@@ -103,6 +103,10 @@ bool ContentReader::ReadAt(void* data, size_t bytes, uint64_t offset, size_t* do
     }
     if (got == 0) break;
     *done += static_cast<size_t>(got);
+    // A short read that reached the size the open found is the end of the file: asking again would
+    // only return 0, one call more per small file (ten million of them in a big tree). A short
+    // read short of that size (a network or FUSE file system's) reads on.
+    if (*done < bytes && offset + *done >= size_) break;
   }
   return true;
 }
