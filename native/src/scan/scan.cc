@@ -11,6 +11,7 @@
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -463,8 +464,7 @@ class Scanner {
   uint64_t filesRead_ = 0;
   uint64_t bytesRead_ = 0;
   bool dropPages_ = false;  // content is read leaving the page cache alone (ReadsWouldFloodCache)
-  VolumeFacts volume_;      // the root's, asked once the walk is done (volumeKnown_)
-  bool volumeKnown_ = false;
+  std::optional<std::string> fsType_;  // the root volume's, asked once the walk is done
   uint32_t hashThreads_ = kHashThreads;
 };
 
@@ -883,9 +883,12 @@ bool Scanner::Run(Result* out, SysError* err) {
   Emit(true);
   if (!Walk(err)) return false;
   {
+    VolumeFacts volume;
     SysError ignored;
-    volumeKnown_ = QueryVolume(root_, &volume_, &ignored);
-    if (volumeKnown_ && volume_.medium == "hdd") hashThreads_ = kHashThreadsSpinning;
+    if (QueryVolume(root_, &volume, &ignored)) {
+      fsType_ = volume.fsType;
+      if (volume.medium == "hdd") hashThreads_ = kHashThreadsSpinning;
+    }
   }
   if (!settings_.hashCache.empty()) {
     cache_.Load(settings_.hashCache, rootDev_);
@@ -942,7 +945,7 @@ bool Scanner::Run(Result* out, SysError* err) {
   out->filesRead = filesRead_;
   out->bytesRead = bytesRead_;
 
-  if (volumeKnown_) out->fsType = volume_.fsType;
+  out->fsType = fsType_;
   out->scanId = settings_.scanId;
   out->root = root_;
   out->files = state_.files;
