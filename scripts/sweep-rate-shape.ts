@@ -8,6 +8,7 @@ import {
   sawtoothDraw,
   steadyDraw,
   stepsDraw,
+  unsteadyCacheDraw,
   type Draw,
 } from '../tests/helpers/rate-draws.js';
 import { seededRandom } from '../app/core/bench/seeded-random.js';
@@ -18,6 +19,7 @@ const kinds: Record<string, (random: () => number) => Draw> = {
   steps: stepsDraw,
   bursty: (random) => burstyCacheDraw(random),
   tiers: (random) => burstyCacheDraw(random, 2),
+  unsteady: unsteadyCacheDraw,
   saw: (random) => sawtoothDraw(random),
   bsaw: (random) => sawtoothDraw(random, true),
   steady: (random) => steadyDraw(random),

@@ -83,6 +83,26 @@ function stretchRates(
 }
 
 /**
+ * Steps found on a stream delivered through a throttle: a throttle changes its rate at its next
+ * slice, so each change within 5 % or the bytes of one slice at the rate before (whichever is
+ * more), each rate within 10 % of the stream's whole cycles away from the changes.
+ */
+function checkThrottledSteps(
+  stream: SampleStream,
+  changes: readonly number[],
+  rates: readonly number[],
+  delivery: BurstyDelivery,
+): string | null {
+  const slice = (k: number) => rates[k - 1]! * delivery.sliceSeconds;
+  return checkSteps(
+    stream,
+    changes,
+    stretchRates(stream, changes, (k) => Math.max(0.02 * changes[k - 1]!, 2 * slice(k)), delivery),
+    (k) => Math.max(0.05 * changes[k - 1]!, 1.2 * slice(k)),
+  );
+}
+
+/**
  * A drive with a cache of N bytes, sampled as issue 13 asks (4 a second, never coarser than a
  * thousandth of the total, or at most 20 MiB apart with `capSamples`): from a USB stick's 30 MB/s
  * to a TB5 SSD's 7 GB/s, falling by 30 % or more (at most 70-fold, not below 20 MB/s), with
@@ -194,24 +214,57 @@ export function burstyCacheDraw(random: () => number, tiers: 1 | 2 = 1): Draw {
     delivery,
     pausesPerSecond: 0.005,
   });
-  const slice = (k: number) => rates[k - 1]! * delivery.sliceSeconds;
   const label = `${rates.map((r) => (r / 1e6).toFixed(0)).join(' → ')} MB/s after ${changes.map((c) => (c / GB).toFixed(2)).join(' and ')} of ${(run / GB).toFixed(1)} GB, slices of ${delivery.sliceSeconds * 1000} ms at ${(delivery.deviceRate / GB).toFixed(1)} GB/s`;
-  return {
-    label,
-    stream,
-    check: () =>
-      checkSteps(
-        stream,
-        changes,
-        stretchRates(
-          stream,
-          changes,
-          (k) => Math.max(0.02 * changes[k - 1]!, 2 * slice(k)),
-          delivery,
-        ),
-        (k) => Math.max(0.05 * changes[k - 1]!, 1.2 * slice(k)),
-      ),
+  return { label, stream, check: () => checkThrottledSteps(stream, changes, rates, delivery) };
+}
+
+/**
+ * A two-tier cache like burstyCacheDraw's whose fast tier the drive cannot hold steadily (a host
+ * disk that drifts under a test's throttle, a drive busy with itself: the CI run of 2026-12-01
+ * showed 553 → 372 → 198 MB/s under caps of 700, 432 and 205): in the fast tier, 10 s or longer, it
+ * dips to 55–80 % for 0.3–2 s at a time, 15–45 % of the tier's time, spread through it (so its
+ * halves do not differ by a step), the last dip ending two seconds before the change.
+ * The middle tier is 35–55 % of the fast rate, the slow one 30–60 % of the middle (not below
+ * 20 MB/s). Truth is each tier's bytes over its seconds, dips included: what the drive sustained.
+ */
+export function unsteadyCacheDraw(random: () => number): Draw {
+  const total = defaultTotal(random);
+  const fast = logBetween(random, 0.3 * GB, 3 * GB);
+  const mid = fast * between(random, 0.35, 0.55);
+  const rates = [fast, mid, Math.max(0.02 * GB, mid * between(random, 0.3, 0.6))];
+  const delivery = throttle(random, fast);
+  const low = Math.max(0.5 * GB, 8 * fast * delivery.sliceSeconds, 10 * fast);
+  const high = Math.max(low, 0.4 * total);
+  const first = random() < 0.5 ? between(random, low, high) : logBetween(random, low, high);
+  const changes = [
+    first,
+    first +
+      Math.max(between(random, 0.3, 1) * first, 8 * mid * delivery.sliceSeconds, mid, 0.3 * GB),
+  ];
+  const run = changes[1]! * between(random, 1.5, 4);
+  // The dips, in seconds from the start: [from, to, rate] until the fast tier's time is covered.
+  const dips: [number, number, number][] = [];
+  const dipShare = between(random, 0.15, 0.45);
+  const tierSeconds = first / fast / (1 - 0.3 * dipShare);
+  for (let at = between(random, 0.5, 3); at < tierSeconds;) {
+    const length = between(random, 0.3, 2);
+    dips.push([at, at + length, fast * between(random, 0.55, 0.8)]);
+    at += length + length * ((1 - dipShare) / dipShare) * between(random, 0.8, 1.25);
+  }
+  const drive = (bytes: number, seconds: number) => {
+    const tier = changes.filter((c) => bytes >= c).length;
+    if (tier > 0 || bytes > first - 2 * fast) return rates[tier]!;
+    return dips.find(([from, to]) => seconds >= from && seconds < to)?.[2] ?? fast;
   };
+  const stream = sustainedStream({
+    random,
+    totalBytes: run,
+    drive,
+    delivery,
+    pausesPerSecond: 0.005,
+  });
+  const label = `${rates.map((r) => (r / 1e6).toFixed(0)).join(' → ')} MB/s after ${changes.map((c) => (c / GB).toFixed(2)).join(' and ')} of ${(run / GB).toFixed(1)} GB, dips ${(dipShare * 100).toFixed(0)} % of the fast tier, slices of ${delivery.sliceSeconds * 1000} ms`;
+  return { label, stream, check: () => checkThrottledSteps(stream, changes, rates, delivery) };
 }
 
 /**

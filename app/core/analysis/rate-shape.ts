@@ -122,11 +122,12 @@ function withoutExcursions(segments: readonly RateSegment[], minChange: number):
     const same =
       previous && Math.abs(Math.log(segment.rate / previous.rate)) < -Math.log(1 - minChange);
     if (previous && (excursion || same)) {
-      kept[kept.length - 1] = {
-        ...previous,
-        seconds: previous.seconds + segment.seconds,
-        bytes: previous.bytes + segment.bytes,
-      };
+      // The joined stretch's rate is its parts' rates over their time, the dip or spike included
+      // (what the drive sustained there), so the next stretch is compared with what the drive did,
+      // not with where the stretch began.
+      const [seconds, bytes] = [previous.seconds + segment.seconds, previous.bytes + segment.bytes];
+      const rate = (previous.rate * previous.seconds + segment.rate * segment.seconds) / seconds;
+      kept[kept.length - 1] = { ...previous, rate, seconds, bytes };
     } else kept.push(segment);
   });
   return kept;
