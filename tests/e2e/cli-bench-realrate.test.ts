@@ -3,7 +3,8 @@
  * The built-in `sustained` plan, unscaled, on a disk that behaves like a real SSD (issue 23): XFS
  * on a direct-I/O loop device under the kernel's block throttle at 700–900 MB/s, falling to
  * 150–250 MB/s after a cache of 0.5–6 GB, with a second tier between them in some runs, all drawn
- * at random (the seed is printed; PLUMB_TEST_SEED replays it). The run's total is set with
+ * at random (the seed is printed; PLUMB_TEST_SEED replays it), and in some runs a fast tier the
+ * drive cannot hold steadily (dips of its own before the cache runs out). The run's total is set with
  * `--total` as a user would, a couple of times the cache. At these rates the throttle passes
  * chunks at the device's own speed and holds every few for tens of milliseconds, which is what the
  * detector once read as a 3 GB/s cache.
@@ -15,13 +16,14 @@
  */
 import assert from 'node:assert/strict';
 import { statfsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ResultDocument } from '../../app/contract/bench-result.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
 import { baseSeed, seededRandom } from '../helpers/synthetic-samples.js';
+import { artifactsDir } from '../helpers/ui-session.js';
 import {
   createWriteThrottle,
   runPlumbThrottled,
@@ -58,7 +60,16 @@ const draw = (() => {
   // Room for the run's files, the recovery probe (2 GB) and the free-space guard (10 %), as a
   // user's disk would have.
   const diskBytes = Math.ceil((total + 2 * GB) / 0.85 + GB);
-  return { changes, rates, total, diskBytes };
+  // In some runs the drive cannot hold its cache's rate steadily (as this VM's disk did under the
+  // cap in the CI run of 2026-12-01: 553 MB/s under 700): it dips to 55–80 % for 0.3–2 s at a time,
+  // 15–35 % of the time, until two seconds before the cache runs out; only where a middle tier is
+  // a clear step below that (60 % of the fast rate at most).
+  const dipShare = between(0.15, 0.35);
+  const dips =
+    random() < 0.4 && changes[0]! > 4 * fast && (!tier || tier.rate <= 0.6 * fast)
+      ? { until: changes[0]! - 2 * fast, share: dipShare }
+      : null;
+  return { changes, rates, total, diskBytes, dips };
 })();
 
 const skip =
@@ -85,11 +96,20 @@ describe('plumb bench sustained at a real SSD’s rates and sizes', { skip }, ()
   });
 
   it('reports every step where the throttle fell, at its rate, and a headline between them', async () => {
-    const { changes, rates, total } = draw;
+    const { changes, rates, total, dips } = draw;
     console.log(
-      `# drawn: ${rates.map((r) => (r / MB).toFixed(0)).join(' → ')} MB/s after ${changes.map((c) => (c / GB).toFixed(2)).join(' and ')} GB, --total ${(total / GB).toFixed(2)} GB`,
+      `# drawn: ${rates.map((r) => (r / MB).toFixed(0)).join(' → ')} MB/s after ${changes.map((c) => (c / GB).toFixed(2)).join(' and ')} GB, --total ${(total / GB).toFixed(2)} GB${dips ? `, dipping ${(dips.share * 100).toFixed(0)} % of the time until ${(dips.until / GB).toFixed(2)} GB` : ''}`,
     );
     const lowered = changes.map((bytes, k) => throttle!.lowerAfter(bytes, rates[k + 1]!));
+    const dipping =
+      dips &&
+      throttle!.dipUntil(
+        dips.until,
+        rates[0]!,
+        () => between(0.55, 0.8) * rates[0]!,
+        () => between(0.3, 2),
+        (length) => length * ((1 - dips.share) / dips.share) * between(0.8, 1.25),
+      );
     // Once all of it is written and the disk has been quiet a few seconds, the cache has emptied.
     const allWritten = throttle!.lowerAfter(total, rates.at(-1)!);
     let raise: ReturnType<WriteThrottle['raiseAfterIdle']> | undefined;
@@ -102,10 +122,14 @@ describe('plumb bench sustained at a real SSD’s rates and sizes', { skip }, ()
       { PLUMB_DATA_DIR: path.join(work, 'data') },
     );
     lowered.forEach((l) => l.stop());
+    dipping?.stop();
     allWritten.stop();
     raise?.stop();
     console.log(`# the run took ${((performance.now() - started) / 1000).toFixed(0)} s`);
     assert.equal(result.status, 0, result.stderr);
+    // Kept, so a run that failed can be replayed: `plumb analyze test-artifacts/realrate-result.json`.
+    await mkdir(artifactsDir, { recursive: true });
+    await copyFile(out, path.join(artifactsDir, 'realrate-result.json'));
     const truth = await Promise.all(
       lowered.map((l) => Promise.race([l.done, Promise.resolve(null)])),
     );

@@ -38,6 +38,18 @@ export interface WriteThrottle {
     pollMs?: number,
   ): { done: Promise<number>; stop(): void };
   /**
+   * A drive that cannot hold its rate steadily: until `untilBytes` were written, the cap drops
+   * to `low()` for `length()` seconds, then goes back to `high` for `gap(length)`, over and over.
+   * Set no other cap meanwhile; resolves the number of dips once `untilBytes` were written.
+   */
+  dipUntil(
+    untilBytes: number,
+    high: number,
+    low: () => number,
+    length: () => number,
+    gap: (length: number) => number,
+  ): { done: Promise<number>; stop(): void };
+  /**
    * An SLC cache that empties while the drive rests: once no write has reached the device for
    * `quietSeconds` (the heavy writing is over), raises the cap to `fast` `recoverySeconds` after
    * the last write. Writes in between (probes) do not delay it. Resolves the seconds from the
@@ -113,6 +125,36 @@ export function createWriteThrottle(device: string, bytesPerSecond: number): Wri
         }, pollMs);
       });
       return { done, stop: () => clearInterval(timer) };
+    },
+    dipUntil(untilBytes, high, low, length, gap) {
+      let timer: NodeJS.Timeout | undefined;
+      let stopped = false;
+      const done = new Promise<number>((resolve) => {
+        let dips = 0;
+        const next = (dipping: boolean, seconds: number) => {
+          timer = setTimeout(() => {
+            if (stopped) return;
+            if (bytesWritten() >= untilBytes) {
+              if (dipping) set(high);
+              resolve(dips);
+              return;
+            }
+            if (dipping) return next(false, gap(seconds));
+            const dip = length();
+            dips += 1;
+            set(low());
+            next(true, dip);
+          }, seconds * 1000);
+        };
+        next(false, gap(length()));
+      });
+      return {
+        done,
+        stop: () => {
+          stopped = true;
+          clearTimeout(timer);
+        },
+      };
     },
     raiseAfterIdle(quietSeconds, recoverySeconds, fast, pollMs = 20) {
       let timer: NodeJS.Timeout | undefined;
