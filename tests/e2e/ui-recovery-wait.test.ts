@@ -3,11 +3,12 @@
  * The rest before a recovery probe in real Chromium (issue 23: "Timing the recovery: 100 %, 0.0 s
  * left" for 30 s, then "Test failed"). The built-in sustained plan at full size with the default
  * reserve, started from the setup screen, on a 3 GB ext4 loop disk under the kernel's block
- * throttle (700–900 MB/s, then 150–250 MB/s after a cache of 0.3–0.6 GB, drawn at random; the cap
- * goes back up once the disk has rested a few seconds). Before Start the setup says the probes are
- * sized to the disk; while the disk rests the live view says so with the rest's own time left and
- * a bar of its own, never 100 %, the sidebar shows no percentage; the run ends saved with its
- * cliff. Screenshots to test-artifacts/recovery-wait-*.png.
+ * throttle (700–900 MB/s, then 150–250 MB/s after a cache of 0.3–0.6 GB, drawn at random and
+ * scaled evenly where this machine's disk is slower; the cap goes back up once the disk has
+ * rested a few seconds). Before Start the setup says the probes are sized to the disk; while the
+ * disk rests the live view says so with the rest's own time left and a bar of its own, never
+ * 100 %, the sidebar shows no percentage; the run ends saved with its cliff. Screenshots to
+ * test-artifacts/recovery-wait-*.png.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -51,13 +52,17 @@ test(
   'the rest before a recovery probe is a wait with its own time left, never 100 %',
   { skip, timeout: 300_000 },
   async () => {
-    const fast = between(700, 900) * MB;
-    const slow = between(150, 250) * MB;
+    let fast = between(700, 900) * MB;
+    let slow = between(150, 250) * MB;
     const cache = between(0.3, 0.6) * GB;
     console.log(
       `# drawn: ${(fast / MB).toFixed(0)} → ${(slow / MB).toFixed(0)} MB/s after ${(cache / GB).toFixed(2)} GB`,
     );
-    const disk = mountThrottledDisk(3 * GB, fast);
+    // A disk slower than the cap would keep every probe under the cache's rate (20 of them, ten
+    // minutes): the rates are scaled to what it writes.
+    const disk = mountThrottledDisk(3 * GB, fast, { fitToDisk: true });
+    console.log(`# ${disk.scale.note}`);
+    [fast, slow] = [fast * disk.scale.factor, slow * disk.scale.factor];
     let serving: Awaited<ReturnType<typeof startServe>> | undefined;
     const lowered = disk.throttle.lowerAfter(cache, slow);
     let raise: ReturnType<WriteThrottle['raiseAfterIdle']> | undefined;
@@ -82,12 +87,21 @@ test(
 
       const live = page.getByRole('article', { name: /^Sustained write on / });
       const step = live.getByTestId('live-step');
+      // A wait that runs out says where the run was (the CI log keeps only the message).
+      const where = async (error: Error) => {
+        const shown = await page
+          .locator('main')
+          .textContent({ timeout: 5000 })
+          .catch(() => 'nothing');
+        throw new Error(`${error.message}\nthe run showed: ${shown}`);
+      };
       await step
         .filter({
           hasText:
             /^Resting the disk so its cache can empty: [\d.]+ s left, then probe 1 of at most 20$/,
         })
-        .waitFor({ timeout: 120_000 });
+        .waitFor({ timeout: 120_000 })
+        .catch(where);
       const leftNow = async () =>
         Number(/: ([\d.]+) s left/.exec((await step.textContent()) ?? '')?.[1]);
       const first = await leftNow();
@@ -107,7 +121,7 @@ test(
       assert.ok(later < first, `the rest counts down: ${first} s, then ${later} s left`);
       assert.ok(Number(await bar.getAttribute('aria-valuenow')) > rested, 'the rest bar moves on');
 
-      await page.getByText('Finished and saved to').waitFor({ timeout: 240_000 });
+      await page.getByText('Finished and saved to').waitFor({ timeout: 240_000 }).catch(where);
       assert.equal(await page.getByRole('alert').count(), 0, 'the run did not fail');
       await page.screenshot({
         path: path.join(artifactsDir, 'recovery-wait-done.png'),

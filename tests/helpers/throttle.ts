@@ -5,7 +5,8 @@
  * sectors written). Direct writes are throttled by the kernel, so the benchmark sees a real cliff.
  * Needs root. `throttleSkipReason()` says why a test must skip; undefined where it can run.
  */
-import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cgroupFlavour, cgroupRoot, runPlumbInCgroup } from './cgroup.js';
 import { mountLoopFs, type MountedFs } from './loopfs.js';
@@ -191,6 +192,54 @@ export function createWriteThrottle(device: string, bytesPerSecond: number): Wri
   };
 }
 
+/**
+ * What the disk under `dir` writes when nothing caps it, bytes/s: the slower of two writes of
+ * `bytes` of zeros, each with O_DIRECT and synced by dd from this (unthrottled) process, then
+ * removed. A test that caps a loop disk at a real drive's rates needs a disk that goes faster than
+ * the cap: where it does not, the cap is not what the benchmark sees. This VM's loop disks write
+ * 550–970 MB/s from one minute to the next, and the CI machine's gave 553 MB/s under a cap of 700
+ * on 2026-12-01.
+ */
+export function uncappedWriteRate(dir: string, bytes = 1e9): number {
+  const chunk = 4 * 2 ** 20;
+  const count = Math.max(1, Math.round(bytes / chunk));
+  const rates = [0, 1].map((k) => {
+    const file = path.join(dir, `uncapped-rate-${k}.tmp`);
+    const started = performance.now();
+    const dd = spawnSync(
+      'dd',
+      ['if=/dev/zero', `of=${file}`, `bs=${chunk}`, `count=${count}`, 'oflag=direct', 'conv=fsync'],
+      { encoding: 'utf8' },
+    );
+    const seconds = (performance.now() - started) / 1000;
+    rmSync(file, { force: true });
+    if (dd.status !== 0) throw new Error(`dd could not time the disk under ${dir}: ${dd.stderr}`);
+    return (count * chunk) / seconds;
+  });
+  return Math.min(...rates);
+}
+
+/**
+ * The factor (at most 1) that keeps a test's fastest cap at `headroom` of what the disk writes
+ * uncapped, so every cap is what the benchmark sees; with a line saying so when it is below 1.
+ * A test scales all its rates by it, evenly, and its sizes not at all.
+ */
+export function capScale(
+  fastest: number,
+  diskRate: number,
+  headroom = 0.8,
+): { factor: number; note: string } {
+  const factor = Math.min(1, (headroom * diskRate) / fastest);
+  const disk = `this machine's disk writes ${(diskRate / 1e6).toFixed(0)} MB/s uncapped`;
+  return {
+    factor,
+    note:
+      factor < 1
+        ? `${disk}, under ${(fastest / headroom / 1e6).toFixed(0)} MB/s: every rate scaled by ${factor.toFixed(2)}, so the caps are what the benchmark sees`
+        : `${disk}: the rates as drawn`,
+  };
+}
+
 /** mkfs.ext4 options for a device only the benchmark writes to: no journal, no lazy initialisation. */
 export const quietExt4Options = [
   '-O',
@@ -199,15 +248,22 @@ export const quietExt4Options = [
   'lazy_itable_init=0,lazy_journal_init=0',
 ];
 
-/** A quiet ext4 loop disk with direct I/O to its image, its writes capped at `bytesPerSecond`. */
+/**
+ * A quiet ext4 loop disk with direct I/O to its image, its writes capped at `bytesPerSecond`.
+ * With `fitToDisk`, the disk's uncapped rate is taken first (before the throttle counts bytes) and
+ * the cap scaled by `capScale`: `scale` says by how much, for the caller's other rates.
+ */
 export function mountThrottledDisk(
   sizeBytes: number,
   bytesPerSecond: number,
-): { fs: MountedFs; throttle: WriteThrottle; remove(): void } {
+  options: { fitToDisk?: boolean } = {},
+): { fs: MountedFs; throttle: WriteThrottle; scale: ReturnType<typeof capScale>; remove(): void } {
   const fs = mountLoopFs('ext4', { sizeBytes, directIo: true, mkfsArgs: quietExt4Options });
   let throttle: WriteThrottle;
+  let scale = capScale(bytesPerSecond, Infinity);
   try {
-    throttle = createWriteThrottle(fs.device!, bytesPerSecond);
+    if (options.fitToDisk) scale = capScale(bytesPerSecond, uncappedWriteRate(fs.dir));
+    throttle = createWriteThrottle(fs.device!, bytesPerSecond * scale.factor);
   } catch (error) {
     fs.unmount();
     throw error;
@@ -215,6 +271,7 @@ export function mountThrottledDisk(
   return {
     fs,
     throttle,
+    scale,
     remove() {
       throttle.remove();
       fs.unmount();
