@@ -20,6 +20,7 @@ const kinds: Record<string, (random: () => number) => Draw> = {
   bursty: (random) => burstyCacheDraw(random),
   tiers: (random) => burstyCacheDraw(random, 2),
   unsteady: unsteadyCacheDraw,
+  stalled: (random) => burstyCacheDraw(random, 2, true),
   saw: (random) => sawtoothDraw(random),
   bsaw: (random) => sawtoothDraw(random, true),
   steady: (random) => steadyDraw(random),

@@ -183,7 +183,7 @@ export function stepsDraw(random: () => number): Draw {
  * throttle changes its rate at its next slice, so a change is placed within 5 % or the bytes of
  * one slice at the rate before, whichever is more.
  */
-export function burstyCacheDraw(random: () => number, tiers: 1 | 2 = 1): Draw {
+export function burstyCacheDraw(random: () => number, tiers: 1 | 2 = 1, stall = false): Draw {
   const total = defaultTotal(random);
   // Never below 20 MB/s: from 0.3 GB/s when there are two tiers.
   const rates = [logBetween(random, tiers === 2 ? 0.3 * GB : 0.1 * GB, 3 * GB)];
@@ -207,14 +207,21 @@ export function burstyCacheDraw(random: () => number, tiers: 1 | 2 = 1): Draw {
         ),
     );
   const run = Math.min(total, changes.at(-1)! * between(random, 1.5, 4));
+  // With `stall`, the drive pauses 0.3–1 s as each tier runs out (its first 1 MB after the change).
+  const stallSeconds = changes.map(() => between(random, 0.3, 1));
+  const stallBytes = 1e6;
   const stream = sustainedStream({
     random,
     totalBytes: run,
-    drive: (bytes) => rates[changes.filter((c) => bytes >= c).length]!,
+    drive: (bytes) => {
+      const tier = changes.filter((c) => bytes >= c).length;
+      const stalled = stall && tier > 0 && bytes < changes[tier - 1]! + stallBytes;
+      return stalled ? stallBytes / stallSeconds[tier - 1]! : rates[tier]!;
+    },
     delivery,
     pausesPerSecond: 0.005,
   });
-  const label = `${rates.map((r) => (r / 1e6).toFixed(0)).join(' → ')} MB/s after ${changes.map((c) => (c / GB).toFixed(2)).join(' and ')} of ${(run / GB).toFixed(1)} GB, slices of ${delivery.sliceSeconds * 1000} ms at ${(delivery.deviceRate / GB).toFixed(1)} GB/s`;
+  const label = `${rates.map((r) => (r / 1e6).toFixed(0)).join(' → ')} MB/s after ${changes.map((c) => (c / GB).toFixed(2)).join(' and ')} of ${(run / GB).toFixed(1)} GB, slices of ${delivery.sliceSeconds * 1000} ms at ${(delivery.deviceRate / GB).toFixed(1)} GB/s${stall ? `, stalls of ${stallSeconds.map((t) => t.toFixed(2)).join(' and ')} s` : ''}`;
   return { label, stream, check: () => checkThrottledSteps(stream, changes, rates, delivery) };
 }
 

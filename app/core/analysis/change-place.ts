@@ -62,6 +62,10 @@ function locateChange(
   const firstMiss = shareBefore(first) * units.bytes(first);
   const inside = (j: number) => units.startBytes(j) + shareBefore(j) * units.bytes(j);
   if (lastMiss > firstMiss) return { bytes: inside(last), split };
+  // A stall just before the first unit at the rate after goes with that rate (a drive whose cache
+  // ran out pauses then): the change at the stall's start, so neither stretch's rate holds it.
+  if (first > last + 1 && shareBefore(first) < 0.5)
+    return { bytes: units.startBytes(last + 1), split: last + 1 };
   if (firstMiss > 0) return { bytes: inside(first), split };
   return { bytes: units.startBytes(split), split };
 }

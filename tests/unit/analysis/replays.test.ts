@@ -1,6 +1,6 @@
 /**
- * The five sustained runs at a real SSD's rates that the detector once got wrong (issue 23;
- * tests/fixtures/replays/README.md), analysed again as `plumb analyze FILE` does: every step
+ * The sustained runs at a real SSD's rates that the detector once got wrong (issue 23 and the CI
+ * runs of 2026-12-02; tests/fixtures/replays/README.md), analysed again as `plumb analyze FILE` does: every step
  * where the throttle changed, within 5 % of its place and 10 % of its rate, and the headline
  * between the rates the run had.
  */
@@ -22,6 +22,8 @@ const truths: Record<string, { changes: number[]; rates: number[] }> = {
   'cliff-run3.json': { changes: [2.0 * GB], rates: [740 * MB, 200 * MB] },
   'cliff-run4.json': { changes: [0.9 * GB], rates: [740 * MB, 150 * MB] },
   'steps-run1.json': { changes: [0.8 * GB, 1.95 * GB], rates: [850 * MB, 460 * MB, 150 * MB] },
+  'dips-run1.json': { changes: [4.49 * GB, 5.78 * GB], rates: [580 * MB, 424 * MB, 195 * MB] },
+  'pause-run1.json': { changes: [2.74 * GB], rates: [470 * MB, 132 * MB] },
 };
 
 const near = (value: number, truth: number, share: number) => Math.abs(value / truth - 1) <= share;
