@@ -5,7 +5,7 @@
  * 150–250 MB/s after a cache of 0.5–6 GB, with a second tier between them in some runs, and in
  * some a fast tier the drive cannot hold steadily (dips of its own before the cache runs out), all
  * drawn at random (the seed is printed; PLUMB_TEST_SEED replays it). Where this machine's disk
- * cannot write 1.25 times the fastest rate uncapped, every rate is scaled down evenly to fit, and
+ * cannot write 1.7 times the fastest rate uncapped, every rate is scaled down evenly to fit, and
  * the test says so. The run's total is set with `--total` as a user would, a couple of times the
  * cache. At these rates the throttle passes chunks at the device's own speed and holds every few
  * for tens of milliseconds, which is what the detector once read as a 3 GB/s cache.

@@ -11,13 +11,14 @@
  */
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { formatBytes } from '../../app/common/format.js';
 import { ResultDocument } from '../../app/contract/bench-result.js';
 import { baseSeed, seededRandom } from '../helpers/synthetic-samples.js';
+import { artifactsDir } from '../helpers/ui-session.js';
 import { runPlumb } from '../helpers/cli.js';
 import { loopSkipReason } from '../helpers/loopfs.js';
 import {
@@ -88,6 +89,9 @@ describe('plumb bench --plan sustained on a 3 GB disk', { skip }, () => {
     assert.ok(resting, result.stderr);
     assert.doesNotMatch(result.stderr, /Stopped before the disk filled up|Test failed/);
 
+    // Kept, so a run that failed can be replayed: `plumb analyze test-artifacts/small-disk-result.json`.
+    await mkdir(artifactsDir, { recursive: true });
+    await copyFile(out, path.join(artifactsDir, 'small-disk-result.json'));
     const document = ResultDocument.parse(JSON.parse(await readFile(out, 'utf8')));
     const plan = document.plan as { totalBytes?: number; recovery?: { probeBytes: number } };
     console.log(
