@@ -6,7 +6,8 @@
  * some a fast tier the drive cannot hold steadily (dips of its own before the cache runs out), all
  * drawn at random (the seed is printed; PLUMB_TEST_SEED replays it). Where this machine's disk
  * cannot write 1.7 times the fastest rate uncapped, every rate is scaled down evenly to fit, and
- * the test says so. The run's total is set with `--total` as a user would, a couple of times the
+ * the test says so; a run in which the disk itself fell well below the caps for long (the samples
+ * show it) is run once more, and skips, saying so, if the second is spoiled too. The run's total is set with `--total` as a user would, a couple of times the
  * cache. At these rates the throttle passes chunks at the device's own speed and holds every few
  * for tens of milliseconds, which is what the detector once read as a 3 GB/s cache.
  *
@@ -87,14 +88,9 @@ describe('plumb bench sustained at a real SSD’s rates and sizes', { skip }, ()
   let fs: MountedFs | undefined;
   let throttle: WriteThrottle | undefined;
   let work: string;
-  let rates: number[];
   before(async () => {
     work = await mkdtemp(path.join(os.tmpdir(), 'plumb-realrate-'));
     fs = mountLoopFs('xfs', { sizeBytes: draw.diskBytes, directIo: true });
-    const scale = capScale(draw.rates[0]!, uncappedWriteRate(fs.dir));
-    console.log(`# ${scale.note}`);
-    rates = draw.rates.map((rate) => rate * scale.factor);
-    throttle = createWriteThrottle(fs.device!, rates[0]!);
   });
   after(async () => {
     throttle?.remove();
@@ -102,15 +98,24 @@ describe('plumb bench sustained at a real SSD’s rates and sizes', { skip }, ()
     await rm(work, { recursive: true, force: true });
   });
 
-  it('reports every step where the throttle fell, at its rate, and a headline between them', async () => {
+  /**
+   * One run of the plan under the drawn caps, scaled to what the disk writes now: Plumb's result,
+   * where the throttle fell, and what the samples show between those places.
+   */
+  async function sustainedRun(attempt: number) {
     const { changes, total, dips } = draw;
+    const scale = capScale(draw.rates[0]!, uncappedWriteRate(fs!.dir));
+    console.log(`# run ${attempt}: ${scale.note}`);
+    const rates = draw.rates.map((rate) => rate * scale.factor);
+    throttle?.remove();
+    throttle = createWriteThrottle(fs!.device!, rates[0]!);
     console.log(
       `# drawn: ${rates.map((r) => (r / MB).toFixed(0)).join(' → ')} MB/s after ${changes.map((c) => (c / GB).toFixed(2)).join(' and ')} GB, --total ${(total / GB).toFixed(2)} GB${dips ? `, dipping ${(dips.share * 100).toFixed(0)} % of the time until ${(dips.until / GB).toFixed(2)} GB` : ''}`,
     );
     const lowered = changes.map((bytes, k) => throttle!.lowerAfter(bytes, rates[k + 1]!));
     const dipping =
       dips &&
-      throttle!.dipUntil(
+      throttle.dipUntil(
         dips.until,
         rates[0]!,
         () => between(0.55, 0.8) * rates[0]!,
@@ -118,13 +123,13 @@ describe('plumb bench sustained at a real SSD’s rates and sizes', { skip }, ()
         (length) => length * ((1 - dips.share) / dips.share) * between(0.8, 1.25),
       );
     // Once all of it is written and the disk has been quiet a few seconds, the cache has emptied.
-    const allWritten = throttle!.lowerAfter(total, rates.at(-1)!);
+    const allWritten = throttle.lowerAfter(total, rates.at(-1)!);
     let raise: ReturnType<WriteThrottle['raiseAfterIdle']> | undefined;
     void allWritten.done.then(() => (raise = throttle!.raiseAfterIdle(3, 10, rates[0]!)));
     const out = path.join(work, 'result.json');
     const started = performance.now();
     const result = await runPlumbThrottled(
-      throttle!,
+      throttle,
       ['bench', fs!.dir, '--plan', 'sustained', '--total', String(total), '--json', out],
       { PLUMB_DATA_DIR: path.join(work, 'data') },
     );
@@ -163,6 +168,31 @@ describe('plumb bench sustained at a real SSD’s rates and sizes', { skip }, ()
       }
       return bytes / seconds;
     });
+    // The caps were what the run saw: each stretch moved at least 80 % of its cap (70 % where the
+    // drive dipped on purpose). Where the disk itself fell below them for long, the run does not
+    // show where the throttle changed, whatever Plumb says of it.
+    const short = measured.findIndex((rate, k) => rate < (k === 0 && dips ? 0.7 : 0.8) * rates[k]!);
+    const shortfall =
+      short < 0
+        ? null
+        : `the samples show ${measured.map((r) => (r / MB).toFixed(0)).join(' → ')} MB/s under caps of ${rates.map((r) => (r / MB).toFixed(0)).join(' → ')}: the disk itself was slower`;
+    return { document, fell, measured, rates, shortfall };
+  }
+
+  it('reports every step where the throttle fell, at its rate, and a headline between them', async (t) => {
+    // This VM's disk can slow to a third of its rate for many seconds (CI, 2026-12-02: 211 MB/s
+    // under a 324 MB/s cap): a run it spoiled is run once more, and a second spoiled run skips.
+    let run = await sustainedRun(1);
+    if (run.shortfall) {
+      console.log(`# run 1 does not count: ${run.shortfall}`);
+      run = await sustainedRun(2);
+    }
+    if (run.shortfall) {
+      console.log(`# run 2 does not count either: ${run.shortfall}`);
+      t.skip(`this machine's disk did not hold the caps in two runs: ${run.shortfall}`);
+      return;
+    }
+    const { document, fell, measured, rates } = run;
     const cliff = document.findings.find((f) => f.kind === 'cliff' || f.kind === 'throttling');
     assert.ok(cliff && cliff.kind === 'cliff', JSON.stringify(document.findings));
     const steps = cliff.steps ?? [];
