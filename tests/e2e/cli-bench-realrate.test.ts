@@ -155,19 +155,22 @@ describe('plumb bench sustained at a real SSD’s rates and sizes', { skip }, ()
     assert.equal(document.scale, 1);
     const samples = document.samplesByPhase?.write;
     assert.ok(samples, 'the write phase has samples');
-    // What the samples show between the true changes, away from them by a throttle slice or two.
-    const measured = [0, ...fell, samples.bytes.at(-1)!].slice(1).map((end, k, ends) => {
-      const from = k === 0 ? 0 : ends[k - 1]! + 0.25 * rates[k - 1]!;
-      const to = k === ends.length - 1 ? end : end - 0.25 * rates[k]!;
-      let [bytes, seconds] = [0, 0];
-      for (let i = 1; i < samples.t.length; i += 1) {
-        if (samples.file[i] !== samples.file[i - 1]) continue;
-        if (samples.bytes[i - 1]! < from || samples.bytes[i]! > to) continue;
-        bytes += samples.bytes[i]! - samples.bytes[i - 1]!;
-        seconds += samples.t[i]! - samples.t[i - 1]!;
-      }
-      return bytes / seconds;
-    });
+    // What the samples show between the true changes: away from them by a throttle slice or two
+    // (`measured`), and all of it (`whole`: a file's last write held at a change counts there).
+    const stretchRates = (margin: number) =>
+      [0, ...fell, samples.bytes.at(-1)!].slice(1).map((end, k, ends) => {
+        const from = k === 0 ? 0 : ends[k - 1]! + margin * rates[k - 1]!;
+        const to = k === ends.length - 1 ? end : end - margin * rates[k]!;
+        let [bytes, seconds] = [0, 0];
+        for (let i = 1; i < samples.t.length; i += 1) {
+          if (samples.file[i] !== samples.file[i - 1]) continue;
+          if (samples.bytes[i - 1]! < from || samples.bytes[i]! > to) continue;
+          bytes += samples.bytes[i]! - samples.bytes[i - 1]!;
+          seconds += samples.t[i]! - samples.t[i - 1]!;
+        }
+        return bytes / seconds;
+      });
+    const [measured, whole] = [stretchRates(0.25), stretchRates(0)];
     // The caps were what the run saw: each stretch moved at least 80 % of its cap (70 % where the
     // drive dipped on purpose). Where the disk itself fell below them for long, the run does not
     // show where the throttle changed, whatever Plumb says of it.
@@ -176,7 +179,7 @@ describe('plumb bench sustained at a real SSD’s rates and sizes', { skip }, ()
       short < 0
         ? null
         : `the samples show ${measured.map((r) => (r / MB).toFixed(0)).join(' → ')} MB/s under caps of ${rates.map((r) => (r / MB).toFixed(0)).join(' → ')}: the disk itself was slower`;
-    return { document, fell, measured, rates, shortfall };
+    return { document, fell, measured, whole, rates, shortfall };
   }
 
   it('reports every step where the throttle fell, at its rate, and a headline between them', async (t) => {
@@ -192,7 +195,7 @@ describe('plumb bench sustained at a real SSD’s rates and sizes', { skip }, ()
       t.skip(`this machine's disk did not hold the caps in two runs: ${run.shortfall}`);
       return;
     }
-    const { document, fell, measured, rates } = run;
+    const { document, fell, measured, whole, rates } = run;
     const cliff = document.findings.find((f) => f.kind === 'cliff' || f.kind === 'throttling');
     assert.ok(cliff && cliff.kind === 'cliff', JSON.stringify(document.findings));
     const steps = cliff.steps ?? [];
@@ -209,9 +212,12 @@ describe('plumb bench sustained at a real SSD’s rates and sizes', { skip }, ()
         const slack = Math.max(0.05 * fell[k - 1]!, 0.1 * rates[k - 1]!);
         assert.ok(Math.abs(step.atBytes - fell[k - 1]!) <= slack, `step ${k} placed: ${said}`);
       }
+      // Within 10 % of what the samples show there, with or without the slices at the changes
+      // (Plumb places each change within 5 %, so its stretch ends where either may).
+      const [low, high] = [measured[k]!, whole[k]!].sort((a, b) => a - b);
       assert.ok(
-        Math.abs(step.rate / measured[k]! - 1) <= 0.1,
-        `step ${k} rate ${step.rate} against ${measured[k]} measured`,
+        step.rate >= 0.9 * low! && step.rate <= 1.1 * high!,
+        `step ${k} rate ${step.rate} against ${measured[k]} measured, ${whole[k]} with the changes' slices`,
       );
     });
     const headline = document.headline?.write?.rate ?? null;
