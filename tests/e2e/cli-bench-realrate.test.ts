@@ -24,7 +24,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ResultDocument } from '../../app/contract/bench-result.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
-import { baseSeed, seededRandom } from '../helpers/synthetic-samples.js';
+import { baseSeed, seededRandom, streamRate } from '../helpers/synthetic-samples.js';
 import { artifactsDir } from '../helpers/ui-session.js';
 import {
   capScale,
@@ -161,14 +161,7 @@ describe('plumb bench sustained at a real SSD’s rates and sizes', { skip }, ()
       [0, ...fell, samples.bytes.at(-1)!].slice(1).map((end, k, ends) => {
         const from = k === 0 ? 0 : ends[k - 1]! + margin * rates[k - 1]!;
         const to = k === ends.length - 1 ? end : end - margin * rates[k]!;
-        let [bytes, seconds] = [0, 0];
-        for (let i = 1; i < samples.t.length; i += 1) {
-          if (samples.file[i] !== samples.file[i - 1]) continue;
-          if (samples.bytes[i - 1]! < from || samples.bytes[i]! > to) continue;
-          bytes += samples.bytes[i]! - samples.bytes[i - 1]!;
-          seconds += samples.t[i]! - samples.t[i - 1]!;
-        }
-        return bytes / seconds;
+        return streamRate(samples, from, to);
       });
     const [measured, whole] = [stretchRates(0.25), stretchRates(0)];
     // The caps were what the run saw: each stretch moved at least 80 % of its cap (70 % where the

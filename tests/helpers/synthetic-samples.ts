@@ -211,7 +211,11 @@ export function sustainedStream(options: StreamOptions): SampleStream {
  * less than its nominal rate, and "what a drive sustains over a stretch is all its bytes over all
  * its seconds": issue 23).
  */
-export function streamRate(stream: SampleStream, fromBytes: number, toBytes: number): number {
+export function streamRate(
+  stream: Pick<SampleStream, 't' | 'bytes' | 'file'>,
+  fromBytes: number,
+  toBytes: number,
+): number {
   let bytes = 0;
   let seconds = 0;
   for (let i = 1; i < stream.t.length; i += 1) {
