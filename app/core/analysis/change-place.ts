@@ -13,6 +13,19 @@ interface Units {
   bytes: (j: number) => number;
   seconds: (j: number) => number;
   startBytes: (j: number) => number;
+  /** Whether a file ended in it (the engine times a file's flush with its last write). */
+  endsFile: (j: number) => boolean;
+}
+
+/**
+ * Whether interval `i` is its file's last: the next one does not start where it ends (the time
+ * between files, spent closing and opening, is in no interval). Samples without file indexes have
+ * no such gaps, and so no file ends.
+ */
+function endsFile(curve: TransferCurve, i: number): boolean {
+  if (i >= curve.count - 1) return true;
+  const end = curve.startSeconds[i]! + curve.seconds[i]!;
+  return curve.startSeconds[i + 1]! - end > 1e-9 * Math.max(1, end);
 }
 
 /**
@@ -22,8 +35,10 @@ interface Units {
  * half the step, and a unit far outside both levels (a stall, a burst) costing nothing, so
  * neither decides. Then, inside the unit that straddles it, the share of its bytes at the rate
  * before, from its duration and the two rates: the last unit before the split or the first after,
- * whichever holds more of the other rate (stalls next to the split passed over; with neither, the
- * split itself). Returns the split too.
+ * whichever holds more of the other rate (stalls next to the split passed over: the change at the
+ * end of files' flushes, whose bytes came before, at the start of other stalls, whose bytes come
+ * after; with neither, the split itself).
+ * Returns the split too.
  */
 function locateChange(
   units: Units,
@@ -61,9 +76,21 @@ function locateChange(
   const lastMiss = (1 - shareBefore(last)) * units.bytes(last);
   const firstMiss = shareBefore(first) * units.bytes(first);
   const inside = (j: number) => units.startBytes(j) + shareBefore(j) * units.bytes(j);
+  let flushes = first > last + 1;
+  for (let j = last + 1; j < first && flushes; j += 1)
+    flushes = units.endsFile(j) && units.logRate(j) < low;
+  // Stalls between the two rates that are only files' flushes (the engine times each with its
+  // file's last write, whose bytes came at the rate before): the change at their last byte, in
+  // them, so neither stretch's rate holds them; unless the unit before them plainly holds the rate
+  // after. A flush 40 MB before a throttle fell, taken for a pause at the cache's end, put the
+  // change 77 MB early (flush-run1); one the throttle held 0.77 s as the cache ran out is no part
+  // of the cache's rate (pause-run1).
+  if (flushes && shareBefore(last) >= 0.8)
+    return { bytes: units.startBytes(first) - 1, split: first };
   if (lastMiss > firstMiss) return { bytes: inside(last), split };
-  // A stall just before the first unit at the rate after goes with that rate (a drive whose cache
-  // ran out pauses then): the change at the stall's start, so neither stretch's rate holds it.
+  // Any other stall just before the first unit at the rate after goes with that rate (a drive
+  // whose cache ran out pauses then): the change at the stall's start, in it, so neither stretch's
+  // rate holds it.
   if (first > last + 1 && shareBefore(first) < 0.5)
     return { bytes: units.startBytes(last + 1), split: last + 1 };
   if (firstMiss > 0) return { bytes: inside(first), split };
@@ -95,6 +122,11 @@ function changeBytes(
       bytes: (j) => blocks.bytes[j]!,
       seconds: (j) => blocks.seconds[j]!,
       startBytes: (j) => (j < blocks.count ? curve.startBytes[firstInterval(j)]! : end),
+      endsFile: (j) => {
+        for (let i = firstInterval(j); i < firstInterval(j + 1); i += 1)
+          if (endsFile(curve, i)) return true;
+        return false;
+      },
     },
     from,
     to,
@@ -112,6 +144,7 @@ function changeBytes(
       bytes: (i) => curve.bytes[i]!,
       seconds: (i) => curve.seconds[i]!,
       startBytes: (i) => (i < curve.count ? curve.startBytes[i]! : end),
+      endsFile: (i) => endsFile(curve, i),
     },
     firstInterval(firstBlock),
     firstInterval(endBlock),
