@@ -6,10 +6,12 @@
  * some a fast tier the drive cannot hold steadily (dips of its own before the cache runs out), all
  * drawn at random (the seed is printed; PLUMB_TEST_SEED replays it). Where this machine's disk
  * cannot write 1.7 times the fastest rate uncapped, every rate is scaled down evenly to fit, and
- * the test says so; a run in which the disk itself fell well below the caps for long (the samples
- * show it) is run once more, and skips, saying so, if the second is spoiled too. The run's total is set with `--total` as a user would, a couple of times the
- * cache. At these rates the throttle passes chunks at the device's own speed and holds every few
- * for tens of milliseconds, which is what the detector once read as a 3 GB/s cache.
+ * the test says so; a run in which the disk itself fell below 75 % of its caps over some two to
+ * four seconds (the samples show it, and the throttle's log of caps) is run once more, and skips,
+ * saying so, if the second is spoiled too. The run's total is set with `--total` as a user would, a
+ * couple of times the cache. At these rates the throttle passes chunks at the device's own speed
+ * and holds every few for tens of milliseconds, which is what the detector once read as a 3 GB/s
+ * cache.
  *
  * Plumb must report every step, each within 5 % of where the throttle fell (or the bytes of one
  * 100 ms throttle slice at the rate before, whichever is more: the kernel changes its rate at its
@@ -83,6 +85,43 @@ const skip =
     ? `the temporary folder has ${(freeBytes / GB).toFixed(1)} GB free, and a sustained run at a real drive's sizes needs ${((draw.diskBytes + 2 * GB) / GB).toFixed(1)} GB`
     : undefined);
 if (skip) console.log(`# skipping the real-rate sustained test: ${skip}`);
+
+/** The rate the caps allowed from `from` to `to` bytes: each stretch at the cap set before it. */
+function cappedRate(caps: readonly { bytes: number; rate: number }[], from: number, to: number) {
+  let seconds = 0;
+  caps.forEach((cap, k) => {
+    const start = Math.max(from, k === 0 ? 0 : cap.bytes);
+    const end = Math.min(to, caps[k + 1]?.bytes ?? Infinity);
+    if (end > start) seconds += (end - start) / cap.rate;
+  });
+  return (to - from) / seconds;
+}
+
+/**
+ * The stretch of a run in which the disk held its caps least: each stretch between the throttle's
+ * changes (a throttle slice clear of them) cut into pieces of two to four seconds at its cap (a
+ * shorter stretch whole), and each piece's rate in the samples set against what the caps allowed
+ * there.
+ */
+function heldCaps(
+  samples: Parameters<typeof streamRate>[0],
+  caps: readonly { bytes: number; rate: number }[],
+  fell: readonly number[],
+  rates: readonly number[],
+) {
+  const ends = [...fell, samples.bytes.at(-1)!];
+  const pieces = ends.flatMap((end, k) => {
+    const from = k === 0 ? 0 : ends[k - 1]! + 0.25 * rates[k - 1]!;
+    const to = k === ends.length - 1 ? end : end - 0.25 * rates[k]!;
+    const count = Math.max(1, Math.floor((to - from) / (2 * rates[k]!)));
+    return Array.from({ length: count }, (_, i) => {
+      const [a, b] = [from + ((to - from) * i) / count, from + ((to - from) * (i + 1)) / count];
+      const [rate, capped] = [streamRate(samples, a, b), cappedRate(caps, a, b)];
+      return { from: a, to: b, rate, capped, share: rate / capped };
+    });
+  });
+  return pieces.reduce((least, piece) => (piece.share < least.share ? piece : least));
+}
 
 describe('plumb bench sustained at a real SSD’s rates and sizes', { skip }, () => {
   let fs: MountedFs | undefined;
@@ -164,14 +203,18 @@ describe('plumb bench sustained at a real SSD’s rates and sizes', { skip }, ()
         return streamRate(samples, from, to);
       });
     const [measured, whole] = [stretchRates(0.25), stretchRates(0)];
-    // The caps were what the run saw: each stretch moved at least 80 % of its cap (70 % where the
-    // drive dipped on purpose). Where the disk itself fell below them for long, the run does not
-    // show where the throttle changed, whatever Plumb says of it.
-    const short = measured.findIndex((rate, k) => rate < (k === 0 && dips ? 0.7 : 0.8) * rates[k]!);
+    // The caps were what the run saw: every piece of two to four seconds between the changes
+    // moved at least 75 % of what its caps allowed (dips included). Where the disk itself fell
+    // below them for long (CI, 2026-12-02: 512 MB/s for 2.5 GB under a 711 cap, read as a step
+    // of its own), the run does not show where the throttle changed, whatever Plumb says of it.
+    const worst = heldCaps(samples, throttle.writeCaps(), fell, rates);
+    console.log(
+      `# the disk held its caps least from ${(worst.from / GB).toFixed(2)} to ${(worst.to / GB).toFixed(2)} GB: ${(worst.share * 100).toFixed(0)} % of them`,
+    );
     const shortfall =
-      short < 0
+      worst.share >= 0.75
         ? null
-        : `the samples show ${measured.map((r) => (r / MB).toFixed(0)).join(' → ')} MB/s under caps of ${rates.map((r) => (r / MB).toFixed(0)).join(' → ')}: the disk itself was slower`;
+        : `from ${(worst.from / GB).toFixed(2)} to ${(worst.to / GB).toFixed(2)} GB the samples show ${(worst.rate / MB).toFixed(0)} MB/s where the caps allowed ${(worst.capped / MB).toFixed(0)}: the disk itself was slower`;
     return { document, fell, measured, whole, rates, shortfall };
   }
 

@@ -30,6 +30,11 @@ export interface WriteThrottle {
   /** Bytes written to the device since the throttle was made. */
   bytesWritten(): number;
   setWriteBytesPerSecond(bytesPerSecond: number): void;
+  /**
+   * Every write cap set so far, in order, each with the bytes the device had written when it was
+   * set: the cap over any stretch of the run, dips included.
+   */
+  writeCaps(): readonly { bytes: number; rate: number }[];
   /** Caps reads from the device too (the cap applies to reads the process itself issues). */
   setReadBytesPerSecond(bytesPerSecond: number): void;
   /** Lowers the cap to `slow` once `afterBytes` were written; resolves the bytes seen then. */
@@ -104,14 +109,19 @@ export function createWriteThrottle(device: string, bytesPerSecond: number): Wri
         `${majorMinor} ${direction === 'read' ? 'r' : 'w'}bps=${Math.round(bps)}`,
       );
   };
-  const set = (bps: number) => limit('write', bps);
-  set(bytesPerSecond);
   const baseline = sectorsWritten(name);
   const bytesWritten = () => (sectorsWritten(name) - baseline) * 512;
+  const caps: { bytes: number; rate: number }[] = [];
+  const set = (bps: number) => {
+    limit('write', bps);
+    caps.push({ bytes: bytesWritten(), rate: bps });
+  };
+  set(bytesPerSecond);
   return {
     procsFile: path.join(dir, 'cgroup.procs'),
     bytesWritten,
     setWriteBytesPerSecond: set,
+    writeCaps: () => caps,
     setReadBytesPerSecond: (bps) => limit('read', bps),
     lowerAfter(afterBytes, slow, pollMs = 5) {
       let timer: NodeJS.Timeout | undefined;
