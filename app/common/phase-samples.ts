@@ -26,6 +26,11 @@ export interface SampleIntervals {
   startSeconds: Float64Array;
   bytes: Float64Array;
   seconds: Float64Array;
+  /**
+   * 1 where an interval is its file's last (its write's flush is timed with it: the engine ends
+   * a file's samples after the flush), and for the phase's last interval.
+   */
+  endsFile: Uint8Array;
   /** Bytes of the phase in all (the last sample's cumulative bytes). */
   totalBytes: number;
   count: number;
@@ -50,6 +55,7 @@ export function sampleIntervals(samples: PhaseSamples): SampleIntervals {
   const startSeconds = new Float64Array(size);
   const moved = new Float64Array(size);
   const seconds = new Float64Array(size);
+  const endsFile = new Uint8Array(size);
   let count = 0;
   let carried = 0; // bytes of instant intervals waiting for the next interval of their file
   let lastEnd = -1; // the sample the last interval ended at
@@ -61,6 +67,7 @@ export function sampleIntervals(samples: PhaseSamples): SampleIntervals {
         `sample ${i} goes back (t ${t[i - 1]} → ${t[i]} s, bytes ${bytes[i - 1]} → ${bytes[i]}): samples must be in order, elapsed seconds and cumulative bytes never decreasing`,
       );
     if (file && file[i] !== file[i - 1]) {
+      if (count > 0) endsFile[count - 1] = 1;
       carried = 0;
       continue;
     }
@@ -79,11 +86,13 @@ export function sampleIntervals(samples: PhaseSamples): SampleIntervals {
     count += 1;
     lastEnd = i;
   }
+  if (count > 0) endsFile[count - 1] = 1;
   return {
     startBytes: startBytes.subarray(0, count),
     startSeconds: startSeconds.subarray(0, count),
     bytes: moved.subarray(0, count),
     seconds: seconds.subarray(0, count),
+    endsFile: endsFile.subarray(0, count),
     totalBytes: n > 0 ? bytes[n - 1]! : 0,
     count,
   };

@@ -98,21 +98,34 @@ function cappedRate(caps: readonly { bytes: number; rate: number }[], from: numb
 }
 
 /**
- * The stretch of a run in which the disk held its caps least: each stretch between the throttle's
- * changes (a throttle slice clear of them) cut into pieces of two to four seconds at its cap (a
- * shorter stretch whole), and each piece's rate in the samples set against what the caps allowed
- * there.
+ * The stretches of a run between the throttle's changes (`fell`), each `margin` slices of the
+ * rate on its side clear of a change (0.25: a throttle slice or two).
+ */
+function stretchBounds(
+  fell: readonly number[],
+  endBytes: number,
+  rates: readonly number[],
+  margin: number,
+): { from: number; to: number }[] {
+  const ends = [...fell, endBytes];
+  return ends.map((end, k) => ({
+    from: k === 0 ? 0 : ends[k - 1]! + margin * rates[k - 1]!,
+    to: k === ends.length - 1 ? end : end - margin * rates[k]!,
+  }));
+}
+
+/**
+ * The stretch of a run in which the disk held its caps least: each of `stretches` cut into pieces
+ * of two to four seconds at its cap (a shorter stretch whole), and each piece's rate in the
+ * samples set against what the caps allowed there.
  */
 function heldCaps(
   samples: Parameters<typeof streamRate>[0],
   caps: readonly { bytes: number; rate: number }[],
-  fell: readonly number[],
+  stretches: readonly { from: number; to: number }[],
   rates: readonly number[],
 ) {
-  const ends = [...fell, samples.bytes.at(-1)!];
-  const pieces = ends.flatMap((end, k) => {
-    const from = k === 0 ? 0 : ends[k - 1]! + 0.25 * rates[k - 1]!;
-    const to = k === ends.length - 1 ? end : end - 0.25 * rates[k]!;
+  const pieces = stretches.flatMap(({ from, to }, k) => {
     const count = Math.max(1, Math.floor((to - from) / (2 * rates[k]!)));
     return Array.from({ length: count }, (_, i) => {
       const [a, b] = [from + ((to - from) * i) / count, from + ((to - from) * (i + 1)) / count];
@@ -196,18 +209,15 @@ describe('plumb bench sustained at a real SSD’s rates and sizes', { skip }, ()
     assert.ok(samples, 'the write phase has samples');
     // What the samples show between the true changes: away from them by a throttle slice or two
     // (`measured`), and all of it (`whole`: a file's last write held at a change counts there).
+    const stretches = (margin: number) => stretchBounds(fell, samples.bytes.at(-1)!, rates, margin);
     const stretchRates = (margin: number) =>
-      [0, ...fell, samples.bytes.at(-1)!].slice(1).map((end, k, ends) => {
-        const from = k === 0 ? 0 : ends[k - 1]! + margin * rates[k - 1]!;
-        const to = k === ends.length - 1 ? end : end - margin * rates[k]!;
-        return streamRate(samples, from, to);
-      });
+      stretches(margin).map(({ from, to }) => streamRate(samples, from, to));
     const [measured, whole] = [stretchRates(0.25), stretchRates(0)];
     // The caps were what the run saw: every piece of two to four seconds between the changes
     // moved at least 75 % of what its caps allowed (dips included). Where the disk itself fell
     // below them for long (CI, 2026-12-02: 512 MB/s for 2.5 GB under a 711 cap, read as a step
     // of its own), the run does not show where the throttle changed, whatever Plumb says of it.
-    const worst = heldCaps(samples, throttle.writeCaps(), fell, rates);
+    const worst = heldCaps(samples, throttle.writeCaps(), stretches(0.25), rates);
     console.log(
       `# the disk held its caps least from ${(worst.from / GB).toFixed(2)} to ${(worst.to / GB).toFixed(2)} GB: ${(worst.share * 100).toFixed(0)} % of them`,
     );

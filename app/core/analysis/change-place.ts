@@ -18,17 +18,6 @@ interface Units {
 }
 
 /**
- * Whether interval `i` is its file's last: the next one does not start where it ends (the time
- * between files, spent closing and opening, is in no interval). Samples without file indexes have
- * no such gaps, and so no file ends.
- */
-function endsFile(curve: TransferCurve, i: number): boolean {
-  if (i >= curve.count - 1) return true;
-  const end = curve.startSeconds[i]! + curve.seconds[i]!;
-  return curve.startSeconds[i + 1]! - end > 1e-9 * Math.max(1, end);
-}
-
-/**
  * Where, among units [from, to), the rate changed from `before` to `after` bytes/s, as the
  * cumulative bytes of the phase there. First the split that best separates the two levels: least
  * absolute deviation of the units' log-rates from their side's level, each unit's cost capped at
@@ -124,7 +113,7 @@ function changeBytes(
       startBytes: (j) => (j < blocks.count ? curve.startBytes[firstInterval(j)]! : end),
       endsFile: (j) => {
         for (let i = firstInterval(j); i < firstInterval(j + 1); i += 1)
-          if (endsFile(curve, i)) return true;
+          if (curve.endsFile[i]) return true;
         return false;
       },
     },
@@ -144,7 +133,7 @@ function changeBytes(
       bytes: (i) => curve.bytes[i]!,
       seconds: (i) => curve.seconds[i]!,
       startBytes: (i) => (i < curve.count ? curve.startBytes[i]! : end),
-      endsFile: (i) => endsFile(curve, i),
+      endsFile: (i) => curve.endsFile[i] === 1,
     },
     firstInterval(firstBlock),
     firstInterval(endBlock),

@@ -1,8 +1,8 @@
 /**
  * The sustained runs at a real SSD's rates that the detector once got wrong (issue 23 and the CI
- * runs of 2026-12-02; tests/fixtures/replays/README.md), analysed again as `plumb analyze FILE` does: every step
- * where the throttle changed, within 5 % of its place and 10 % of its rate, and the headline
- * between the rates the run had.
+ * runs of 2026-12-02; tests/fixtures/replays/README.md), analysed again as `plumb analyze FILE`
+ * does: every step where the throttle changed, within 5 % of its place and 10 % of its rate, and
+ * the headline between the rates the run had.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
