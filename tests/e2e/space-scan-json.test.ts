@@ -28,6 +28,7 @@ import type { DuplicateGroup, SavedScan, ScanResult } from '../../app/contract/s
 import { keepScanJson, keptGroups } from '../../app/core/space/last-scan.js';
 import { scanFolder, scanFolderJson } from '../../app/core/space/scan.js';
 import { runPlumb } from '../helpers/cli.js';
+import { baseSeed, seededRandom } from '../helpers/synthetic-samples.js';
 
 const base = mkdtempSync(path.join(tmpdir(), 'plumb-scan-json-'));
 after(() => rmSync(base, { recursive: true, force: true }));
@@ -97,6 +98,36 @@ test('space scan --json prints JSON.stringify of the scan, first scan and rescan
   const reread = (JSON.parse(rescan.stdout) as ScanResult).contentRead;
   assert.deepEqual(reread, { files: 0, bytes: 0 }, 'the rescan read no content');
   assert.equal(comparable(rescan.stdout, true), comparable(first.stdout, true));
+});
+
+test('the text of thousands of groups, made in many pieces at once, is JSON.stringify of the scan', async () => {
+  // Group counts and sizes drawn, so the pieces (about 1 MB of whole groups each, their share of
+  // groups sized from the pieces before) fall differently in each run; some groups share a size
+  // but not their content, and one group has thousands of files (a piece of its own).
+  const seed = baseSeed();
+  const random = seededRandom(seed);
+  const draw = (low: number, high: number) => low + Math.floor(random() * (high - low + 1));
+  const many = path.join(base, 'many');
+  const groups = draw(2500, 4000);
+  for (let g = 0; g <= groups; g += 1) {
+    const copies = g === groups ? draw(1500, 3000) : draw(2, 5);
+    const content = Buffer.alloc(draw(12, 400), `group ${g} `);
+    for (let c = 0; c < copies; c += 1) {
+      const folder = path.join(many, `d${(g * 7 + c) % 40}`);
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(path.join(folder, c === 1 ? `"${g}" é \\ ${c}` : `g${g}-${c}.bin`), content);
+    }
+  }
+  const expected = await withDataDir(path.join(base, 'many-object'), () =>
+    scanFolder({ path: many }),
+  );
+  assert.equal(expected.groups.length, groups + 1, `seed ${seed}`);
+  const pieces = [
+    ...(await withDataDir(path.join(base, 'many-text'), () => scanFolderJson({ path: many }))),
+  ];
+  assert.ok(pieces.length >= 4, `${pieces.length} pieces (seed ${seed})`);
+  const text = Buffer.concat(pieces).toString('utf8');
+  assert.equal(comparable(text), comparable(JSON.stringify(expected, null, 2)), `seed ${seed}`);
 });
 
 /** A result with what differs between two scans of the same tree left out. */

@@ -5,7 +5,6 @@
 // options: { cancel, onProgress(ScanProgress) }. scanFolderJson(settings, options) runs the same
 // scan and resolves with { next() }, the result's JSON text in Buffers (scan/result_json.h).
 #include <algorithm>
-#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -166,6 +165,7 @@ Napi::Object ResultObject(Napi::Env env, scan::Result& r, bool sparsePaths,
     // the handles go. In one scope, a million of them are roots every young-generation GC scans
     // (on a 1M-file tree, 16 of the rescan's 22 s were such scavenges).
     Napi::HandleScope scope(env);
+    r.groups.MakingNext(i);
     groups.Set(static_cast<uint32_t>(i), GroupObject(env, r.groups[i], notes));
     if ((i + 1) % kGroupsBetweenTrims == 0) ReturnFreedMemory();
   }
@@ -198,51 +198,19 @@ Napi::Object ResultObject(Napi::Env env, scan::Result& r, bool sparsePaths,
   return o;
 }
 
-// scanFolderJson's pieces: about this many bytes of text each.
-constexpr size_t kJsonPieceBytes = 1 << 20;
-
-// scanFolderJson's text, a piece ahead: the next piece is made on a thread of its own while the
-// caller writes the one it was given (the text and the writing took about as long each).
-class JsonPump {
- public:
-  explicit JsonPump(std::shared_ptr<scan::ResultJson> json) : json_(std::move(json)) {}
-
-  // The next piece, or nothing once the text has all been given.
-  std::optional<std::string> Next() {
-    if (!pending_.valid()) pending_ = Start();
-    std::optional<std::string> piece = pending_.get();
-    if (piece) pending_ = Start();
-    return piece;
-  }
-
- private:
-  std::future<std::optional<std::string>> Start() {
-    return std::async(std::launch::async, [json = json_]() -> std::optional<std::string> {
-      std::string piece;
-      piece.reserve(kJsonPieceBytes + kJsonPieceBytes / 4);  // and a group
-      if (!json->Next(kJsonPieceBytes, &piece)) return std::nullopt;
-      return piece;
-    });
-  }
-
-  const std::shared_ptr<scan::ResultJson> json_;
-  std::future<std::optional<std::string>> pending_;
-};
-
 // What scanFolderJson resolves with: { next() } giving the result's JSON text (scan/result_json.h)
 // a Buffer at a time, then null.
 Napi::Object JsonReader(Napi::Env env, std::shared_ptr<scan::ResultJson> json) {
   Napi::Object o = Napi::Object::New(env);
-  auto pump = std::make_shared<JsonPump>(std::move(json));
   size_t pieces = 0;
   o.Set("next", Napi::Function::New(
                     env,
-                    [pump, pieces](const Napi::CallbackInfo& info) mutable -> Napi::Value {
-                      const std::optional<std::string> piece = pump->Next();
-                      if (!piece) return info.Env().Null();
+                    [json, pieces](const Napi::CallbackInfo& info) mutable -> Napi::Value {
+                      std::string piece;
+                      if (!json->Next(&piece)) return info.Env().Null();
                       // The groups written are let go: hand their memory back now and then.
                       if (++pieces % 32 == 0) ReturnFreedMemory();
-                      return Napi::Buffer<char>::Copy(info.Env(), piece->data(), piece->size());
+                      return Napi::Buffer<char>::Copy(info.Env(), piece.data(), piece.size());
                     },
                     "next"));
   return o;

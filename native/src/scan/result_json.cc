@@ -1,13 +1,16 @@
 #include "scan/result_json.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <future>
 #include <initializer_list>
 #include <iterator>
 #include <optional>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -340,25 +343,80 @@ void AppendJsonPath(const std::string& text, std::string* out) {
   out->push_back('"');
 }
 
-ResultJson::ResultJson(Result result, bool sparsePaths, bool largePaths)
-    : result_(std::move(result)), sparsePaths_(sparsePaths), largePaths_(largePaths) {}
+namespace {
 
-bool ResultJson::Next(size_t bytes, std::string* out) {
+// Pieces made at once: one for each core, and at least two (one being given while the next is
+// made).
+size_t PiecesAhead() {
+  const unsigned cores = std::thread::hardware_concurrency();
+  return std::clamp<size_t>(cores, 2, 8);
+}
+
+// Groups [from, to) as they follow the groups before them in the array, at `out`.
+std::string GroupsText(const GroupList& groups, size_t from, size_t to) {
+  std::string text;
+  text.reserve(ResultJson::kPieceBytes + ResultJson::kPieceBytes / 4);  // and a group
+  for (size_t i = from; i < to; ++i) {
+    if (i > 0) text.push_back(',');
+    Line(2, &text);
+    groups.MakingNext(i);
+    AppendGroup(groups[i], &text);  // made now, let go once written
+  }
+  return text;
+}
+
+}  // namespace
+
+ResultJson::ResultJson(Result result, bool sparsePaths, bool largePaths)
+    : result_(std::move(result)),
+      sparsePaths_(sparsePaths),
+      largePaths_(largePaths),
+      piecesAhead_(PiecesAhead()) {}
+
+ResultJson::~ResultJson() {
+  for (Piece& piece : making_) piece.text.wait();
+}
+
+void ResultJson::StartPieces() {
+  const size_t count = result_.groups.size();
+  while (making_.size() < piecesAhead_ && nextGroup_ < count) {
+    // As many groups as the pieces given so far held in kPieceBytes (groups of many files take
+    // more); a few to begin with.
+    constexpr size_t kFirstGroups = 64;
+    const size_t share = groupsMade_ == 0
+                             ? kFirstGroups
+                             : static_cast<size_t>(std::clamp<uint64_t>(
+                                   kPieceBytes * groupsMade_ / bytesMade_, 1, uint64_t{1} << 20));
+    const size_t from = nextGroup_;
+    const size_t to = std::min(count, from + share);
+    making_.push_back(
+        Piece{to - from, std::async(std::launch::async, GroupsText, result_.groups, from, to)});
+    nextGroup_ = to;
+  }
+}
+
+bool ResultJson::Next(std::string* out) {
   if (stage_ == 2) return false;
-  const size_t start = out->size();
   if (stage_ == 0) {
     Head(out);
     stage_ = 1;
   }
-  GroupList& groups = result_.groups;
-  while (nextGroup_ < groups.size() && out->size() - start < bytes) {
-    if (nextGroup_ > 0) out->push_back(',');
-    Line(2, out);
-    AppendGroup(groups[nextGroup_], out);  // made now, let go once written
-    ++nextGroup_;
+  StartPieces();
+  if (!making_.empty()) {
+    Piece piece = std::move(making_.front());
+    making_.pop_front();
+    std::string text = piece.text.get();
+    groupsMade_ += piece.groups;
+    bytesMade_ += std::max<size_t>(text.size(), 1);
+    if (out->empty()) {
+      *out = std::move(text);
+    } else {
+      out->append(text);
+    }
+    StartPieces();
   }
-  if (nextGroup_ == groups.size()) {
-    groups.Release();
+  if (making_.empty() && nextGroup_ == result_.groups.size()) {
+    result_.groups.Release();
     Tail(out);
     stage_ = 2;
   }
@@ -366,7 +424,7 @@ bool ResultJson::Next(size_t bytes, std::string* out) {
 }
 
 // Everything before the first group, up to and including the groups array's opening bracket.
-void ResultJson::Head(std::string* out) {
+void ResultJson::Head(std::string* out) const {
   const Result& r = result_;
   out->push_back('{');
   Key("scanId", 1, true, out);
@@ -409,7 +467,7 @@ void ResultJson::Head(std::string* out) {
 }
 
 // Everything after the last group.
-void ResultJson::Tail(std::string* out) {
+void ResultJson::Tail(std::string* out) const {
   const Result& r = result_;
   if (nextGroup_ > 0) Line(1, out);
   out->push_back(']');
