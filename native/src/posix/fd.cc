@@ -46,15 +46,18 @@ SysError WrongKind(mode_t mode, PathKind kind, const char* syscall, const std::s
                       " (Plumb does not open FIFOs, sockets or devices)"};
 }
 
-int OpenOnce(const std::string& path, int flags, mode_t mode, bool noAtime) {
+// `opened`: the flags the descriptor was opened with (O_NOATIME is dropped where refused).
+int OpenOnce(const std::string& path, int flags, mode_t mode, bool noAtime, int* opened) {
 #ifdef O_NOATIME
   if (noAtime) {
-    const int fd = open(path.c_str(), flags | O_NOATIME, mode);
+    *opened = flags | O_NOATIME;
+    const int fd = open(path.c_str(), *opened, mode);
     if (fd >= 0 || errno != EPERM) return fd;
   }
 #else
   (void)noAtime;
 #endif
+  *opened = flags;
   return open(path.c_str(), flags, mode);
 }
 
@@ -64,11 +67,12 @@ int OpenChecked(const std::string& path, int flags, PathKind kind, SysError* err
                 bool noAtime, struct stat* st) {
   const int openFlags = flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
   const auto deadline = std::chrono::steady_clock::now() + kLeaseWait;
-  int fd = OpenOnce(path, openFlags, mode, noAtime);
+  int opened = openFlags;
+  int fd = OpenOnce(path, openFlags, mode, noAtime, &opened);
   while (fd < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) &&
          std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(kLeaseRetry);
-    fd = OpenOnce(path, openFlags, mode, noAtime);
+    fd = OpenOnce(path, openFlags, mode, noAtime, &opened);
   }
   if (fd < 0) {
     const int cause = errno;
@@ -95,8 +99,9 @@ int OpenChecked(const std::string& path, int flags, PathKind kind, SysError* err
     close(fd);
     return -1;
   }
-  const int status = fcntl(fd, F_GETFL);
-  if (status < 0 || fcntl(fd, F_SETFL, status & ~O_NONBLOCK) != 0) {
+  // The status flags it was opened with, but blocking (F_SETFL ignores the access mode and the
+  // creation flags): no F_GETFL first, one call fewer for each of a scan's millions of files.
+  if (fcntl(fd, F_SETFL, opened & ~O_NONBLOCK) != 0) {
     *err = MakeSysError(errno, "fcntl(F_SETFL)", path);
     close(fd);
     return -1;
