@@ -8,6 +8,7 @@
 #include <future>
 #include <initializer_list>
 #include <iterator>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <thread>
@@ -16,6 +17,14 @@
 
 namespace plumb {
 namespace scan {
+
+// The notes groups carry (a few fixed sentences), each as JSON text: written as they are, where
+// escaping each group's note again took 0.3 s of the 3.7 s a rescan of ten million files spent
+// writing its text.
+struct NoteTexts {
+  std::vector<std::pair<const char*, std::string>> texts;
+};
+
 namespace {
 
 constexpr char kHex[] = "0123456789abcdef";
@@ -267,7 +276,7 @@ void AppendGroupFile(const GroupFile& f, bool first, std::string* out) {
 }
 
 // A group as the groups array holds it (two levels down).
-void AppendGroup(const Group& g, std::string* out) {
+void AppendGroup(const Group& g, const NoteTexts& notes, std::string* out) {
   out->push_back('{');
   Key("id", 3, true, out);
   AppendText(g.id, out);
@@ -288,7 +297,13 @@ void AppendGroup(const Group& g, std::string* out) {
   AppendCountOrNull(g.reclaimableBytes, out);
   Key("note", 3, false, out);
   if (g.note) {
-    AppendText(g.note, out);
+    const auto text = std::find_if(notes.texts.begin(), notes.texts.end(),
+                                   [&g](const auto& note) { return note.first == g.note; });
+    if (text != notes.texts.end()) {
+      out->append(text->second);
+    } else {
+      AppendText(g.note, out);
+    }
   } else {
     AppendNull(out);
   }
@@ -352,15 +367,26 @@ size_t PiecesAhead() {
   return std::clamp<size_t>(cores, 2, 8);
 }
 
+std::shared_ptr<const NoteTexts> NoteTextsOf(const GroupList& groups) {
+  auto notes = std::make_shared<NoteTexts>();
+  for (const char* note : groups.Notes()) {
+    std::string text;
+    AppendText(note, &text);
+    notes->texts.emplace_back(note, std::move(text));
+  }
+  return notes;
+}
+
 // Groups [from, to) as they follow the groups before them in the array, at `out`.
-std::string GroupsText(const GroupList& groups, size_t from, size_t to) {
+std::string GroupsText(const GroupList& groups, std::shared_ptr<const NoteTexts> notes, size_t from,
+                       size_t to) {
   std::string text;
   text.reserve(ResultJson::kPieceBytes + ResultJson::kPieceBytes / 4);  // and a group
   for (size_t i = from; i < to; ++i) {
     if (i > 0) text.push_back(',');
     Line(2, &text);
     groups.MakingNext(i);
-    AppendGroup(groups[i], &text);  // made now, let go once written
+    AppendGroup(groups[i], *notes, &text);  // made now, let go once written
   }
   return text;
 }
@@ -371,7 +397,8 @@ ResultJson::ResultJson(Result result, bool sparsePaths, bool largePaths)
     : result_(std::move(result)),
       sparsePaths_(sparsePaths),
       largePaths_(largePaths),
-      piecesAhead_(PiecesAhead()) {}
+      piecesAhead_(PiecesAhead()),
+      notes_(NoteTextsOf(result_.groups)) {}
 
 ResultJson::~ResultJson() {
   for (Piece& piece : making_) piece.text.wait();
@@ -389,8 +416,8 @@ void ResultJson::StartPieces() {
                                    kPieceBytes * groupsMade_ / bytesMade_, 1, uint64_t{1} << 20));
     const size_t from = nextGroup_;
     const size_t to = std::min(count, from + share);
-    making_.push_back(
-        Piece{to - from, std::async(std::launch::async, GroupsText, result_.groups, from, to)});
+    making_.push_back(Piece{
+        to - from, std::async(std::launch::async, GroupsText, result_.groups, notes_, from, to)});
     nextGroup_ = to;
   }
 }

@@ -14,12 +14,15 @@
 #include <cstdint>
 #include <deque>
 #include <future>
+#include <memory>
 #include <string>
 
 #include "scan/scan.h"
 
 namespace plumb {
 namespace scan {
+
+struct NoteTexts;
 
 class ResultJson {
  public:
@@ -47,6 +50,7 @@ class ResultJson {
   const bool sparsePaths_;
   const bool largePaths_;
   const size_t piecesAhead_;
+  const std::shared_ptr<const NoteTexts> notes_;
   std::deque<Piece> making_;  // in the text's order
   size_t nextGroup_ = 0;      // the first group no piece has taken
   uint64_t groupsMade_ = 0;   // groups and bytes of the pieces given so far: how large a piece's
