@@ -22,11 +22,12 @@ interface Units {
  * cumulative bytes of the phase there. First the split that best separates the two levels: least
  * absolute deviation of the units' log-rates from their side's level, each unit's cost capped at
  * half the step, and a unit far outside both levels (a stall, a burst) costing nothing, so
- * neither decides. Then, inside the unit that straddles it, the share of its bytes at the rate
- * before, from its duration and the two rates: the last unit before the split or the first after,
- * whichever holds more of the other rate (stalls next to the split passed over: the change at the
- * end of files' flushes, whose bytes came before, at the start of other stalls, whose bytes come
- * after; with neither, the split itself).
+ * neither decides (a file's flush followed by a burst counts as the two pooled). Then, inside the
+ * unit that straddles it, the share of its bytes at the rate before, from its duration and the two
+ * rates: the last unit before the split or the first after, whichever holds more of the other
+ * rate (stalls next to the split passed over: the change at the end of files' flushes, whose bytes
+ * came before, at the start of other stalls, whose bytes come after; with neither, the split
+ * itself).
  * Returns the split too.
  */
 function locateChange(
@@ -40,9 +41,28 @@ function locateChange(
   const halfStep = Math.abs(logBefore - logAfter) / 2;
   const low = Math.min(logBefore, logAfter) - halfStep;
   const high = Math.max(logBefore, logAfter) + halfStep;
+  // A unit in which a file ended, slow as the slower rate, then one faster than both: the flush
+  // held the last write and the throttle spent what it saved after it, so the two are taken at
+  // the rate they pool to when the split is looked for. (A flush 210 MB before a throttle fell,
+  // then 214 MB at 721 MB/s under a 465 cap, put the change 245 MB early: burst-run1.)
+  const faster = Math.max(logBefore, logAfter);
+  const middle = (logBefore + logAfter) / 2;
+  const flushThenBurst = (j: number) =>
+    j >= from &&
+    j + 1 < to &&
+    units.endsFile(j) &&
+    units.logRate(j) < middle &&
+    units.logRate(j + 1) > faster;
+  const searchRate = (j: number) => {
+    const pair = flushThenBurst(j) ? j : flushThenBurst(j - 1) ? j - 1 : -1;
+    if (pair < 0) return units.logRate(j);
+    const bytes = units.bytes(pair) + units.bytes(pair + 1);
+    return Math.log(bytes / (units.seconds(pair) + units.seconds(pair + 1)));
+  };
   const neutral = (j: number) => units.logRate(j) < low || units.logRate(j) > high;
+  const searchNeutral = (j: number) => searchRate(j) < low || searchRate(j) > high;
   const cost = (j: number, level: number) =>
-    neutral(j) ? 0 : Math.min(Math.abs(units.logRate(j) - level), halfStep);
+    searchNeutral(j) ? 0 : Math.min(Math.abs(searchRate(j) - level), halfStep);
   let total = 0;
   for (let j = from; j < to; j += 1) total += cost(j, logAfter);
   let best = total;
