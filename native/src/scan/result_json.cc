@@ -400,10 +400,6 @@ ResultJson::ResultJson(Result result, bool sparsePaths, bool largePaths)
       piecesAhead_(PiecesAhead()),
       notes_(NoteTextsOf(result_.groups)) {}
 
-ResultJson::~ResultJson() {
-  for (Piece& piece : making_) piece.text.wait();
-}
-
 void ResultJson::StartPieces() {
   const size_t count = result_.groups.size();
   while (making_.size() < piecesAhead_ && nextGroup_ < count) {

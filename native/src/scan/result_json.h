@@ -28,7 +28,6 @@ class ResultJson {
  public:
   // `sparsePaths` and `largePaths`: whether the object has those lists (the settings asked).
   ResultJson(Result result, bool sparsePaths, bool largePaths);
-  ~ResultJson();  // waits for the pieces being made
 
   // Appends the next piece (about `kPieceBytes` long, or longer by one group) to `out`; false once
   // the text has all been given. Called from one thread.
@@ -38,8 +37,8 @@ class ResultJson {
 
  private:
   struct Piece {
-    size_t groups;  // how many it holds
-    std::future<std::string> text;
+    size_t groups;                  // how many it holds
+    std::future<std::string> text;  // from std::async: let go, it waits for the piece
   };
   void Head(std::string* out) const;
   void Tail(std::string* out) const;

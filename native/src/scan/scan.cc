@@ -418,9 +418,9 @@ class DescribedGroups : public GroupList::Source {
     }
     if (groupAhead(3, &g)) {
       const auto [first, end] = members(g);
-      PrefetchRange(&groups_.members[first], &groups_.members[first] + (end - first));
-      PrefetchRange(&memberReclaimable_[first], &memberReclaimable_[first] + (end - first));
-      PrefetchRange(&memberClone_[first], &memberClone_[first] + (end - first));
+      PrefetchRange(groups_.members.data() + first, groups_.members.data() + end);
+      PrefetchRange(memberReclaimable_.data() + first, memberReclaimable_.data() + end);
+      PrefetchRange(memberClone_.data() + first, memberClone_.data() + end);
     }
     if (groupAhead(2, &g)) {
       const auto [first, end] = members(g);
