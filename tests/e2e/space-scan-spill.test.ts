@@ -6,7 +6,8 @@
  * scan, on a rescan of the unchanged tree (no content read) and on a rescan after a change (the
  * last scan's records kept beside new runs). The tree has traps: hard links, clones (where the
  * file system makes them), empty files, files of one size with different content, files equal at
- * both ends but not in the middle, a file the scan cannot read and symbolic links.
+ * both ends but not in the middle, a file the scan cannot read and symbolic links. Where the data
+ * folder's disk has no room for runs, the scan holds its digests instead and fills nothing.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -22,6 +23,7 @@ import {
   readFileSync,
   readdirSync,
   rmSync,
+  statfsSync,
   symlinkSync,
   watch,
   writeFileSync,
@@ -31,6 +33,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import type { ScanResult } from '../../app/contract/space.js';
 import { plumbBin, runPlumb } from '../helpers/cli.js';
+import { mountTmpfs, tmpfsSkipReason } from '../helpers/loopfs.js';
 
 const base = mkdtempSync(path.join(tmpdir(), 'plumb-scan-spill-'));
 after(() => rmSync(base, { recursive: true, force: true }));
@@ -169,6 +172,33 @@ test('a scan spilled to sorted runs prints and keeps what a scan held in memory 
   assert.ok(spilledAgain.runsSeen.length >= 2, 'the files read again spill');
   assert.equal(comparable(spilledAgain.stdout), comparable(heldAgain.stdout));
   assert.deepEqual(cacheOf(spilled), cacheOf(held));
+});
+
+test('a data folder without room for runs holds the digests and keeps the same cache', async (t) => {
+  const reason = tmpfsSkipReason();
+  if (reason) {
+    t.skip(`needs a small file system for the data folder: ${reason}`);
+    return;
+  }
+  if (!readdirSync(base).includes('tree')) buildTree();
+  const held = path.join(base, 'held-for-full');
+  const reference = await scan(held, '0');
+  // A 1 MiB disk with less than a tenth of it free: a run must leave a tenth free; the finished
+  // cache (a few KB) still fits.
+  const disk = mountTmpfs(1024 * 1024);
+  try {
+    const free = () => statfsSync(disk.dir).bavail * statfsSync(disk.dir).bsize;
+    const keep = 16 * 1024 + Math.floor(Math.random() * 48) * 1024; // 16-64 KiB left
+    writeFileSync(path.join(disk.dir, 'filler'), Buffer.alloc(free() - keep));
+    const before = free();
+    assert.ok(before < statfsSync(disk.dir).blocks * statfsSync(disk.dir).bsize * 0.1);
+    const full = await scan(disk.dir, '1KB');
+    assert.deepEqual(full.runsSeen, [], 'no run is written where it would leave too little free');
+    assert.equal(comparable(full.stdout), comparable(reference.stdout));
+    assert.deepEqual(cacheOf(disk.dir), cacheOf(held), 'the same hash cache, byte for byte');
+  } finally {
+    disk.unmount();
+  }
 });
 
 test('a PLUMB_SCAN_MEMORY that is not a size stops the scan with one line', () => {

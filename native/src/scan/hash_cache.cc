@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <future>
 #include <utility>
 
 #include "walk.h"
@@ -54,43 +55,75 @@ bool SameIdentity(const FileIdentity& id, uint64_t ino, uint64_t size, double mt
 HashCache::~HashCache() { DropRuns(); }
 
 void HashCache::DropRuns() {
+  FinishSpill();
   for (const std::string& run : runs_) std::remove(run.c_str());
   runs_.clear();
 }
 
+size_t HashCache::RunRecords() const {
+  // Half of spillBytes_ takes new records while the other half is written.
+  return std::max<size_t>(1, static_cast<size_t>(spillBytes_ / 2 / sizeof(Record)));
+}
+
 void HashCache::Reserve(size_t more) {
   size_t want = next_.size() + more;
-  if (spillBytes_ > 0) want = std::min(want, static_cast<size_t>(spillBytes_ / sizeof(Record)) + 1);
+  if (spillBytes_ > 0) want = std::min(want, RunRecords());
   next_.reserve(want);
 }
 
 void HashCache::Spill() {
-  std::sort(next_.begin(), next_.end(), kByIno);
-  const uint64_t bytes = next_.size() * sizeof(Record);
+  FinishSpill();
+  if (spillBytes_ == 0 || next_.size() < RunRecords()) return;  // (a run could not be written)
   // The run, the cache file it is merged into and a tenth of the volume must stay free.
+  const uint64_t bytes = next_.size() * sizeof(Record);
   VolumeFacts volume;
   SysError ignored;
   const size_t slash = file_.find_last_of("/\\");
   const std::string folder = slash == std::string::npos ? "." : file_.substr(0, slash + 1);
   if (!QueryVolume(folder, &volume, &ignored) ||
-      volume.availableBytes < 2 * bytes + volume.totalBytes / 10)
-    return;  // held in memory instead: the scan goes on
-  const std::string run = file_ + ".run" + std::to_string(runs_.size());
-  FILE* out = OpenRegularFile(run, "wb");
-  if (!out) return;
-  bool ok = std::fwrite(next_.data(), sizeof(Record), next_.size(), out) == next_.size();
-  ok = std::fclose(out) == 0 && ok;
-  if (!ok) {
-    std::remove(run.c_str());
+      volume.availableBytes < 2 * bytes + volume.totalBytes / 10) {
+    spillBytes_ = 0;  // all are held in memory instead: the scan goes on
     return;
   }
-  runs_.push_back(run);
-  next_.clear();  // its room is kept for the next run
+  std::string run = file_ + ".run" + std::to_string(runs_.size());
+  std::vector<Record> records;
+  records.swap(next_);
+  next_.swap(spare_);  // the run before's room (none before the second run)
+  next_.reserve(RunRecords());
+  spilling_ = std::async(
+      std::launch::async, [run = std::move(run), records = std::move(records)]() mutable {
+        std::sort(records.begin(), records.end(), kByIno);
+        FILE* out = OpenRegularFile(run, "wb");
+        bool ok = out != nullptr;
+        if (ok) {
+          ok = std::fwrite(records.data(), sizeof(Record), records.size(), out) == records.size();
+          ok = std::fclose(out) == 0 && ok;
+          if (!ok) std::remove(run.c_str());
+        }
+        if (!ok) return Spilled{std::string(), std::move(records)};
+        records.clear();  // its room is kept for a later run
+        return Spilled{std::move(run), std::move(records)};
+      });
+}
+
+void HashCache::FinishSpill() {
+  if (!spilling_.valid()) return;
+  Spilled done = spilling_.get();
+  if (!done.run.empty()) {
+    runs_.push_back(std::move(done.run));
+    spare_ = std::move(done.records);
+    return;
+  }
+  // Not written: its records are held, and so are all after them.
+  next_.insert(next_.end(), done.records.begin(), done.records.end());
+  spillBytes_ = 0;
 }
 
 // Writes the records kept from the last scan, those in memory and those in runs, in inode order,
 // a file's records merged into one; `count` gets how many were written.
 bool HashCache::WriteMerged(FILE* out, uint64_t* count) {
+  FinishSpill();
+  spare_ = {};
   std::sort(next_.begin(), next_.end(), kByIno);
   struct Source {
     FILE* in = nullptr;  // a run; else the records below
@@ -128,16 +161,27 @@ bool HashCache::WriteMerged(FILE* out, uint64_t* count) {
       ++s.index;
     }
   };
-  if (ok)
-    for (Source& s : sources) advance(s);
+  // The live sources in a heap by their next record's inode, the earlier source first among equal
+  // ones (the last scan's, then this scan's in the order remembered): ten million records from 45
+  // runs took 4.5 s to merge by looking at every source for each.
+  std::vector<size_t> heap;
+  const auto later = [&sources](size_t a, size_t b) {
+    return sources[a].head.ino != sources[b].head.ino ? sources[a].head.ino > sources[b].head.ino
+                                                      : a > b;
+  };
+  if (ok) {
+    for (size_t i = 0; i < sources.size(); ++i) {
+      advance(sources[i]);
+      if (sources[i].live) heap.push_back(i);
+    }
+    std::make_heap(heap.begin(), heap.end(), later);
+  }
   Record pending{};
   bool hasPending = false;
   *count = 0;
-  while (ok) {
-    Source* next = nullptr;
-    for (Source& s : sources)
-      if (s.live && (!next || s.head.ino < next->head.ino)) next = &s;
-    if (!next) break;
+  while (ok && !heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), later);
+    Source* next = &sources[heap.back()];
     if (hasPending && pending.ino == next->head.ino) {
       // A file hashed at its edges and then whole has two records: merge them.
       if (next->head.flags & kEdge) std::memcpy(pending.edge, next->head.edge, kDigestBytes);
@@ -152,6 +196,10 @@ bool HashCache::WriteMerged(FILE* out, uint64_t* count) {
       hasPending = true;
     }
     advance(*next);
+    if (next->live)
+      std::push_heap(heap.begin(), heap.end(), later);
+    else
+      heap.pop_back();
   }
   if (ok && hasPending) {
     ok = std::fwrite(&pending, sizeof pending, 1, out) == 1;
@@ -249,10 +297,11 @@ void HashCache::Remember(const FileIdentity& id, bool whole, const uint8_t* dige
   r.flags = whole ? kWhole : kEdge;
   std::memcpy(whole ? r.whole : r.edge, digest, kDigestBytes);
   next_.push_back(r);
-  if (spillBytes_ > 0 && next_.size() * sizeof(Record) >= spillBytes_ && !file_.empty()) Spill();
+  if (spillBytes_ > 0 && next_.size() >= RunRecords() && !file_.empty()) Spill();
 }
 
 bool HashCache::Save(const std::string& file, uint64_t dev, SysError* err) {
+  FinishSpill();
   // All the file held still holds and nothing was added: it stays as it is.
   if (oldCount_ > 0 && next_.empty() && runs_.empty() && keptCount_ == oldCount_) {
     map_.Close();

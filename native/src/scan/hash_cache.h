@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -43,7 +44,8 @@ class HashCache {
 
   // Records remembered beyond `bytes` are sorted and written as a run beside the cache file
   // (FILE.run0, FILE.run1, ...), while the disk keeps room; Save merges them and deletes them.
-  // 0: all are held (ten million hashed files: 720 MB).
+  // A run is written on a thread of its own while the scan goes on reading, from half of `bytes`
+  // while the other half takes new records. 0: all are held (ten million hashed files: 720 MB).
   void SpillBeyond(uint64_t bytes) { spillBytes_ = bytes; }
 
   // Reads the cache at `file` for the volume `dev`; empty when it is missing or unusable.
@@ -102,13 +104,23 @@ class HashCache {
   uint64_t residentFrom_ = 0;  // bytes of map_ before this are let go
   size_t lastCursor_ = 0;
 
-  // Sorts next_ and writes it as a run (kept in memory when the disk has no room for it).
+  // Hands next_ to a thread that sorts it and writes it as a run (kept in memory when the disk has
+  // no room for it), once the run before is written.
   void Spill();
+  // Waits for the run being written, if any, and takes it into runs_ (or its records back).
+  void FinishSpill();
+  size_t RunRecords() const;  // records remembered before they are handed to be written
   bool WriteMerged(FILE* out, uint64_t* count);
   void DropRuns();
   std::string file_;  // the cache file (Load's), beside which runs are written
   uint64_t spillBytes_ = 0;
   std::vector<std::string> runs_;  // sorted by ino, each
+  struct Spilled {
+    std::string run;              // the run written; empty when it could not be
+    std::vector<Record> records;  // its records, when it could not be written; else emptied
+  };
+  std::future<Spilled> spilling_;  // the run being written
+  std::vector<Record> spare_;      // the last run's room, for the records after the next
 };
 
 }  // namespace scan

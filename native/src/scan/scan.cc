@@ -818,11 +818,12 @@ bool Scanner::Refine(const Groups& groups, uint64_t edgeBytes, bool reportBytes,
     for (const FileFailure& failure : outcome.failures)
       state[toRead[from + failure.index]] = kUnreadable;
     unreadableContent_ += outcome.failures.size();
-  }
-  if (!settings_.hashCache.empty()) {
-    for (const uint32_t i : toRead)
-      if (state[i] != kUnreadable)
-        cache_.Remember(identity(groups.members[i]), whole, &digest[i * kBytes]);
+    // Remembered batch by batch: the cache writes its runs while the next batch is read.
+    if (!settings_.hashCache.empty()) {
+      for (size_t j = from; j < to; ++j)
+        if (state[toRead[j]] != kUnreadable)
+          cache_.Remember(identity(groups.members[toRead[j]]), whole, &digest[toRead[j] * kBytes]);
+    }
   }
   toRead = {};
   auto digestOf = [&](size_t i) { return &digest[i * kBytes]; };
