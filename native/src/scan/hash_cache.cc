@@ -73,7 +73,7 @@ void HashCache::Reserve(size_t more) {
 
 void HashCache::Spill() {
   FinishSpill();
-  if (spillBytes_ == 0 || next_.size() < RunRecords()) return;  // (a run could not be written)
+  if (spillBytes_ == 0) return;  // a run could not be written: all are held from now on
   // The run, the cache file it is merged into and a tenth of the volume must stay free.
   const uint64_t bytes = next_.size() * sizeof(Record);
   VolumeFacts volume;
