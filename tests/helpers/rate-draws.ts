@@ -226,6 +226,28 @@ export function burstyCacheDraw(random: () => number, tiers: 1 | 2 = 1, stall = 
 }
 
 /**
+ * A small cache on a small disk behind such a throttle (the small-disk sustained test's drive,
+ * tests/e2e/cli-bench-small-disk.test.ts): 700–900 MB/s for 0.3–0.6 GB, then 150–250 MB/s, in the
+ * 1.0–1.8 GB a 3 GB disk lets the plan write. The fast tier lasts 0.3–0.9 s: three to nine of a
+ * 100 ms throttle's slices, the first of them passed at the device's speed before its hold.
+ */
+export function smallCacheDraw(random: () => number): Draw {
+  const rates = [between(random, 0.7, 0.9) * GB, between(random, 0.15, 0.25) * GB];
+  const cache = between(random, 0.3, 0.6) * GB;
+  const run = between(random, 1, 1.8) * GB;
+  const delivery = throttle(random, rates[0]!);
+  const stream = sustainedStream({
+    random,
+    totalBytes: run,
+    drive: (bytes) => rates[bytes < cache ? 0 : 1]!,
+    delivery,
+    pausesPerSecond: 0.005,
+  });
+  const label = `${rates.map((r) => (r / 1e6).toFixed(0)).join(' → ')} MB/s after ${(cache / GB).toFixed(2)} of ${(run / GB).toFixed(2)} GB, slices of ${delivery.sliceSeconds * 1000} ms at ${(delivery.deviceRate / GB).toFixed(1)} GB/s`;
+  return { label, stream, check: () => checkThrottledSteps(stream, [cache], rates, delivery) };
+}
+
+/**
  * A two-tier cache like burstyCacheDraw's whose fast tier the drive cannot hold steadily (a host
  * disk that drifts under a test's throttle, a drive busy with itself: the CI run of 2026-12-01
  * showed 553 → 372 → 198 MB/s under caps of 700, 432 and 205): in the fast tier, 10 s or longer, it

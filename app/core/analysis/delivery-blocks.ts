@@ -18,6 +18,8 @@ export interface DeliveryBlocks {
   count: number;
   /** The median interval's bytes. */
   medianBytes: number;
+  /** Transfer seconds of one delivery cycle (a burst and its hold); 0 for a drive that delivers evenly. */
+  cycleSeconds: number;
   /**
    * Whether each block ran on past its size to be whole (a burst in it waited for its hold): where
    * the blocks around a change did not, their intervals are steady on their own and the change can
@@ -76,9 +78,12 @@ function cycleSeconds(curve: TransferCurve): number {
  * be a burst or a cache that ran out in a tenth of a second, and its intervals say more on their
  * own (an end stretch that was a burst is merged by its ripple, rate-segments.ts).
  */
-function wholeBlockRates(curve: TransferCurve): { low: Float64Array; high: Float64Array } {
+function wholeBlockRates(
+  curve: TransferCurve,
+  cycle: number,
+): { low: Float64Array; high: Float64Array } {
   const n = curve.count;
-  const sideSeconds = Math.min(2 * cycleSeconds(curve), maxSideSeconds);
+  const sideSeconds = Math.min(2 * cycle, maxSideSeconds);
   const time = curve.transferTime;
   const low = new Float64Array(n);
   const high = new Float64Array(n);
@@ -127,7 +132,8 @@ export function deliveryBlocks(curve: TransferCurve, maxBlocks: number): Deliver
   const minSize = 0.5 * medianBytes;
   const minBytes = curve.movedBytes[n]! / maxBlocks;
   const minTime = curve.transferTime[n]! / maxBlocks;
-  const whole = wholeBlockRates(curve);
+  const cycle = cycleSeconds(curve);
+  const whole = wholeBlockRates(curve, cycle);
   const firstInterval = new Int32Array(n + 1);
   const bytes = new Float64Array(n);
   const seconds = new Float64Array(n);
@@ -181,6 +187,7 @@ export function deliveryBlocks(curve: TransferCurve, maxBlocks: number): Deliver
     seconds: seconds.subarray(0, count),
     count,
     medianBytes,
+    cycleSeconds: cycle,
     extended: extended.subarray(0, count),
   };
 }

@@ -43,7 +43,8 @@ export interface SegmentOptions {
    * Fewest transfer seconds in an inner segment (default 0.5): a dip or spike that short is a
    * hiccup (a stall, a few slow first writes of files), and a step that short the drive passing
    * from one rate to the next, not a state of the drive. The first and last segments are exempt,
-   * so a cache that fills in a tenth of a second is still found.
+   * so a cache that fills in a tenth of a second is still found (behind a throttle, one that lasts
+   * a delivery cycle: a shorter stretch is a burst or a hold).
    */
   minInnerSeconds?: number;
   /** Least confidence for a change (default 0.75). */
@@ -106,8 +107,10 @@ function withinRipple(
 
 /**
  * Which change, once placed and measured, the stretches do not bear out (the index of the stretch
- * it starts), or 0 when all hold: a stretch with fewer whole blocks than `minBlocks`, or an inner
+ * it starts), or 0 when all hold: a stretch with fewer whole blocks than `minBlocks`, an inner
  * one shorter than `minInnerSeconds` (the drive passing from one rate to the next, or a hiccup),
+ * or any shorter than one delivery cycle (a burst or a hold, not a state of the drive: the
+ * throttle's first slice at a phase's start, passed at the device's speed before its hold),
  * joins the neighbour nearer its rate, the shortest first; then, the shortest first, an end
  * stretch, or an inner one shorter than a second (a state of a drive lasts longer than a burst of
  * its delivery), within its neighbour's ripple; then a step under `minChange`, the smallest
@@ -119,6 +122,7 @@ function unsupportedChange(
   minInnerSeconds: number,
   minBlocks: number,
   minChange: number,
+  cycleSeconds: number,
 ): number {
   const step = (k: number) => Math.abs(Math.log(stretches[k]!.rate / stretches[k - 1]!.rate));
   const last = stretches.length - 1;
@@ -128,7 +132,8 @@ function unsupportedChange(
   let shortest = Infinity;
   for (let k = 0; k <= last && last >= 1; k += 1) {
     const inner = k > 0 && k < last;
-    const tooShort = inner && stretches[k]!.seconds < minInnerSeconds;
+    const tooShort =
+      (inner && stretches[k]!.seconds < minInnerSeconds) || stretches[k]!.seconds < cycleSeconds;
     const tooFewBlocks = stretches[k]!.wholeBlocks < minBlocks;
     if ((!tooShort && !tooFewBlocks) || stretches[k]!.seconds >= shortest) continue;
     shortest = stretches[k]!.seconds;
@@ -177,6 +182,7 @@ export function rateSegments(
       tests.minInnerSeconds,
       tests.minSegmentBlocks,
       tests.minChange,
+      blocks.cycleSeconds,
     );
     if (join > 0) {
       starts.splice(join, 1);
