@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { plumbBin, runPlumb } from '../helpers/cli.js';
+import { childEnv, plumbBin, runPlumb } from '../helpers/cli.js';
 
 /** Every file under `dir` (relative name → sha256), to compare byte for byte. */
 function contents(dir: string): Record<string, string> {
@@ -107,7 +107,7 @@ describe('bench --keep-files', () => {
     const other = spawn(
       process.execPath,
       [plumbBin, 'bench', target, '--plan', 'series', '--scale', '0.05', '--reserve', '0'],
-      { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+      { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let otherOutput = '';
     other.stdout.on('data', (chunk: Buffer) => (otherOutput += chunk.toString()));
@@ -137,7 +137,7 @@ describe('bench --keep-files', () => {
     const doomed = spawn(
       process.execPath,
       [plumbBin, 'bench', target, '--plan', 'series', '--scale', '0.05', '--reserve', '0'],
-      { env: { ...process.env, ...env }, stdio: 'ignore' },
+      { env: childEnv(env), stdio: 'ignore' },
     );
     const died = new Promise((resolve) => doomed.on('close', resolve));
     const folder = await folderWithTestFiles(target, kept);

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ResultDocument } from '../../app/contract/bench-result.js';
 import { scanFolder } from '../../app/core/space/scan.js';
-import { plumbBin } from '../helpers/cli.js';
+import { childEnv, plumbBin } from '../helpers/cli.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
 import { plainCopy, randomFile, sha256 } from '../helpers/space-files.js';
 
@@ -37,7 +37,7 @@ function plumbInto(
   const script = `"$@" ${both ? '2>&1' : ''} | ${reader}; echo "plumb exit \${PIPESTATUS[0]}" >&2`;
   const run = spawnSync('bash', ['-c', script, 'bash', process.execPath, plumbBin, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, ...env },
+    env: childEnv(env),
     timeout: 300_000,
   });
   const status = /plumb exit (\d+)\s*$/.exec(run.stderr);

@@ -9,7 +9,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { plumbBin } from '../helpers/cli.js';
+import { childEnv, plumbBin } from '../helpers/cli.js';
 import { plainCopy, randomFile } from '../helpers/space-files.js';
 
 let scratch: string;
@@ -26,7 +26,7 @@ function plumbWithUmask(args: string[], env: NodeJS.ProcessEnv) {
   const result = spawnSync(
     'sh',
     ['-c', 'umask 022 && exec "$0" "$@"', process.execPath, plumbBin, ...args],
-    { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 },
+    { encoding: 'utf8', env: childEnv(env), timeout: 120_000 },
   );
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -14,7 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import type { DedupeAction } from '../../app/contract/space.js';
 import { dedupeGroups } from '../../app/core/space/dedupe.js';
 import { scanFolder } from '../../app/core/space/scan.js';
-import { plumbBin } from '../helpers/cli.js';
+import { childEnv, plumbBin } from '../helpers/cli.js';
 import { loopSkipReason, mountLoopFs, type MountedFs } from '../helpers/loopfs.js';
 import { folderTimes, plainCopy, randomFile, readQuietly } from '../helpers/space-files.js';
 
@@ -218,7 +218,7 @@ describe(
             plumbBin,
             dir,
           ],
-          { encoding: 'utf8', env: { ...process.env, PLUMB_STATE_DIR: stateDir } },
+          { encoding: 'utf8', env: childEnv({ PLUMB_STATE_DIR: stateDir }) },
         );
         assert.equal(run.status, 0, run.stderr);
         assert.match(run.stdout, /skip +\S*b\.bin: another program has it open/);

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { plumbBin } from './cli.js';
+import { childEnv, plumbBin } from './cli.js';
 
 /** Where cgroup v2 is mounted (and the v1 controllers' folders beneath, on a v1 machine). */
 export const cgroupRoot = '/sys/fs/cgroup';
@@ -77,7 +77,7 @@ export function runPlumbInCgroup(
     const child = spawn(
       'sh',
       ['-c', `echo $$ > '${procsFile}' && exec "$0" "$@"`, process.execPath, plumbBin, ...args],
-      { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+      { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stdout = '';
     let stderr = '';

@@ -1,10 +1,33 @@
 /** Runs the built `plumb` command as a user would. */
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const plumbBin = path.join(repoRoot, 'bin', 'plumb.js');
+
+let ownFolders: string | undefined;
+
+/**
+ * The environment a `plumb` child runs in: this process's with `extra`, and Plumb's data and state
+ * folders in a temporary folder of this test process (removed when it exits) where neither names
+ * them, so no test reads or writes the real user's kept scans, hash caches, results or settings.
+ */
+export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...extra };
+  if (env.PLUMB_DATA_DIR === undefined || env.PLUMB_STATE_DIR === undefined) {
+    if (ownFolders === undefined) {
+      const made = mkdtempSync(path.join(os.tmpdir(), 'plumb-cli-'));
+      ownFolders = made;
+      process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+    }
+    env.PLUMB_DATA_DIR ??= path.join(ownFolders, 'data');
+    env.PLUMB_STATE_DIR ??= path.join(ownFolders, 'state');
+  }
+  return env;
+}
 
 export interface CliResult {
   status: number | null;
@@ -18,7 +41,7 @@ export function runPlumb(
 ): CliResult {
   const result = spawnSync(process.execPath, [plumbBin, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, ...options.env },
+    env: childEnv(options.env),
     input: options.input,
     timeout: 120_000,
   });
@@ -52,7 +75,7 @@ export async function startServe(
   const command = [plumbBin, 'serve', ...args];
   const spawnOptions = {
     stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...options.env },
+    env: childEnv(options.env),
   };
   const child = options.cgroupProcsFile
     ? spawn(

@@ -1,6 +1,6 @@
 /** Killing a `plumb` command part way, as a crash or a power cut would, for crash tests. */
 import { spawn } from 'node:child_process';
-import { plumbBin } from './cli.js';
+import { childEnv, plumbBin } from './cli.js';
 
 export interface KillPoint {
   env: NodeJS.ProcessEnv;
@@ -20,7 +20,7 @@ export function killedAfter(
   at: KillPoint,
 ): Promise<{ killed: boolean; linesDone: number }> {
   const child = spawn(process.execPath, [plumbBin, ...args], {
-    env: { ...process.env, ...at.env },
+    env: childEnv(at.env),
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   let linesDone = 0;
