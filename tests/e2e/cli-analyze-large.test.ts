@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { newSeed, seededRandom } from '../../app/core/bench/seeded-random.js';
-import { plumbBin } from '../helpers/cli.js';
+import { childEnv, plumbBin } from '../helpers/cli.js';
 import { transferRows, type RowSizes } from '../helpers/transfer-rows.js';
 
 const seed = Number(process.env.PLUMB_TEST_SEED ?? newSeed());
@@ -25,28 +25,49 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Starts analysing a million rows, signals it once it is computing, and times the exit. */
-async function interrupted(sizes: RowSizes, signal: NodeJS.Signals) {
-  const file = path.join(dir, `${sizes}.csv`);
-  await writeFile(file, transferRows(1_000_000, sizes, random));
-  const child = spawn(process.execPath, [plumbBin, 'analyze', file], { stdio: 'pipe' });
+/** Runs `plumb analyze FILE` to its end; resolves with its exit code and output. */
+function analysis(file: string) {
+  const started = performance.now();
+  const child = spawn(process.execPath, [plumbBin, 'analyze', file], {
+    stdio: 'pipe',
+    env: childEnv(),
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  // Reading and parsing a million rows takes about a second; the fits several more.
-  await new Promise((resolve) => setTimeout(resolve, 2500));
-  assert.equal(child.exitCode, null, `the analysis had ended before the ${signal}: ${stderr}`);
+  return { child, exited, started, output: () => ({ stdout, stderr }) };
+}
+
+/**
+ * Starts analysing a million rows, signals it halfway through the time an uninterrupted analysis
+ * of the same file took just before (so it is computing whatever this machine's speed: a fixed
+ * wait of 2.5 s outlasted a whole analysis in one CI run), and times the exit.
+ */
+async function interrupted(sizes: RowSizes, signal: NodeJS.Signals) {
+  const file = path.join(dir, `${sizes}.csv`);
+  await writeFile(file, transferRows(1_000_000, sizes, random));
+  const whole = analysis(file);
+  assert.equal(await whole.exited, 0, `the uninterrupted analysis: ${whole.output().stderr}`);
+  const wholeMs = performance.now() - whole.started;
+  const run = analysis(file);
+  await new Promise((resolve) => setTimeout(resolve, wholeMs / 2));
+  assert.equal(
+    run.child.exitCode,
+    null,
+    `the analysis had ended ${(wholeMs / 2000).toFixed(2)} s in, before the ${signal}: ` +
+      run.output().stderr,
+  );
   const sent = performance.now();
-  child.kill(signal);
+  run.child.kill(signal);
   const timeout = new Promise<'still running'>((resolve) =>
     setTimeout(() => resolve('still running'), 5000).unref(),
   );
-  const code = await Promise.race([exited, timeout]);
+  const code = await Promise.race([run.exited, timeout]);
   const seconds = (performance.now() - sent) / 1000;
-  if (code === 'still running') child.kill('SIGKILL');
-  return { code, seconds, stdout, stderr };
+  if (code === 'still running') run.child.kill('SIGKILL');
+  return { code, seconds, ...run.output() };
 }
 
 describe('plumb analyze on a million rows', () => {
