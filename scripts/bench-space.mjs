@@ -86,6 +86,8 @@ if (limitMinutes !== null && !(limitMinutes > 0)) {
   process.exit(1);
 }
 class OverLimit extends Error {}
+/** A tool that exited with an error or was killed (by hand, say): its row is reported as failed. */
+class ToolFailed extends Error {}
 
 /** Runs a command under /usr/bin/time: wall seconds and peak resident memory (bytes). */
 function measure(command, args, env = process.env) {
@@ -107,7 +109,15 @@ function measure(command, args, env = process.env) {
   if (limited.length && result.status === 124) throw new OverLimit();
   const match = /TIME ([\d.]+) (\d+)/.exec(result.stderr);
   if (result.status !== 0 || !match) {
-    throw new Error(`${command} failed (${result.status}): ${result.stderr.slice(-400)}`);
+    // /usr/bin/time names a signal that ended the tool; its own lines are not the tool's words.
+    const signal = /Command terminated by signal (\d+)/.exec(result.stderr)?.[1];
+    const how = signal ? `killed by signal ${signal}` : `exit ${result.status}`;
+    const said = result.stderr
+      .split('\n')
+      .filter((line) => line.trim() && !/^(TIME |Command (exited|terminated))/.test(line))
+      .slice(-2)
+      .join(' / ');
+    throw new ToolFailed(`${how}${said ? `: ${said.slice(-300)}` : ''}`);
   }
   return { seconds: Number(match[1]), peakBytes: Number(match[2]) * 1024, stdout };
 }
@@ -123,7 +133,7 @@ function serveScan(dir) {
   if (result.error?.code === 'ETIMEDOUT') throw new OverLimit();
   const line = result.stdout.trim().split('\n').pop();
   if (result.status !== 0 || !line?.startsWith('{')) {
-    throw new Error(`bench-serve-scan failed (${result.status}): ${result.stderr.slice(-400)}`);
+    throw new ToolFailed(`exit ${result.status}: ${result.stderr.trim().slice(-300)}`);
   }
   const { seconds, peakBytes } = JSON.parse(line);
   return { seconds, peakBytes, stdout: null };
@@ -284,6 +294,7 @@ try {
   if (!canDrop && !values['no-cold'])
     console.log('bench:space: cannot drop caches (not root): cold runs are skipped.');
   const rows = [];
+  const notMeasured = []; // one line for each tool stopped at --limit or failed
   for (const tool of tools) {
     const row = {
       name: tool.name,
@@ -321,8 +332,15 @@ try {
         }
       }
     } catch (error) {
-      if (!(error instanceof OverLimit)) throw error;
-      console.log(`bench:space: ${row.name}: stopped after ${limitMinutes} min (slower than that)`);
+      if (!(error instanceof OverLimit || error instanceof ToolFailed)) throw error;
+      const why =
+        error instanceof OverLimit
+          ? `stopped after ${limitMinutes} min (slower than that)`
+          : `failed (${error.message})`;
+      console.log(`bench:space: ${row.name}: ${why}`);
+      notMeasured.push(`${row.name}: ${why}`);
+      // Plumb's own rows must run: the table is still printed, and the bench then exits 1.
+      if (tool.name.startsWith('plumb') && error instanceof ToolFailed) process.exitCode = 1;
       continue;
     }
     rows.push(row);
@@ -351,6 +369,7 @@ try {
       }   ${(row.peak / 1e6).toFixed(0).padStart(7)}   ${String(row.groups ?? '—').padStart(6)}   ${read(row)}`,
     );
   }
+  for (const line of notMeasured) console.log(`not measured: ${line}`);
   for (const row of rows.filter((r) => r.read.length > 1)) {
     const files = row.read.map((r) => r?.files ?? '?').join(', ');
     const bytes = row.read.map((r) => (r ? `${(r.bytes / 1e6).toFixed(0)} MB` : '?')).join(', ');
@@ -394,8 +413,10 @@ try {
   const nodeRow = rows.find((row) => row.name.includes('node bin/plumb.js'));
   console.log(
     `plumb baseline: node + addon ${mb(nodeBase.peakBytes)} (${nodeBase.seconds.toFixed(2)} s), ` +
-      `plumb --version ${mb(cliBase.peakBytes)} (${cliBase.seconds.toFixed(2)} s); node bin/plumb.js scan peak over ` +
-      `node + addon ${mb(nodeRow.peak - nodeBase.peakBytes)}, over plumb --version ${mb(nodeRow.peak - cliBase.peakBytes)}`,
+      `plumb --version ${mb(cliBase.peakBytes)} (${cliBase.seconds.toFixed(2)} s)` +
+      (nodeRow
+        ? `; node bin/plumb.js scan peak over node + addon ${mb(nodeRow.peak - nodeBase.peakBytes)}, over plumb --version ${mb(nodeRow.peak - cliBase.peakBytes)}`
+        : ''),
   );
   const ratio = (a, b) => (b > 0 ? (a / b).toFixed(2) : '—');
   for (const plumb of plumbRows) {
