@@ -135,8 +135,8 @@ function serveScan(dir) {
   if (result.status !== 0 || !line?.startsWith('{')) {
     throw new ToolFailed(`exit ${result.status}: ${result.stderr.trim().slice(-300)}`);
   }
-  const { seconds, peakBytes } = JSON.parse(line);
-  return { seconds, peakBytes, stdout: null };
+  const { seconds, peakBytes, reopenSeconds } = JSON.parse(line);
+  return { seconds, peakBytes, reopenSeconds, stdout: null };
 }
 
 function median(list) {
@@ -304,6 +304,7 @@ try {
       groups: null,
       stages: [],
       read: [],
+      reopen: [], // plumb serve: seconds to reopen the kept scan (space.lastScan)
     };
     const run = () => {
       tool.prepare?.();
@@ -311,12 +312,14 @@ try {
         ? tool.measure(dir)
         : measure(tool.command, tool.args(dir), tool.env);
       if (tool.contentRead) row.read.push(tool.contentRead(result.stdout));
+      if (result.reopenSeconds !== undefined) row.reopen.push(result.reopenSeconds);
       return result;
     };
     try {
       // Warms the page cache (and the tool; the rescan row's hash cache).
       if (!values['no-warmup'] || rows.length === 0) run();
       row.read = [];
+      row.reopen = [];
       for (let i = 0; i < runs; i += 1) {
         const warm = run();
         row.warm.push(warm.seconds);
@@ -370,6 +373,10 @@ try {
     );
   }
   for (const line of notMeasured) console.log(`not measured: ${line}`);
+  for (const row of rows.filter((r) => r.reopen.length)) {
+    const each = row.reopen.map((s) => `${s.toFixed(2)} s`).join(', ');
+    console.log(`${row.name}: the kept scan reopened (space.lastScan) in ${each}`);
+  }
   for (const row of rows.filter((r) => r.read.length > 1)) {
     const files = row.read.map((r) => r?.files ?? '?').join(', ');
     const bytes = row.read.map((r) => (r ? `${(r.bytes / 1e6).toFixed(0)} MB` : '?')).join(', ');
