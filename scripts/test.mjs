@@ -3,7 +3,8 @@
 // `--only=unit` (or `native,e2e`, …) runs those suites alone after the build, without the checks:
 // `npm run test:unit` and the like while working on one part. Other arguments go to node --test.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -78,6 +79,18 @@ const alone = files.filter((file) =>
 );
 const together = files.filter((file) => !alone.includes(file));
 
+// Plumb's data and state folders (kept scans, hash caches, Trash journals) in a folder of this run,
+// unless the caller names them: a test that runs Plumb's code in its own process without naming
+// them would otherwise write into the user's ~/.local/share/plumb (tests/helpers/cli.ts childEnv
+// does the same for the plumb processes the tests start).
+const ownFolders = mkdtempSync(path.join(os.tmpdir(), 'plumb-test-run-'));
+process.once('exit', () => rmSync(ownFolders, { recursive: true, force: true }));
+const testEnv = {
+  ...process.env,
+  PLUMB_DATA_DIR: process.env.PLUMB_DATA_DIR ?? path.join(ownFolders, 'data'),
+  PLUMB_STATE_DIR: process.env.PLUMB_STATE_DIR ?? path.join(ownFolders, 'state'),
+};
+
 /** Runs node --test, passing its output through and adding up its summary counts into `totals`. */
 function runTests(title, concurrency, testFiles, totals) {
   console.log(`\n── ${title}`);
@@ -85,6 +98,7 @@ function runTests(title, concurrency, testFiles, totals) {
   const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`];
   const child = spawn(process.execPath, [...args, ...testArguments, ...testFiles], {
     cwd: root,
+    env: testEnv,
     stdio: ['inherit', 'pipe', 'inherit'],
   });
   let tail = ''; // the unfinished last line
