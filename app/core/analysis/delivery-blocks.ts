@@ -40,6 +40,12 @@ const holdFactor = 3;
 /** Holds among fewer intervals than this are stalls, not a rhythm of delivery. */
 const minHoldShare = 0.02;
 /**
+ * Holds further apart than this (the median) are not a rhythm of delivery either: a throttle's or
+ * a controller's cycle is a tenth of a second or so, and a stretch of the drive's state lasts half a
+ * second at least (rate-segments.ts), so a "cycle" of seconds would swallow the states it is for.
+ */
+const maxCycleSeconds = 1;
+/**
  * A block this much faster than the stretches either side of where it ends holds a burst (the
  * drive took it at once and will hold a later write), this much slower a hold whose burst comes
  * next. At 15 % noise a lone interval is 15 % off its neighbours once in six and then pooled with
@@ -54,11 +60,16 @@ const burstFactor = 1.15;
  * against the intervals around it, so a phase whose slow part is even and fast part bursty still
  * shows the fast part's cycle.
  */
-function cycleSeconds(curve: TransferCurve): number {
+function cycleSeconds(curve: TransferCurve, medianBytes: number): number {
   const n = curve.count;
   const rate = (i: number) => curve.bytes[i]! / curve.seconds[i]!;
   const holdTimes: number[] = [];
   for (let i = 0; i < n; i += 1) {
+    // A file's short last write is slow for its fixed costs, not held: under half the median
+    // interval's bytes, an interval is not judged (a sawtooth run's seven file tails in 263
+    // intervals read as holds 4.1 s apart, every stretch shorter than that "cycle" was joined,
+    // and 29 s of throttling became one segment).
+    if (curve.bytes[i]! < medianBytes / 2) continue;
     // Slower than the median of the nine around it by holdFactor: more than half of them faster.
     const [from, to] = [Math.max(0, i - 4), Math.min(n - 1, i + 4)];
     let faster = 0;
@@ -66,7 +77,8 @@ function cycleSeconds(curve: TransferCurve): number {
     if (2 * faster > to - from + 1) holdTimes.push(curve.transferTime[i + 1]!);
   }
   if (holdTimes.length < 2 || holdTimes.length < minHoldShare * n) return 0;
-  return median(holdTimes.slice(1).map((t, k) => t - holdTimes[k]!));
+  const cycle = median(holdTimes.slice(1).map((t, k) => t - holdTimes[k]!));
+  return cycle <= maxCycleSeconds ? cycle : 0;
 }
 
 /**
@@ -132,7 +144,7 @@ export function deliveryBlocks(curve: TransferCurve, maxBlocks: number): Deliver
   const minSize = 0.5 * medianBytes;
   const minBytes = curve.movedBytes[n]! / maxBlocks;
   const minTime = curve.transferTime[n]! / maxBlocks;
-  const cycle = cycleSeconds(curve);
+  const cycle = cycleSeconds(curve, medianBytes);
   const whole = wholeBlockRates(curve, cycle);
   const firstInterval = new Int32Array(n + 1);
   const bytes = new Float64Array(n);

@@ -64,3 +64,27 @@ describe('replays of sustained runs at a real drive’s rates (issue 23)', () =>
     });
   }
 });
+
+/** Sawtooth runs (tests/e2e/cli-bench-samples.test.ts): the throttle's rates and its period. */
+const sawtooths: Record<string, { fast: number; slow: number; period: number }> = {
+  'sawtooth-run1.json': { fast: 54.03 * MB, slow: 22.02 * MB, period: 2.66 + 3.15 },
+  'sawtooth-run2.json': { fast: 38.3 * MB, slow: 14.65 * MB, period: 3.19 + 3.33 },
+};
+
+describe('replays of sawtooth runs the detector once called steady', () => {
+  for (const [name, truth] of Object.entries(sawtooths)) {
+    it(`${name}: throttling, at the drawn rates and period`, () => {
+      const stored = ResultDocument.parse(
+        JSON.parse(readFileSync(path.join(folder, name), 'utf8')),
+      );
+      const drop = reanalyzeDocument(stored).findings.find(
+        (f) => f.kind === 'cliff' || f.kind === 'throttling',
+      );
+      assert.ok(drop && drop.kind === 'throttling', JSON.stringify(drop));
+      assert.ok(drop.repeating && drop.repeating.count >= 4, JSON.stringify(drop.repeating));
+      assert.ok(near(drop.repeating.periodSeconds, truth.period, 0.1), drop.message);
+      assert.ok(near(drop.beforeRate, truth.fast, 0.1), drop.message);
+      assert.ok(near(drop.afterRate, truth.slow, 0.1), drop.message);
+    });
+  }
+});

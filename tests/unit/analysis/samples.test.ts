@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { cacheCliff } from '../../../app/core/analysis/cache-cliff.js';
+import { deliveryBlocks } from '../../../app/core/analysis/delivery-blocks.js';
+import { transferCurve } from '../../../app/core/analysis/transfer-curve.js';
 import { decimateMinMax } from '../../../app/common/decimate.js';
 import { findings } from '../../../app/core/analysis/findings.js';
 import { pelt, peltChunked } from '../../../app/core/analysis/pelt.js';
@@ -347,5 +349,51 @@ describe('findings on samples', () => {
     );
     assert.ok(shape?.steps && Math.abs(shape.steps[1]!.startBytes / 100e12 - 1) < 0.01);
     assert.ok(drawn.x.length <= 4000);
+  });
+});
+
+describe('deliveryBlocks: the delivery cycle', () => {
+  // Samples of one phase: `intervals` of [bytes, seconds], one file per `perFile` intervals.
+  const phase = (intervals: [number, number][], perFile = intervals.length) => {
+    const samples = { t: [0], bytes: [0], file: [0] };
+    intervals.forEach(([bytes, seconds], k) => {
+      const file = Math.floor(k / perFile);
+      if (k > 0 && k % perFile === 0) {
+        // A new file: its first sample, 20 ms after the last one closed.
+        samples.t.push(samples.t.at(-1)! + 0.02);
+        samples.bytes.push(samples.bytes.at(-1)!);
+        samples.file.push(file);
+      }
+      samples.t.push(samples.t.at(-1)! + seconds);
+      samples.bytes.push(samples.bytes.at(-1)! + bytes);
+      samples.file.push(file);
+    });
+    return deliveryBlocks(transferCurve(samples), 4000);
+  };
+  const chunk = 4 * 2 ** 20;
+
+  it('is the time from hold to hold of a throttle that passes bursts and holds', () => {
+    // 100 ms slices: three chunks at once, then held for the rest of the slice.
+    const slice = Array.from({ length: 300 }, (_, k): [number, number] =>
+      k % 4 === 3 ? [chunk, 0.094] : [chunk, 0.002],
+    );
+    assert.ok(Math.abs(phase(slice).cycleSeconds - 0.1) < 0.005, `${phase(slice).cycleSeconds}`);
+  });
+
+  it('is none for an even drive whose files end in short, slow writes', () => {
+    // 55 MB/s, each file's last write 0.1–1 MB in 30–150 ms (sawtooth-run1.json's tails): they
+    // are slower than their neighbours, and 4 s apart, but they are not holds.
+    const even = Array.from({ length: 300 }, (_, k): [number, number] =>
+      k % 25 === 24 ? [0.1e6 + (k % 7) * 0.15e6, 0.03 + (k % 5) * 0.03] : [chunk, chunk / 55e6],
+    );
+    assert.equal(phase(even, 25).cycleSeconds, 0);
+  });
+
+  it('is none for holds seconds apart: stalls, not a rhythm of delivery', () => {
+    // Whole chunks at 50 MB/s, one in 30 held 0.5 s: 3 % of the intervals, 2.5 s apart.
+    const stalls = Array.from({ length: 300 }, (_, k): [number, number] =>
+      k % 30 === 29 ? [chunk, 0.5] : [chunk, chunk / 50e6],
+    );
+    assert.equal(phase(stalls).cycleSeconds, 0);
   });
 });
