@@ -60,16 +60,16 @@ const burstFactor = 1.15;
  * against the intervals around it, so a phase whose slow part is even and fast part bursty still
  * shows the fast part's cycle.
  */
-function cycleSeconds(curve: TransferCurve, medianBytes: number): number {
+function cycleSeconds(curve: TransferCurve, minSize: number): number {
   const n = curve.count;
   const rate = (i: number) => curve.bytes[i]! / curve.seconds[i]!;
   const holdTimes: number[] = [];
   for (let i = 0; i < n; i += 1) {
-    // A file's short last write is slow for its fixed costs, not held: under half the median
-    // interval's bytes, an interval is not judged (a sawtooth run's seven file tails in 263
-    // intervals read as holds 4.1 s apart, every stretch shorter than that "cycle" was joined,
-    // and 29 s of throttling became one segment).
-    if (curve.bytes[i]! < medianBytes / 2) continue;
+    // A file's short last write is slow for its fixed costs, not held: one under `minSize` (half
+    // the median interval's bytes, the size a block must reach) is not judged (a sawtooth run's
+    // seven file tails in 263 intervals read as holds 4.1 s apart, every stretch shorter than that
+    // "cycle" was joined, and 29 s of throttling became one segment).
+    if (curve.bytes[i]! < minSize) continue;
     // Slower than the median of the nine around it by holdFactor: more than half of them faster.
     const [from, to] = [Math.max(0, i - 4), Math.min(n - 1, i + 4)];
     let faster = 0;
@@ -144,7 +144,7 @@ export function deliveryBlocks(curve: TransferCurve, maxBlocks: number): Deliver
   const minSize = 0.5 * medianBytes;
   const minBytes = curve.movedBytes[n]! / maxBlocks;
   const minTime = curve.transferTime[n]! / maxBlocks;
-  const cycle = cycleSeconds(curve, medianBytes);
+  const cycle = cycleSeconds(curve, minSize);
   const whole = wholeBlockRates(curve, cycle);
   const firstInterval = new Int32Array(n + 1);
   const bytes = new Float64Array(n);
