@@ -20,7 +20,7 @@
  */
 import assert from 'node:assert/strict';
 import { statfsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -39,7 +39,8 @@ import {
 
 const MB = 1e6;
 const GB = 1e9;
-const random = seededRandom(baseSeed());
+const seed = baseSeed();
+const random = seededRandom(seed);
 const between = (low: number, high: number) => low + random() * (high - low);
 
 /** Free space where the loop image lives. */
@@ -191,16 +192,31 @@ describe('plumb bench sustained at a real SSD’s rates and sizes', { skip }, ()
     raise?.stop();
     console.log(`# the run took ${((performance.now() - started) / 1000).toFixed(0)} s`);
     assert.equal(result.status, 0, result.stderr);
-    // Kept, so a run that failed can be replayed: `plumb analyze test-artifacts/realrate-result.json`.
-    await mkdir(artifactsDir, { recursive: true });
-    await copyFile(out, path.join(artifactsDir, 'realrate-result.json'));
     const truth = await Promise.all(
       lowered.map((l) => Promise.race([l.done, Promise.resolve(null)])),
+    );
+    // Kept, so a run that failed can be replayed: `plumb analyze test-artifacts/realrate-result.json`,
+    // with the caps the throttle set (at the device's bytes) and where it fell beside it.
+    await mkdir(artifactsDir, { recursive: true });
+    await copyFile(out, path.join(artifactsDir, 'realrate-result.json'));
+    await writeFile(
+      path.join(artifactsDir, 'realrate-caps.json'),
+      `${JSON.stringify({ seed, attempt, rates, fell: truth, caps: throttle.writeCaps() }, null, 1)}\n`,
     );
     assert.ok(
       truth.every((bytes) => bytes !== null),
       'the throttle was lowered at every step during the run',
     );
+    // Each dip ended at the fast rate (until 2026-12-03 the cap stayed at each dip's low rate, and
+    // the fast tier walked among them: a step Plumb rightly saw, which the truth here did not).
+    const dipCount = dipping && (await Promise.race([dipping.done, Promise.resolve(null)]));
+    if (dipCount) {
+      const fastTier = throttle.writeCaps().slice(0, 2 * dipCount + 1);
+      assert.ok(
+        fastTier.every((cap, k) => (k % 2 === 0 ? cap.rate === rates[0] : cap.rate < rates[0]!)),
+        `the fast tier's caps alternate between the fast rate and a dip: ${fastTier.map((c) => (c.rate / MB).toFixed(0)).join(', ')}`,
+      );
+    }
     const fell = truth as number[];
 
     const document = ResultDocument.parse(JSON.parse(await readFile(out, 'utf8')));

@@ -150,7 +150,11 @@ export function createWriteThrottle(device: string, bytesPerSecond: number): Wri
               resolve(dips);
               return;
             }
-            if (dipping) return next(false, gap(seconds));
+            if (dipping) {
+              // The dip is over: back to the drive's own rate until the next one.
+              set(high);
+              return next(false, gap(seconds));
+            }
             const dip = length();
             dips += 1;
             set(low());
