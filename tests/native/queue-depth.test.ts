@@ -129,7 +129,9 @@ test('tmpfs: buffered, libaio refused with ENOTSUP, the test file this call made
   }
 });
 
-test('cancel stops a queue-depth run within 200 ms', async () => {
+// The run looks for a cancel every 5 ms, so it stops in milliseconds; the bound leaves
+// room for a busy machine (see timed-io.test.ts), while one that ran out its time would take 60 s.
+test('cancel stops a queue-depth run within a second', async () => {
   const cancel = native.createCancel();
   let cancelledAt = 0;
   const run = native.queueDepthRun(testFile, {
@@ -148,7 +150,7 @@ test('cancel stops a queue-depth run within 200 ms', async () => {
   });
   await assert.rejects(run, { code: 'ECANCELED' });
   const stoppedAfter = performance.now() - cancelledAt;
-  assert.ok(stoppedAfter < 200, `stopped ${stoppedAfter.toFixed(1)} ms after cancel`);
+  assert.ok(stoppedAfter < 1000, `stopped ${stoppedAfter.toFixed(1)} ms after cancel`);
   assert.ok(existsSync(testFile), 'a test file that existed before is kept');
 });
 

@@ -163,7 +163,11 @@ test('missing file and directory errors carry code, syscall and path', async () 
   await assert.rejects(native.timedRead(dir), { code: 'EISDIR' });
 });
 
-test('cancel mid-write stops within 200 ms and removes the partial file', async () => {
+// The engine checks for a cancel before each chunk (4 MiB by default: 8 ms at 500 MB/s), so a
+// cancel stops a write in tens of milliseconds; the bound leaves room for a busy machine (a
+// fresh-clone CI run of 2026-12-03 took 375 ms with another test's I/O beside it), while a cancel
+// that waited for the write (64 GiB) would take minutes.
+test('cancel mid-write stops within a second and removes the partial file', async () => {
   const file = path.join(dir, 'cancelled.bin');
   const cancel = native.createCancel();
   let cancelledAt = 0;
@@ -180,7 +184,7 @@ test('cancel mid-write stops within 200 ms and removes the partial file', async 
   await assert.rejects(run, { code: 'ECANCELED', path: file });
   const stoppedAfter = performance.now() - cancelledAt;
   assert.ok(cancel.cancelled);
-  assert.ok(stoppedAfter < 200, `stopped ${stoppedAfter.toFixed(1)} ms after cancel`);
+  assert.ok(stoppedAfter < 1000, `stopped ${stoppedAfter.toFixed(1)} ms after cancel`);
   assert.equal(existsSync(file), false);
 });
 
