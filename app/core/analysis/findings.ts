@@ -116,6 +116,33 @@ export function dropSentence(phase: Phase, drop: PhaseDrop, cause: DropCause): s
   return `${phaseWord[phase]} speed ${drop.measured}.`;
 }
 
+/**
+ * What the bimodal sentence says made the two groups: the drop found in the same phase where it
+ * does (a throttling drive's files fall on both sides of its slow-downs; a cliff's fast files,
+ * but for one, were written before its last step and its slow files after its first), else that
+ * file size does not explain them. `starts` and `ends` are each file's place in the phase.
+ */
+function groupsCause(
+  drop: PhaseDrop | null,
+  isFast: (i: number) => boolean,
+  starts: Float64Array,
+  ends: Float64Array,
+): string {
+  if (drop?.repeating) return 'as the speed fell and came back, not by file size';
+  if (drop) {
+    const first = drop.atBytes;
+    const last = drop.steps?.at(-1)?.atBytes ?? first;
+    let [fastAfter, slowBefore] = [0, 0];
+    starts.forEach((start, i) => {
+      if (isFast(i) && ends[i]! > last) fastAfter += 1;
+      if (!isFast(i) && start < first) slowBefore += 1;
+    });
+    if (fastAfter <= 1 && slowBefore <= 1)
+      return 'before and after the speed fell, not by file size';
+  }
+  return 'that file size does not explain';
+}
+
 const percent = (share: number) => `${(share * 100).toFixed(0)} %`;
 
 /**
@@ -278,10 +305,14 @@ function phaseFindings(phase: Phase, files: PhaseColumns, input: FindingsOptions
   if (modes && bimodal) {
     const split = (modes.low.center + modes.high.center) / 2;
     // A low time ratio is the fast group.
-    const fast = selectValues(keptRates, (i) => logRatios[i]! <= split);
-    const slow = selectValues(keptRates, (i) => logRatios[i]! > split);
+    const isFast = (i: number) => logRatios[i]! <= split;
+    const fast = selectValues(keptRates, isFast);
+    const slow = selectValues(keptRates, (i) => !isFast(i));
     const fastRate = median(fast as unknown as number[]);
     const slowRate = median(slow as unknown as number[]);
+    const ends = selectValues(rated.cumulativeBytes, hasRatio);
+    const sizes = selectValues(rated.bytes, hasRatio);
+    const starts = ends.map((end, i) => end - sizes[i]!);
     found.push({
       kind: 'bimodal',
       phase,
@@ -290,7 +321,7 @@ function phaseFindings(phase: Phase, files: PhaseColumns, input: FindingsOptions
         { rate: slowRate, count: slow.length },
       ],
       ashmansD: modes.ashmansD,
-      message: `${phaseWord[phase]} rates fall into two groups, ${fast.length} files near ${formatRate(fastRate)} and ${slow.length} near ${formatRate(slowRate)}, that file size does not explain: an average of them describes neither.`,
+      message: `${phaseWord[phase]} rates fall into two groups, ${fast.length} files near ${formatRate(fastRate)} and ${slow.length} near ${formatRate(slowRate)}, ${groupsCause(drop, isFast, starts, ends)}: an average of them describes neither.`,
     });
   }
 

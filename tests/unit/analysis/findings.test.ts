@@ -213,6 +213,26 @@ describe('findings', () => {
     assert.ok(cliff && cliff.kind === 'cliff');
     assert.equal(cliff.cause, 'unknown');
     assert.ok(Math.abs(cliff.atBytes - 2e9) < 0.01e9);
+    // The two groups are the files before and after the drop, and the sentence says so.
+    const groups = found.find((f) => f.kind === 'bimodal')!;
+    assert.match(
+      groups.message,
+      /20 files near .* and 20 near .*, before and after the speed fell, not by file size:/,
+    );
+  });
+  it('says file size does not explain two groups the drop does not explain either', () => {
+    // Slow files among the fast ones, before the cache ran out: the drop is found, the groups
+    // are not its before and after.
+    const rates = [...Array(20).fill(2.3e9), ...Array(20).fill(0.65e9)].map((r, i) =>
+      i === 3 || i === 9 || i === 15 ? 0.65e9 : r * (1 + 0.01 * (i % 3)),
+    );
+    const found = findings({ files: series(rates), cacheMode: 'direct' });
+    assert.deepEqual(kinds(found), ['bimodal', 'cliff']);
+    const groups = found.find((f) => f.kind === 'bimodal')!;
+    assert.match(
+      groups.message,
+      /17 files near .* and 23 near .*, that file size does not explain:/,
+    );
   });
   it('names thermal throttling when temperatures explain the drop', () => {
     const rates = [...Array(10).fill(2.3e9), ...Array(10).fill(0.65e9)];
