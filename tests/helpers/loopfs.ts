@@ -2,11 +2,14 @@
  * Real file systems for tests: a loop-mounted image (ext4, xfs, btrfs, ...) or a tmpfs, made in a
  * temporary folder and torn down by `unmount()` (call it in `finally` / `after`). Needs root.
  * `loopSkipReason()` says why a test must skip; it is undefined where the facility exists.
+ * A test process that was killed cannot tear its file systems down: their folders carry its id,
+ * and the next mount removes those whose process is gone.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { processAlive } from '../../app/core/process-alive.js';
 
 export interface MountedFs {
   /** Where the file system is mounted; write test files under it. */
@@ -81,11 +84,59 @@ function unmountQuietly(dir: string): void {
   }
 }
 
+/** A mount's folder: `plumb-<fs type>-p<the test process's id>-<random>` in the temporary folder. */
+const folderName = /^plumb-[a-z0-9]+-p(\d+)-/;
+
+function mountFolder(fsType: string): string {
+  removeOrphans();
+  return mkdtempSync(path.join(tmpdir(), `plumb-${fsType}-p${process.pid}-`));
+}
+
+/**
+ * Unmounts and removes the file systems of test processes that are gone (killed before their
+ * `unmount()`: an interrupted run), with the loop devices their images are attached to.
+ * Returns the folders removed.
+ */
+export function removeOrphans(): string[] {
+  const removed: string[] = [];
+  for (const name of readdirSync(tmpdir())) {
+    const owner = folderName.exec(name)?.[1];
+    if (!owner || processAlive(Number(owner))) continue;
+    const base = path.join(tmpdir(), name);
+    const mnt = path.join(base, 'mnt');
+    for (const dir of [mnt, base]) if (isMountPoint(dir)) unmountQuietly(dir);
+    const image = path.join(base, 'image');
+    // Another test process may be removing the same folder: what it did first is not an error.
+    try {
+      if (existsSync(image)) {
+        for (const line of run('losetup', ['-j', image]).split('\n')) {
+          const device = line.split(':')[0];
+          if (device) run('losetup', ['-d', device]);
+        }
+      }
+      rmSync(base, { recursive: true, force: true });
+      removed.push(base);
+    } catch {
+      // gone meanwhile, or its device still busy: the next mount tries again
+    }
+  }
+  return removed;
+}
+
+function isMountPoint(dir: string): boolean {
+  try {
+    run('mountpoint', ['-q', dir]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Makes an image of `fsType`, attaches it to a loop device and mounts it. */
 export function mountLoopFs(fsType: string, options: LoopOptions = {}): MountedFs {
   const reason = loopSkipReason(fsType);
   if (reason) throw new Error(`cannot make a ${fsType} loop file system: ${reason}`);
-  const base = mkdtempSync(path.join(tmpdir(), `plumb-${fsType}-`));
+  const base = mountFolder(fsType);
   const image = path.join(base, 'image');
   const dir = path.join(base, 'mnt');
   let device: string | null = null;
@@ -135,7 +186,7 @@ export function mountLoopFs(fsType: string, options: LoopOptions = {}): MountedF
 export function mountTmpfs(sizeBytes = 64 * 1024 * 1024): MountedFs {
   const reason = tmpfsSkipReason();
   if (reason) throw new Error(`cannot mount a tmpfs: ${reason}`);
-  const base = mkdtempSync(path.join(tmpdir(), 'plumb-tmpfs-'));
+  const base = mountFolder('tmpfs');
   let mounted = false;
   const cleanup = (): void => {
     if (mounted) unmountQuietly(base);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -42,4 +42,44 @@ test('a tmpfs is mounted and removed', (t) => {
     fs.unmount();
   }
   assert.equal(existsSync(fs.dir), false);
+});
+
+test('file systems a killed test process left are removed by the next mount', async (t) => {
+  const reason = loopSkipReason('ext4');
+  if (reason) return t.skip(reason);
+  // A test process that mounts a loop file system and a tmpfs, says where, and is killed.
+  const helper = path.join(import.meta.dirname, '..', 'helpers', 'loopfs.ts');
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      `const { mountLoopFs, mountTmpfs } = await import(${JSON.stringify(helper)});
+       const loop = mountLoopFs('ext4', { sizeBytes: 64 * 1024 * 1024 });
+       const tmp = mountTmpfs(8 * 1024 * 1024);
+       console.log(JSON.stringify({ loop: loop.dir, device: loop.device, tmp: tmp.dir }));
+       setInterval(() => {}, 1000);`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const left = await new Promise<{ loop: string; device: string; tmp: string }>((resolve) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('\n')) resolve(JSON.parse(out));
+    });
+  });
+  child.kill('SIGKILL');
+  await new Promise((resolve) => child.once('exit', resolve));
+  assert.equal(fsTypeOf(left.loop), 'ext4', 'the killed process left its loop mount');
+  assert.equal(fsTypeOf(left.tmp), 'tmpfs', 'and its tmpfs');
+
+  const fs = mountTmpfs(8 * 1024 * 1024);
+  fs.unmount();
+  assert.equal(existsSync(path.dirname(left.loop)), false, 'the loop mount and its image went');
+  assert.equal(existsSync(left.tmp), false, 'the tmpfs went');
+  const attached = execFileSync('losetup', ['-a'], { encoding: 'utf8' });
+  assert.equal(attached.includes(`${left.device}:`), false, `${left.device} still attached`);
 });
