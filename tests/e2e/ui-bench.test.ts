@@ -97,19 +97,23 @@ test(
     // Plain words lead; the statistics and the files are one click away. Each rate says what set
     // it, once for both when they share it: the steady rate (the slope) where it describes the
     // files, else their bytes over their seconds (headline-rate.ts), which this disk decides.
+    // Where this disk's own speed fell during a phase (it drifts), that phase's rate is all its
+    // bytes over all its seconds ("..., the whole phase") and the verdict points to the finding.
     const plain = (await verdict.getByTestId('verdict-plain').textContent()) ?? '';
-    const basis = String.raw`(?:steady rate of )?\d+ files of 2 MB or more`;
+    const basis = String.raw`(?:steady rate of )?\d+ files of 2 MB or more(?:, the whole phase)?`;
     const rate = String.raw`[\d.]+ [KMG]B/s`;
     const said = plain.match(
       new RegExp(
-        `^This disk wrote at ${rate}(?: \\((${basis})\\))? and read at ${rate} \\((${basis})( each way)?\\), with the system cache out of the way\\.`,
+        `^This disk wrote at ${rate}(?: \\((${basis})\\))? and read at ${rate} \\((${basis})( each way)?\\), with the system cache out of the way\\.( Read the (?:finding|\\d findings) below: [^.]+\\.)?$`,
       ),
     );
     assert.ok(said, plain);
-    const [, writeBasis, readBasis, eachWay] = said;
+    const [, writeBasis, readBasis, eachWay, attention] = said;
     // Said once when shared, else once each, and then different.
     assert.equal(eachWay !== undefined, writeBasis === undefined, plain);
     assert.notEqual(writeBasis, readBasis, plain);
+    if (plain.includes('the whole phase'))
+      assert.match(attention ?? '', /speed dropped|ran out|throttl/i, plain);
     assert.equal(
       await verdict.getByRole('table', { name: 'Summary by method' }).isVisible(),
       false,
