@@ -180,11 +180,12 @@ describe('SIGKILL during space trash --apply', () => {
       `# ${tally.rounds} rounds, ${tally.killed} killed mid-run (${tally.killedMidMove} inside a file's move), ${tally.movedBeforeKill} files moved before the kills, all recorded and deleted by --empty; ${tally.orphanInfoAtKill} .trashinfo of moves cut short, removed`,
     );
     // A kill armed after the last file's line (1 round in 6) may come after the run has ended;
-    // the others land inside it. Measured: 179-193 of 200 killed, 68-80 inside a move; the
-    // bounds sit some five standard deviations below, so they fail only if kills stop landing.
+    // the others land inside it. Measured: 179-193 of 200 killed, 68-80 inside a move (on
+    // 2026-12-03's slower machine 190-192 killed, 32-72 inside a move); the bounds fail only if
+    // kills stop landing.
     assert.ok(tally.killed >= rounds * 0.8, `only ${tally.killed} of ${rounds} runs were killed`);
     assert.ok(
-      tally.killedMidMove >= rounds * 0.2,
+      tally.killedMidMove >= rounds * 0.1,
       `only ${tally.killedMidMove} of ${rounds} runs were killed inside a file's move`,
     );
   });
