@@ -17,6 +17,13 @@ interface Units {
   endsFile: (j: number) => boolean;
 }
 
+/** Where a change lies, and the first unit of stalls just before it that neither rate holds. */
+interface Located {
+  bytes: number;
+  split: number;
+  stallsFrom?: number;
+}
+
 /**
  * Where, among units [from, to), the rate changed from `before` to `after` bytes/s, as the
  * cumulative bytes of the phase there. First the split that best separates the two levels: least
@@ -28,7 +35,7 @@ interface Units {
  * rate (stalls next to the split passed over: the change at the end of files' flushes, whose bytes
  * came before, at the start of other stalls, whose bytes come after; with neither, the split
  * itself).
- * Returns the split too.
+ * Returns the split too, and the stalls left out of the rate before when the change is past them.
  */
 function locateChange(
   units: Units,
@@ -36,7 +43,7 @@ function locateChange(
   to: number,
   before: number,
   after: number,
-): { bytes: number; split: number } {
+): Located {
   const [logBefore, logAfter] = [Math.log(before), Math.log(after)];
   const halfStep = Math.abs(logBefore - logAfter) / 2;
   const low = Math.min(logBefore, logAfter) - halfStep;
@@ -94,8 +101,15 @@ function locateChange(
   // after. A flush 40 MB before a throttle fell, taken for a pause at the cache's end, put the
   // change 77 MB early (flush-run1); one the throttle held 0.77 s as the cache ran out is no part
   // of the cache's rate (pause-run1).
-  if (flushes && shareBefore(last) >= 0.8)
+  // But when the unit after them holds more of the rate before than the last before them holds of
+  // the rate after, the drive went on at the rate before once the flushes were done: the change is
+  // in that unit, and the flushes are left out of the rate before instead. (A flush 57 MB before
+  // a throttle fell, the block after it half at each rate, put the change 53 MB early:
+  // flush-run2.)
+  if (flushes && shareBefore(last) >= 0.8) {
+    if (firstMiss > lastMiss) return { bytes: inside(first), split, stallsFrom: last + 1 };
     return { bytes: units.startBytes(first) - 1, split: first };
+  }
   if (lastMiss > firstMiss) return { bytes: inside(last), split };
   // Any other stall just before the first unit at the rate after goes with that rate (a drive
   // whose cache ran out pauses then): the change at the stall's start, in it, so neither stretch's
@@ -113,7 +127,8 @@ const refineBlocks = 2;
  * Where between blocks [from, to) the change from `before` to `after` bytes/s lies, as cumulative
  * bytes: among the blocks, then, where the blocks around it closed at their size (a steady drive,
  * its samples pooled only to bound the cost), among their intervals. A bursty drive's single
- * intervals are bursts and holds, which say nothing of where its rate changed.
+ * intervals are bursts and holds, which say nothing of where its rate changed. With it, the
+ * first interval of stalls just before it that the rate before leaves out (locateChange).
  */
 function changeBytes(
   curve: TransferCurve,
@@ -122,7 +137,7 @@ function changeBytes(
   to: number,
   before: number,
   after: number,
-): number {
+): { bytes: number; stallsFrom?: number } {
   const firstInterval = (block: number) => blocks.firstInterval[block]!;
   const end = endBytesOf(curve);
   const coarse = locateChange(
@@ -146,7 +161,10 @@ function changeBytes(
   const endBlock = Math.min(to, coarse.split + refineBlocks);
   let extended = 0;
   for (let j = firstBlock; j < endBlock; j += 1) extended += blocks.extended[j]!;
-  if (extended > 0.25 * (endBlock - firstBlock)) return coarse.bytes;
+  if (extended > 0.25 * (endBlock - firstBlock))
+    return coarse.stallsFrom === undefined
+      ? { bytes: coarse.bytes }
+      : { bytes: coarse.bytes, stallsFrom: firstInterval(coarse.stallsFrom) };
   const fine = locateChange(
     {
       logRate: (i) => Math.log(Math.max(curve.bytes[i]!, 1) / curve.seconds[i]!),
@@ -160,7 +178,7 @@ function changeBytes(
     before,
     after,
   );
-  return fine.bytes;
+  return fine;
 }
 
 /** Bytes of blocks [from, to). */
@@ -268,12 +286,16 @@ export function measureStretches(
   const rateOf = (from: number, to: number) =>
     stretchRate(curve, from, Math.max(to, from + 1)) ?? 0;
   const changes: PlacedChange[] = [];
+  // Where the stalls just before each change start, which the rate before it leaves out (or none).
+  const stallsFrom: (number | undefined)[] = [];
   for (let k = 1; k < count; k += 1) {
     const before = placementLevel(blocks, starts[k - 1]!, starts[k]!, 'first');
     const after = placementLevel(blocks, starts[k]!, endBlock(k), 'last');
     const fromBlock = Math.floor((starts[k - 1]! + starts[k]!) / 2);
     const toBlock = Math.ceil((starts[k]! + endBlock(k)) / 2);
-    changes.push(placedAt(curve, changeBytes(curve, blocks, fromBlock, toBlock, before, after)));
+    const change = changeBytes(curve, blocks, fromBlock, toBlock, before, after);
+    changes.push(placedAt(curve, change.bytes));
+    stallsFrom.push(change.stallsFrom);
   }
   const blockOf = (interval: number) => {
     let [lo, hi] = [0, blocks.count - 1];
@@ -290,7 +312,10 @@ export function measureStretches(
     const end = k + 1 < count ? changes[k]!.interval : last;
     const fromBlock = k === 0 ? 0 : Math.min(blockOf(first - 1) + 1, blocks.count);
     const toBlock = k + 1 < count ? blockOf(end) : blocks.count;
-    const [from, to] = [firstInterval(fromBlock), k + 1 < count ? firstInterval(toBlock) : last];
+    const from = firstInterval(fromBlock);
+    let to = k + 1 < count ? firstInterval(toBlock) : last;
+    const stalls = k + 1 < count ? stallsFrom[k] : undefined;
+    if (stalls !== undefined && stalls > from && stalls < to) to = stalls;
     const startTime = k === 0 ? 0 : changes[k - 1]!.transferSeconds;
     const endTime = k + 1 < count ? changes[k]!.transferSeconds : curve.transferTime[last]!;
     const startBytes = k === 0 ? (curve.startBytes[0] ?? 0) : changes[k - 1]!.bytes;

@@ -26,6 +26,7 @@ const truths: Record<string, { changes: number[]; rates: number[] }> = {
   'pause-run1.json': { changes: [2.74 * GB], rates: [470 * MB, 132 * MB] },
   'flush-run1.json': { changes: [0.836 * GB, 2.25 * GB], rates: [375 * MB, 258 * MB, 137 * MB] },
   'burst-run1.json': { changes: [2.584 * GB, 4.082 * GB], rates: [477 * MB, 241 * MB, 128 * MB] },
+  'flush-run2.json': { changes: [0.382 * GB], rates: [392 * MB, 123 * MB] },
   'first-slice-run1.json': { changes: [0.386 * GB], rates: [871 * MB, 225 * MB] },
 };
 
