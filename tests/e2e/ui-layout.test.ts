@@ -196,7 +196,20 @@ async function visitEverything(
   const suffix = `${viewport.width}x${viewport.height}${colorScheme === 'dark' ? '-dark' : ''}`;
   const clipped: string[] = [];
   for (const screen of screens) {
-    await screen.show(page);
+    try {
+      await screen.show(page);
+    } catch (error) {
+      // What the page showed, so a failure in CI says why (a step's wait names only what it missed).
+      const shot = await ui.shoot(page, `layout-${screen.name}-${suffix}-failed`).catch(() => '');
+      const text = await page
+        .locator('main')
+        .innerText({ timeout: 2000 })
+        .catch(() => '(none)');
+      throw new Error(
+        `${screen.name} at ${suffix}: ${(error as Error).message}\nThe page said: ${text.slice(0, 1200)}\nProblems: ${ui.problems.join('; ') || 'none'}\nScreenshot: ${shot}`,
+        { cause: error },
+      );
+    }
     await page.waitForTimeout(300); // charts and tables settle to the width they were given
     for (const problem of await clippedContent(page)) clipped.push(`${screen.name}: ${problem}`);
     await ui.shoot(page, `layout-${screen.name}-${suffix}`);
