@@ -285,17 +285,15 @@ export function measureStretches(
   const endBlock = (k: number) => (k + 1 < count ? starts[k + 1]! : blocks.count);
   const rateOf = (from: number, to: number) =>
     stretchRate(curve, from, Math.max(to, from + 1)) ?? 0;
-  const changes: PlacedChange[] = [];
-  // Where the stalls just before each change start, which the rate before it leaves out (or none).
-  const stallsFrom: (number | undefined)[] = [];
+  // Each change, with where the stalls just before it start (the rate before it leaves them out).
+  const changes: (PlacedChange & { stallsFrom?: number })[] = [];
   for (let k = 1; k < count; k += 1) {
     const before = placementLevel(blocks, starts[k - 1]!, starts[k]!, 'first');
     const after = placementLevel(blocks, starts[k]!, endBlock(k), 'last');
     const fromBlock = Math.floor((starts[k - 1]! + starts[k]!) / 2);
     const toBlock = Math.ceil((starts[k]! + endBlock(k)) / 2);
     const change = changeBytes(curve, blocks, fromBlock, toBlock, before, after);
-    changes.push(placedAt(curve, change.bytes));
-    stallsFrom.push(change.stallsFrom);
+    changes.push({ ...placedAt(curve, change.bytes), stallsFrom: change.stallsFrom });
   }
   const blockOf = (interval: number) => {
     let [lo, hi] = [0, blocks.count - 1];
@@ -314,7 +312,7 @@ export function measureStretches(
     const toBlock = k + 1 < count ? blockOf(end) : blocks.count;
     const from = firstInterval(fromBlock);
     let to = k + 1 < count ? firstInterval(toBlock) : last;
-    const stalls = k + 1 < count ? stallsFrom[k] : undefined;
+    const stalls = k + 1 < count ? changes[k]!.stallsFrom : undefined;
     if (stalls !== undefined && stalls > from && stalls < to) to = stalls;
     const startTime = k === 0 ? 0 : changes[k - 1]!.transferSeconds;
     const endTime = k + 1 < count ? changes[k]!.transferSeconds : curve.transferTime[last]!;
