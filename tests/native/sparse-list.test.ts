@@ -32,6 +32,10 @@ const cancel = (listId: string) =>
 const holes = mkdtempSync(path.join(root, 'holes-'));
 for (let i = 0; i < 40; i += 1) sparseFile(path.join(holes, `d${i % 4}`, `f${i}.img`));
 writeFileSync(path.join(holes, 'dense'), Buffer.alloc(100_000, 1));
+// Walked breadth first, each level a batch of its own: a listing of it runs for a while.
+const deep = path.join(root, 'deep');
+mkdirSync(path.join(deep, ...Array.from({ length: 1500 }, () => 'a')), { recursive: true });
+sparseFile(path.join(deep, ...Array.from({ length: 1500 }, () => 'a'), 'bottom.img'));
 
 test('progress: the walk, then each map read, all tagged with the listId', async () => {
   const { done, events } = list(holes, 'list-1');
@@ -72,11 +76,8 @@ test('cancel while the maps are read: ECANCELED, and the listId is free again', 
 test('cancel during the walk: 1,500 nested folders are listed one level at a time', async () => {
   // Breadth first, each level is a batch of its own: the walk cannot be over before the cancel,
   // sent on the first progress report, is seen at the next level.
-  const deep = path.join(root, 'deep', ...Array.from({ length: 1500 }, () => 'a'));
-  mkdirSync(deep, { recursive: true });
-  sparseFile(path.join(deep, 'bottom.img'));
   let asked: Promise<unknown> | undefined;
-  const { done, events } = list(path.join(root, 'deep'), 'list-3', () => {
+  const { done, events } = list(deep, 'list-3', () => {
     asked ??= cancel('list-3');
   });
   await assert.rejects(done, { code: 'ECANCELED' });
@@ -84,18 +85,33 @@ test('cancel during the walk: 1,500 nested folders are listed one level at a tim
   assert.deepEqual(new Set(events.map((e) => e.phase)), new Set(['walk']));
   assert.deepEqual(await asked, { cancelled: true });
   // And it was the cancel that stopped it: the whole walk finds the file at the bottom.
-  const whole = list(path.join(root, 'deep'), 'list-4');
+  const whole = list(deep, 'list-4');
   await whole.done;
   assert.equal(whole.events.at(-1)!.files, 1);
 });
 
 test('a listId in use is refused; an unknown one cancels nothing; no listId, no events', async () => {
-  const first = list(holes, 'same');
-  await assert.rejects(list(holes, 'same').done, {
-    code: 'EINVAL',
-    message: 'A job with that id is running; use a new id.',
+  // The second call is made once the first is seen running: two calls sent together may reach
+  // the registry in either order (each first checks its path), and the one there first runs.
+  let second: Promise<unknown> | undefined;
+  const first = list(deep, 'same', () => {
+    second ??= list(holes, 'same').done.then(
+      () => assert.fail('the second listing by that id ran'),
+      (error: unknown) => error,
+    );
   });
   await first.done;
+  assert.ok(second, 'the first listing reported progress');
+  const refusal = await second;
+  assert.throws(
+    () => {
+      throw refusal;
+    },
+    {
+      code: 'EINVAL',
+      message: 'A job with that id is running; use a new id.',
+    },
+  );
   assert.deepEqual(await cancel('no-such-listing'), { cancelled: false });
   const quiet: CallContext = { emit: () => assert.fail('no progress without a listId') };
   await dispatcher.call('space.sparse.list', { path: holes }, quiet);
