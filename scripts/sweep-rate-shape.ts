@@ -1,6 +1,6 @@
 // How often the rate-shape analysis misses, over many seeds of each property test's draws
 // (tests/helpers/rate-draws.ts): `node --import tsx scripts/sweep-rate-shape.ts [FIRST_SEED]
-// [DRAWS] [KINDS]`. A property test that holds in 1 draw of 400 fails a CI run in about one of
+// [DRAWS] [KINDS]` (SWEEP_SHOW=N lists N misses of each kind, 8 unless set). A property test that holds in 1 draw of 400 fails a CI run in about one of
 // three: the tests' bounds are set where this sweep shows none in thousands.
 import {
   burstyCacheDraw,
@@ -41,5 +41,5 @@ for (const kind of chosen) {
   }
   const seconds = (performance.now() - started) / 1000;
   console.log(`${kind}: ${misses.length} of ${draws} missed (${seconds.toFixed(0)} s)`);
-  for (const miss of misses.slice(0, 8)) console.log(`  ${miss}`);
+  for (const miss of misses.slice(0, Number(process.env.SWEEP_SHOW ?? 8))) console.log(`  ${miss}`);
 }

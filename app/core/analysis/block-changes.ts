@@ -141,8 +141,18 @@ export function blockChanges(
     k > 0 &&
     k < starts.length - 1 &&
     Math.sign(logRateOf(k) - logRateOf(k - 1)) === Math.sign(logRateOf(k) - logRateOf(k + 1));
-  const innerSeconds = (k: number) =>
-    excursion(k) ? secondsBefore[end(k)]! - secondsBefore[starts[k]!]! : Infinity;
+  // A dip or spike too short to keep joins the neighbour nearer its rate: its shortness weakens
+  // the change on that side only. (The 0.4 s a throttle held as its cache ran out, the fast
+  // slices' debt paid at the slow rate, is the slow stretch's; joined to the fast one instead,
+  // the cache was lost.)
+  const nearerChange = (k: number) =>
+    Math.abs(logRateOf(k) - logRateOf(k - 1)) <= Math.abs(logRateOf(k) - logRateOf(k + 1))
+      ? k
+      : k + 1;
+  const innerSeconds = (k: number, change: number) =>
+    excursion(k) && nearerChange(k) === change
+      ? secondsBefore[end(k)]! - secondsBefore[starts[k]!]!
+      : Infinity;
   // How weak the change into segment k is: above 1, too weak to keep.
   const weakness = (k: number): number => {
     const [aFirst, bFirst, bEnd] = [starts[k - 1]!, starts[k]!, end(k)];
@@ -161,7 +171,7 @@ export function blockChanges(
       minStep / Math.max(step, 1e-12),
       tests.minConfidence / Math.max(changeConfidence(clipped, aFirst, bFirst, bEnd, a, b), 1e-12),
       tests.minBytes / Math.max(shortest, 1e-12),
-      tests.minInnerSeconds / Math.max(Math.min(innerSeconds(k - 1), innerSeconds(k)), 1e-12),
+      tests.minInnerSeconds / Math.max(Math.min(innerSeconds(k - 1, k), innerSeconds(k, k)), 1e-12),
     );
   };
   for (;;) {

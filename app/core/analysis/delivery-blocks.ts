@@ -86,9 +86,13 @@ function cycleSeconds(curve: TransferCurve, minSize: number): number {
  * the stretches either side of the interval, at most that much above the faster side and below the
  * slower. The faster side above and the slower below, so the intervals either side of a change of
  * rate, where one side is all at the other rate, end blocks. A side shorter than half of its
- * intervals and time (at the phase's ends) leaves the interval unjudged: there a fast stretch may
- * be a burst or a cache that ran out in a tenth of a second, and its intervals say more on their
- * own (an end stretch that was a burst is merged by its ripple, rate-segments.ts).
+ * intervals and time (at the phase's ends) leaves the interval unjudged. On a drive that delivers
+ * evenly a block may end there: a fast stretch may be a cache that ran out in a tenth of a second,
+ * and its intervals say more on their own. Behind a delivery cycle none may: the phase's first
+ * intervals are the throttle's first slice, passed at the device's speed before its hold, and a
+ * block of them alone measures the device, not the drive (a small-disk run, seed 917781707, had
+ * its first slice as eighteen blocks at 3–6 GB/s and a hold at 46 MB/s: its three whole slices
+ * at 790 MB/s were too few to be a stretch, and a 0.32 GB cache was not found).
  */
 function wholeBlockRates(
   curve: TransferCurve,
@@ -114,8 +118,9 @@ function wholeBlockRates(
       ? stretchRate(curve, i + 1, to)
       : null;
     const judged = before !== null && after !== null;
-    low[i] = judged ? Math.min(before, after) / burstFactor : 0;
-    high[i] = judged ? Math.max(before, after) * burstFactor : Infinity;
+    const open = !judged && cycle === 0; // unjudged: any rate (even delivery) or none (a cycle)
+    low[i] = judged ? Math.min(before, after) / burstFactor : open ? 0 : Infinity;
+    high[i] = judged ? Math.max(before, after) * burstFactor : open ? Infinity : 0;
   }
   return { low, high };
 }

@@ -107,7 +107,7 @@ function withinRipple(
 
 /**
  * Which change, once placed and measured, the stretches do not bear out (the index of the stretch
- * it starts), or 0 when all hold: a stretch with fewer whole blocks than `minBlocks`, an inner
+ * it starts), or 0 when all hold: a stretch in fewer blocks than `minBlocks`, an inner
  * one shorter than `minInnerSeconds` (the drive passing from one rate to the next, or a hiccup),
  * or any shorter than one delivery cycle (a burst or a hold, not a state of the drive: the
  * throttle's first slice at a phase's start, passed at the device's speed before its hold),
@@ -134,7 +134,10 @@ function unsupportedChange(
     const inner = k > 0 && k < last;
     const tooShort =
       (inner && stretches[k]!.seconds < minInnerSeconds) || stretches[k]!.seconds < cycleSeconds;
-    const tooFewBlocks = stretches[k]!.wholeBlocks < minBlocks;
+    // The blocks its changes fall in count: each holds some of it (a cache of four slices whose
+    // last is charged at the new rate has three whole blocks and part of a fourth).
+    const partBlocks = (k > 0 ? 1 : 0) + (k < last ? 1 : 0);
+    const tooFewBlocks = stretches[k]!.wholeBlocks + partBlocks < minBlocks;
     if ((!tooShort && !tooFewBlocks) || stretches[k]!.seconds >= shortest) continue;
     shortest = stretches[k]!.seconds;
     join = into(k);

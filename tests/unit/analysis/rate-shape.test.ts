@@ -13,6 +13,7 @@ import {
   burstyCacheDraw,
   cliffDraw,
   sawtoothDraw,
+  smallCacheDraw,
   steadyDraw,
   stepsDraw,
   unsteadyCacheDraw,
@@ -76,6 +77,12 @@ describe('rateShape: a cache cliff on samples of the sustained plan', () => {
 
   it('finds both tiers of a two-tier cache behind such a throttle', () => {
     mostlyHolds(300, 6000, (random) => burstyCacheDraw(random, 2));
+  });
+
+  it('finds a small cache on a small disk, three to nine of the throttle’s slices long', () => {
+    // The small-disk sustained test's drive (tests/e2e/cli-bench-small-disk.test.ts): its first
+    // slice passed at 4–7 times the cap, the slice the cap fell in charged at the new rate.
+    mostlyHolds(400, 10000, smallCacheDraw);
   });
 
   it('finds every tier when the drive cannot hold its fast tier steadily', () => {

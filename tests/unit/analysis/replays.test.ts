@@ -16,7 +16,12 @@ const folder = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fi
 const GB = 1e9;
 const MB = 1e6;
 
-const truths: Record<string, { changes: number[]; rates: number[] }> = {
+/**
+ * Each file's truth: where the rate changed and the rates; `slack`, bytes a change may be off
+ * beyond 5 % where the throttle's slice at the change shows at either rate (the kernel charges
+ * the burst it passed before the fall at the new rate).
+ */
+const truths: Record<string, { changes: number[]; rates: number[]; slack?: number }> = {
   'cliff-run1.json': { changes: [4.72 * GB], rates: [800 * MB, 150 * MB] },
   'cliff-run2.json': { changes: [5.18 * GB], rates: [700 * MB, 200 * MB] },
   'cliff-run3.json': { changes: [2.0 * GB], rates: [740 * MB, 200 * MB] },
@@ -28,6 +33,7 @@ const truths: Record<string, { changes: number[]; rates: number[] }> = {
   'burst-run1.json': { changes: [2.584 * GB, 4.082 * GB], rates: [477 * MB, 241 * MB, 128 * MB] },
   'flush-run2.json': { changes: [0.382 * GB], rates: [392 * MB, 123 * MB] },
   'first-slice-run1.json': { changes: [0.386 * GB], rates: [871 * MB, 225 * MB] },
+  'small-disk-run1.json': { changes: [0.318 * GB], rates: [780 * MB, 182 * MB], slack: 80 * MB },
 };
 
 const near = (value: number, truth: number, share: number) => Math.abs(value / truth - 1) <= share;
@@ -48,7 +54,11 @@ describe('replays of sustained runs at a real drive’s rates (issue 23)', () =>
       assert.equal(steps.length, truth.rates.length, `steps: ${said}`);
       steps.forEach((step, k) => {
         if (k > 0)
-          assert.ok(near(step.atBytes, truth.changes[k - 1]!, 0.05), `step ${k} place: ${said}`);
+          assert.ok(
+            near(step.atBytes, truth.changes[k - 1]!, 0.05) ||
+              Math.abs(step.atBytes - truth.changes[k - 1]!) <= (truth.slack ?? 0),
+            `step ${k} place: ${said}`,
+          );
         assert.ok(near(step.rate, truth.rates[k]!, 0.1), `step ${k} rate: ${said}`);
       });
       assert.equal(cliff.atBytes, steps[1]!.atBytes);
