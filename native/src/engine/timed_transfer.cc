@@ -15,6 +15,10 @@ const uint32_t kDefaultChunkBytes = 4u << 20;
 namespace {
 
 constexpr uint32_t kWriteSlots = 4;
+// A file smaller than a chunk is written from buffers of its own size, rounded up to this (a
+// multiple of any direct-I/O alignment met): filling four 4 MiB buffers with random data for each
+// 10 KB file took 3.5 ms a file, three quarters of a standard run's writing here.
+constexpr uint64_t kSmallFileRounding = 1u << 20;
 
 uint64_t RoundUp(uint64_t value, uint64_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
@@ -107,18 +111,22 @@ class ProgressClock {
 
 bool RunTimedWrite(const TimedIoRequest& request, TimedIoOutcome* out, SysError* err) {
   const uint32_t chunk = request.chunkBytes ? request.chunkBytes : kDefaultChunkBytes;
+  const uint64_t rounded = std::max<uint64_t>(RoundUp(request.bytes, kSmallFileRounding), 1);
+  const size_t slotBytes = static_cast<size_t>(std::min<uint64_t>(chunk, rounded));
+  const uint32_t slots =
+      static_cast<uint32_t>(std::min<uint64_t>(kWriteSlots, (rounded + chunk - 1) / chunk));
   std::vector<AlignedBuffer> buffers;
   uint64_t stamp = RandomSeed();
   BlockStamper stamper(request.stamp, request.bytes);  // --verify: which file, which offset
-  for (uint32_t i = 0; i < kWriteSlots; ++i) {
-    buffers.emplace_back(chunk, kBufferAlignment, true);
+  for (uint32_t i = 0; i < slots; ++i) {
+    buffers.emplace_back(slotBytes, kBufferAlignment, true);
     if (!buffers.back().ok()) {
       *err =
           MakeError("ENOMEM", "timedWrite", request.path, "cannot allocate the transfer buffers");
       return false;
     }
-    FillIncompressible(buffers.back().data(), chunk, stamp + i);
-    stamper.AddSlot(buffers.back().data(), chunk);
+    FillIncompressible(buffers.back().data(), slotBytes, stamp + i);
+    stamper.AddSlot(buffers.back().data(), slotBytes);
   }
   if (Cancelled(request)) {
     *err = CancelledError("timedWrite", request.path);
@@ -141,6 +149,7 @@ bool RunTimedWrite(const TimedIoRequest& request, TimedIoOutcome* out, SysError*
     return false;
   };
   if (!CheckChunk(file, chunk, "timedWrite", err)) return fail(*err);
+  if (!CheckChunk(file, static_cast<uint32_t>(slotBytes), "timedWrite", err)) return fail(*err);
 
   // Direct I/O moves whole aligned blocks: pad the last chunk, then cut the file to size.
   const uint64_t padded = RoundUp(request.bytes, file.direct() ? file.alignment() : 1);
@@ -149,9 +158,9 @@ bool RunTimedWrite(const TimedIoRequest& request, TimedIoOutcome* out, SysError*
   uint64_t offset = 0;
   for (uint64_t index = 0; offset < padded; ++index) {
     if (Cancelled(request)) return fail(CancelledError("write", request.path));
-    const size_t n = static_cast<size_t>(std::min<uint64_t>(chunk, padded - offset));
-    uint8_t* data = buffers[index % kWriteSlots].data();
-    if (!stamper.Stamp(index % kWriteSlots, data, n, offset)) StampBlocks(data, n, &stamp);
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(slotBytes, padded - offset));
+    uint8_t* data = buffers[index % slots].data();
+    if (!stamper.Stamp(index % slots, data, n, offset)) StampBlocks(data, n, &stamp);
     if (!file.WriteAt(data, n, offset, err)) return fail(*err);
     offset += n;
     progress.Tick(std::min(offset, request.bytes));
