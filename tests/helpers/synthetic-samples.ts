@@ -171,8 +171,10 @@ function burstyStream(options: StreamOptions, delivery: BurstyDelivery): SampleS
         startSlice(rate, Math.min(allowance, 0) + rate * delivery.sliceSeconds);
       } else if (delivery.chargeFall) {
         const rate = drive(written, now);
-        const ahead = Math.max(0, sliceBytes - sliceRate * (busy - sliceStart));
-        if (rate < sliceRate) startSlice(rate, rate * delivery.sliceSeconds - ahead);
+        if (rate < sliceRate) {
+          const ahead = Math.max(0, sliceBytes - sliceRate * (busy - sliceStart));
+          startSlice(rate, rate * delivery.sliceSeconds - ahead);
+        }
       }
       if (allowance <= 0) {
         advance(sliceEnd - busy); // held until the next slice

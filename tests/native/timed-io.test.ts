@@ -71,6 +71,26 @@ test('written data is incompressible and no two 4 KiB blocks are equal', async (
   assert.equal(seen.size, data.length / 4096);
 });
 
+test('files under a chunk, direct, at the default chunk: exact size, every block its own', async () => {
+  // Small files are written from buffers of their own size (rounded up to 1 MiB), not the chunk's.
+  for (const bytes of [0, 1000, 10_000, MiB + 1, 3 * MiB]) {
+    const file = path.join(dir, `small-${bytes}.bin`);
+    const written = await native.timedWrite(file, bytes, {});
+    assert.equal(written.bytes, bytes);
+    assert.equal(written.cacheMode, 'direct');
+    assert.equal(statSync(file).size, bytes);
+    const data = readFileSync(file);
+    const blocks = new Set<string>();
+    for (let at = 0; at + 4096 <= data.length; at += 4096)
+      blocks.add(
+        createHash('sha1')
+          .update(data.subarray(at, at + 4096))
+          .digest('hex'),
+      );
+    assert.equal(blocks.size, Math.floor(bytes / 4096), `${bytes} bytes: a block repeats`);
+  }
+});
+
 test('buffered: true is honoured and reported', async () => {
   const file = path.join(dir, 'buffered.bin');
   const written = await native.timedWrite(file, 4 * MiB, { buffered: true });

@@ -111,7 +111,9 @@ class ProgressClock {
 
 bool RunTimedWrite(const TimedIoRequest& request, TimedIoOutcome* out, SysError* err) {
   const uint32_t chunk = request.chunkBytes ? request.chunkBytes : kDefaultChunkBytes;
-  const uint64_t rounded = std::max<uint64_t>(RoundUp(request.bytes, kSmallFileRounding), 1);
+  // At least one rounding's worth: an empty file still gets a buffer of an aligned size.
+  const uint64_t rounded =
+      std::max<uint64_t>(RoundUp(request.bytes, kSmallFileRounding), kSmallFileRounding);
   const size_t slotBytes = static_cast<size_t>(std::min<uint64_t>(chunk, rounded));
   const uint32_t slots =
       static_cast<uint32_t>(std::min<uint64_t>(kWriteSlots, (rounded + chunk - 1) / chunk));
